@@ -1,0 +1,2 @@
+//! The `snakepit` command.
+fn main() {}

@@ -1,0 +1,50 @@
+//! What every game offers to the code that drives it.
+//!
+//! The match runner, the replay verifier and the tournament runner are
+//! generic over [`Game`], so a new game plugs into all of them at once.
+
+use std::fmt;
+
+/// A deterministic, turn-based game with one action per seat per tick.
+pub trait Game: Clone {
+    /// What one seat does in one tick. `Default` is "no command".
+    type Action: Clone + Default + PartialEq + fmt::Debug;
+    /// What happened during a tick, for logs, scoring and the UI.
+    type Event: Clone + fmt::Debug;
+
+    /// The game's name as it appears in replays and on the command line.
+    fn name(&self) -> &'static str;
+    /// Number of seats (players) the game was created with.
+    fn seats(&self) -> usize;
+    /// Advances the game by one tick. `actions` is indexed by seat; missing
+    /// entries count as the default action.
+    fn step(&mut self, actions: &[Self::Action]) -> Vec<Self::Event>;
+    /// Ticks played so far.
+    fn tick(&self) -> u64;
+    /// A checksum of the whole state, including the random stream position.
+    fn checksum(&self) -> u64;
+    /// The score of each seat, by seat index.
+    fn scores(&self) -> Vec<i64>;
+
+    /// The compact text form of an action, as replays store it.
+    fn action_to_text(action: &Self::Action) -> String;
+    /// Inverse of [`Game::action_to_text`].
+    fn action_from_text(text: &str) -> Result<Self::Action, ParseActionError>;
+}
+
+/// A replay action that does not follow the game's compact action syntax.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseActionError {
+    /// The offending text.
+    pub text: String,
+    /// What is wrong with it.
+    pub reason: &'static str,
+}
+
+impl fmt::Display for ParseActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad action {:?}: {}", self.text, self.reason)
+    }
+}
+
+impl std::error::Error for ParseActionError {}

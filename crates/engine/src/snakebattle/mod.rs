@@ -1,0 +1,54 @@
+//! Codenjoy SnakeBattle (seed 000): five snakes on one field, apples,
+//! stones, gold, fury pills, rounds.
+//!
+//! # The tick
+//!
+//! A running tick is the named list of stages in [`STAGES`], in the seed's
+//! order of processing: `commands` (new directions, `ACT(0)`, a stone dropped
+//! before the move), `move`, `fight`, `eat`, `fight_after_eating`,
+//! `spawn_items`, `drop_after_move`, `round_end`. Before the stages, dead
+//! snakes respawn on a free start floor; during the countdown only that and
+//! the countdown happen.
+//!
+//! # Rule sentences of the seed and where they are tested
+//!
+//! Each sentence of seed 000 that states a rule has a test of the same name
+//! in `tests/snakebattle_rules.rs`:
+//!
+//! | seed sentence | test |
+//! |---|---|
+//! | no command: keep the previous direction; the first is right | `default_direction_is_right`, `no_command_keeps_direction` |
+//! | a 180-degree turn is ignored | `reversal_is_ignored` |
+//! | a wall kills | `wall_kills` |
+//! | a start floor kills (upstream `isBarrier`) | `start_floor_kills` |
+//! | running into another snake kills | `crash_into_body_kills` |
+//! | a stone shortens by 3; below 2 the snake dies | `stone_shrinks_by_three`, `stone_kills_short_snake` |
+//! | an apple lengthens by 1 | `apple_grows` |
+//! | fury lasts 15 moves, bites bodies, eats stones freely | `fury_lasts_fifteen_ticks`, `fury_bites_body`, `fury_eats_stone_freely` |
+//! | gold only gives points | `gold_scores` |
+//! | biting one's own tail shortens, nothing else | `self_bite_cuts_tail` |
+//! | head-on: the shorter dies, the longer loses its length | `head_on_shorter_dies` |
+//! | fury always wins a collision | `head_on_fury_wins` |
+//! | both furious: normal rules | `head_on_both_fury` |
+//! | the neck counts as the head | `neck_counts_as_head` |
+//! | `ACT` first: stone at the tail before the move | `act_before_move_drops_at_old_tail` |
+//! | `ACT` after: stone at the tail after the move | `act_after_move_drops_at_new_tail` |
+//! | `ACT(0)` kills | `act_zero_kills` |
+//! | `ACT,ACT`, `LEFT,UP`, three commands: a skipped turn | `double_commands_skip_turn` |
+//! | eaten objects are replaced | `eaten_objects_respawn` |
+//! | a dead snake waits on a start floor for the next round | `dead_snake_waits_for_next_round` |
+//! | the round ends at length 40 / after 300 ticks / one left | `round_ends_at_max_length`, `round_ends_on_timeout`, `round_ends_with_last_alive` |
+//! | win = 10 x length + ticks; on timeout only the longest win | `win_score`, `timeout_only_longest_win` |
+//! | scores: apple 1, gold 10, stone 15, kill 10 x length | `score_table` |
+//! | scores never go below zero | `score_floor_is_zero` |
+//! | examples 1-5 of the fight rules | `fight_example_1` ... `fight_example_5` |
+
+mod action;
+mod map;
+mod settings;
+mod state;
+
+pub use action::{Action, StoneDrop, Token};
+pub use map::{DEFAULT_MAP, Item, Map, MapError, MapProblem, Terrain};
+pub use settings::{CommandRule, Points, Profile, Settings, SettingsError};
+pub use state::{Death, Event, NewGameError, Phase, RoundEnd, STAGES, ScoreReason, Snake, SnakeBattle, SnakeIdx, Stage};

@@ -1,0 +1,929 @@
+//! The SnakeBattle state and the stages of its tick.
+
+use super::action::{Action, StoneDrop};
+use super::map::{Item, Map, Terrain};
+use super::settings::Settings;
+use crate::checksum::Checksum;
+use crate::game::{Game, ParseActionError};
+use crate::geom::{Dir, Pos};
+use crate::rng::Rng;
+use std::collections::VecDeque;
+use std::fmt;
+
+/// Index of a seat (player) in a game.
+pub type SnakeIdx = usize;
+
+/// One seat's snake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snake {
+    /// Cells, head first. Empty while the snake is not on the field.
+    pub body: VecDeque<Pos>,
+    /// The direction of the last move (right after a spawn).
+    pub dir: Dir,
+    /// Dead snakes keep their body for exactly one board, then respawn.
+    pub alive: bool,
+    /// `false` while sleeping (before a round starts).
+    pub active: bool,
+    /// Remaining fury ticks.
+    pub fury: u32,
+    /// Remaining flying ticks.
+    pub flying: u32,
+    /// Stones eaten and not yet dropped.
+    pub stones: u32,
+    /// Length to lose at the start of the next move (head-on survivors).
+    pub shrink: u32,
+    /// Accumulated score, never below zero.
+    pub score: i64,
+    /// Whether a player holds this seat.
+    pub present: bool,
+    /// The cell the tail left this tick, where an apple regrows it.
+    vacated: Option<Pos>,
+}
+
+impl Snake {
+    fn absent() -> Snake {
+        Snake {
+            body: VecDeque::new(),
+            dir: Dir::Right,
+            alive: false,
+            active: false,
+            fury: 0,
+            flying: 0,
+            stones: 0,
+            shrink: 0,
+            score: 0,
+            present: false,
+            vacated: None,
+        }
+    }
+
+    /// Length in cells.
+    pub fn len(&self) -> usize {
+        self.body.len()
+    }
+
+    /// Whether the snake has no cells on the field.
+    pub fn is_empty(&self) -> bool {
+        self.body.is_empty()
+    }
+
+    /// The head cell.
+    pub fn head(&self) -> Option<Pos> {
+        self.body.front().copied()
+    }
+
+    /// Alive and moving (not sleeping).
+    pub fn is_playing(&self) -> bool {
+        self.alive && self.active
+    }
+}
+
+/// The round clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Snakes sleep; the round starts when `left` reaches zero.
+    Countdown {
+        /// Ticks until the start.
+        left: u32,
+    },
+    /// Snakes move; `tick` ticks of this round have been played.
+    Running {
+        /// Ticks since the round started.
+        tick: u32,
+    },
+}
+
+/// Why a snake died.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Death {
+    /// Its head hit a wall.
+    Wall,
+    /// Its head entered a start floor.
+    StartFloor,
+    /// Its head left the board.
+    OffBoard,
+    /// A stone made it shorter than 2.
+    Stone,
+    /// It lost a head-on collision with this snake.
+    HeadOn(SnakeIdx),
+    /// It ran into this snake's body without fury.
+    Crash(SnakeIdx),
+    /// The length owed from a head-on collision left it shorter than 2.
+    Shrink,
+    /// `ACT(0)`.
+    Suicide,
+}
+
+/// What a score change was for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreReason {
+    /// An apple.
+    Apple,
+    /// A gold coin.
+    Gold,
+    /// A stone eaten.
+    Stone,
+    /// Killing this snake (10 x its length).
+    Kill(SnakeIdx),
+    /// Biting a piece off this snake (10 x the piece).
+    Bite(SnakeIdx),
+    /// Winning the round.
+    Win,
+    /// The death penalty.
+    Death,
+}
+
+/// Why a round ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoundEnd {
+    /// A snake reached the round's maximum length.
+    MaxLength,
+    /// The round's ticks ran out; the longest snakes win.
+    Timeout,
+    /// At most one snake is left alive.
+    LastAlive,
+}
+
+/// Everything a tick can report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A snake appeared on a start floor.
+    Spawned {
+        /// Seat.
+        snake: SnakeIdx,
+        /// Its head.
+        at: Pos,
+    },
+    /// Countdown before a round: `left` ticks to go.
+    Countdown {
+        /// Ticks to go.
+        left: u32,
+    },
+    /// Snakes woke up.
+    RoundStarted {
+        /// 1-based round number.
+        round: u32,
+    },
+    /// The round is over.
+    RoundEnded {
+        /// Round number.
+        round: u32,
+        /// Why.
+        reason: RoundEnd,
+        /// Who won (may be empty).
+        winners: Vec<SnakeIdx>,
+    },
+    /// A stone was left at a tail.
+    StoneDropped {
+        /// Seat.
+        snake: SnakeIdx,
+        /// Where.
+        at: Pos,
+    },
+    /// A snake ran into its own body and lost the part behind the bite.
+    SelfBite {
+        /// Seat.
+        snake: SnakeIdx,
+        /// Cells lost.
+        cut: usize,
+    },
+    /// A furious snake bit a piece off another.
+    Bite {
+        /// Who bit.
+        attacker: SnakeIdx,
+        /// Who was bitten.
+        victim: SnakeIdx,
+        /// Cells the victim lost, the bitten cell included.
+        cut: usize,
+    },
+    /// Two snakes met head to head (or head to neck).
+    HeadOn {
+        /// The snake whose head moved into the other.
+        attacker: SnakeIdx,
+        /// The other.
+        target: SnakeIdx,
+    },
+    /// A snake ate an item.
+    Ate {
+        /// Seat.
+        snake: SnakeIdx,
+        /// What.
+        item: Item,
+        /// Where.
+        at: Pos,
+    },
+    /// A snake died.
+    Died {
+        /// Seat.
+        snake: SnakeIdx,
+        /// Why.
+        cause: Death,
+    },
+    /// A new item appeared.
+    ItemSpawned {
+        /// What.
+        item: Item,
+        /// Where.
+        at: Pos,
+    },
+    /// A score changed.
+    Scored {
+        /// Seat.
+        snake: SnakeIdx,
+        /// Why.
+        reason: ScoreReason,
+        /// Points as the rules state them (the score itself is floored at 0).
+        points: i64,
+    },
+}
+
+/// A stage of the tick: one named step of the rules, run in order.
+pub struct Stage {
+    /// Name, as listed in the rules' documentation.
+    pub name: &'static str,
+    /// The step.
+    pub run: fn(&mut SnakeBattle, &[Action], &mut Vec<Event>),
+}
+
+/// The stages of a running tick, in the seed's order of processing.
+pub const STAGES: &[Stage] = &[
+    Stage { name: "commands", run: SnakeBattle::stage_commands },
+    Stage { name: "move", run: SnakeBattle::stage_move },
+    Stage { name: "fight", run: SnakeBattle::stage_fight },
+    Stage { name: "eat", run: SnakeBattle::stage_eat },
+    Stage { name: "fight_after_eating", run: SnakeBattle::stage_fight },
+    Stage { name: "spawn_items", run: SnakeBattle::stage_spawn_items },
+    Stage { name: "drop_after_move", run: SnakeBattle::stage_drop_after_move },
+    Stage { name: "round_end", run: SnakeBattle::stage_round_end },
+];
+
+/// Tries at a random cell before a spawn scans the whole board.
+const SPAWN_TRIES: u32 = 64;
+
+/// A game of SnakeBattle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SnakeBattle {
+    settings: Settings,
+    map: Map,
+    items: Vec<Option<Item>>,
+    item_counts: [u32; 5],
+    snakes: Vec<Snake>,
+    phase: Phase,
+    round: u32,
+    tick: u64,
+    reset_pending: bool,
+    round_players: u32,
+    rng: Rng,
+}
+
+/// A game that cannot be created as asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewGameError(pub String);
+
+impl fmt::Display for NewGameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NewGameError {}
+
+impl SnakeBattle {
+    /// A new game with `seats` players, all present, spawned on start floors.
+    pub fn new(settings: Settings, map: Map, seats: usize, seed: u64) -> Result<SnakeBattle, NewGameError> {
+        let floors = map.start_floors().len();
+        if seats == 0 || seats > floors {
+            return Err(NewGameError(format!("{seats} players, but the map has {floors} start floors")));
+        }
+        let mut item_counts = [0; 5];
+        for it in map.items.iter().flatten() {
+            item_counts[it.index()] += 1;
+        }
+        let phase = if settings.rounds && settings.countdown_ticks > 0 {
+            Phase::Countdown { left: settings.countdown_ticks }
+        } else {
+            Phase::Running { tick: 0 }
+        };
+        let mut game = SnakeBattle {
+            items: map.items.clone(),
+            item_counts,
+            settings,
+            map,
+            snakes: (0..seats).map(|_| Snake { present: true, ..Snake::absent() }).collect(),
+            phase,
+            round: 0,
+            tick: 0,
+            reset_pending: false,
+            round_players: 0,
+            rng: Rng::new(seed),
+        };
+        let mut events = Vec::new();
+        game.stage_respawn(&mut events);
+        if matches!(game.phase, Phase::Running { .. }) {
+            game.start_round(&mut events);
+        }
+        Ok(game)
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The map (terrain; its items are the starting ones).
+    pub fn map(&self) -> &Map {
+        &self.map
+    }
+
+    /// Board size.
+    pub fn size(&self) -> usize {
+        self.map.size
+    }
+
+    /// Current items, row by row from the top.
+    pub fn items(&self) -> &[Option<Item>] {
+        &self.items
+    }
+
+    /// Number of items of a kind on the board.
+    pub fn item_count(&self, item: Item) -> u32 {
+        self.item_counts[item.index()]
+    }
+
+    /// The snakes, by seat.
+    pub fn snakes(&self) -> &[Snake] {
+        &self.snakes
+    }
+
+    /// The round clock.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Rounds started so far.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// Seats a player (or frees the seat). A new player's snake appears at
+    /// the next tick; a leaving player's snake disappears then.
+    pub fn set_present(&mut self, seat: SnakeIdx, present: bool) {
+        if let Some(s) = self.snakes.get_mut(seat) {
+            s.present = present;
+            if !present {
+                s.alive = false;
+            }
+        }
+    }
+
+    /// Places items and snakes by hand; for rule tests that start from a
+    /// drawn position. Snakes not listed stay off the field.
+    pub fn set_position(&mut self, items: Vec<Option<Item>>, snakes: Vec<Snake>) {
+        assert_eq!(items.len(), self.items.len());
+        self.item_counts = [0; 5];
+        for it in items.iter().flatten() {
+            self.item_counts[it.index()] += 1;
+        }
+        self.items = items;
+        self.snakes = snakes;
+        self.reset_pending = false;
+        self.round_players = self.snakes.iter().filter(|s| s.present && s.alive).count() as u32;
+    }
+
+    /// A snake for [`SnakeBattle::set_position`]: alive, active, present.
+    pub fn make_snake(body: Vec<Pos>, dir: Dir) -> Snake {
+        Snake { body: body.into(), dir, alive: true, active: true, present: true, ..Snake::absent() }
+    }
+
+    /// Sets the round clock; for tests.
+    pub fn set_phase(&mut self, phase: Phase) {
+        self.phase = phase;
+    }
+
+    /// Mutable access to a snake; for tests that set fury, stones or scores.
+    pub fn snake_mut(&mut self, seat: SnakeIdx) -> &mut Snake {
+        &mut self.snakes[seat]
+    }
+
+    fn item_at(&self, p: Pos) -> Option<Item> {
+        self.map.index(p).and_then(|i| self.items[i])
+    }
+
+    fn put_item(&mut self, p: Pos, item: Item) {
+        let i = self.map.index(p).expect("items go on the board");
+        debug_assert!(self.items[i].is_none());
+        self.items[i] = Some(item);
+        self.item_counts[item.index()] += 1;
+    }
+
+    fn take_item(&mut self, p: Pos) -> Option<Item> {
+        let i = self.map.index(p)?;
+        let item = self.items[i].take()?;
+        self.item_counts[item.index()] -= 1;
+        Some(item)
+    }
+
+    /// The first live snake (by seat) covering `p`, with the index of that
+    /// cell in its body, skipping `except` and flying snakes.
+    fn snake_at(&self, p: Pos, except: SnakeIdx, part: impl Fn(usize) -> bool) -> Option<(SnakeIdx, usize)> {
+        self.snakes.iter().enumerate().find_map(|(j, s)| {
+            if j == except || !s.alive || s.flying > 0 {
+                return None;
+            }
+            s.body.iter().position(|&c| c == p).filter(|&k| part(k)).map(|k| (j, k))
+        })
+    }
+
+    fn occupied(&self, p: Pos) -> bool {
+        self.snakes.iter().any(|s| s.body.contains(&p))
+    }
+
+    fn score(&mut self, seat: SnakeIdx, reason: ScoreReason, points: i64, ev: &mut Vec<Event>) {
+        if points == 0 {
+            return;
+        }
+        let s = &mut self.snakes[seat];
+        s.score = (s.score + points).max(0);
+        ev.push(Event::Scored { snake: seat, reason, points });
+    }
+
+    fn kill(&mut self, seat: SnakeIdx, cause: Death, ev: &mut Vec<Event>) {
+        self.snakes[seat].alive = false;
+        ev.push(Event::Died { snake: seat, cause });
+        let penalty = self.settings.points.die_penalty;
+        self.score(seat, ScoreReason::Death, -penalty, ev);
+    }
+
+    /// Whether a stone may be left at `p` by `seat`: plain floor, no item,
+    /// and no other snake on it.
+    fn free_for_stone(&self, p: Pos, seat: SnakeIdx) -> bool {
+        self.map.terrain_at(p) == Terrain::Empty
+            && self.item_at(p).is_none()
+            && !self.snakes.iter().enumerate().any(|(j, s)| j != seat && s.alive && s.body.contains(&p))
+    }
+
+    fn drop_stone(&mut self, seat: SnakeIdx, ev: &mut Vec<Event>) {
+        let s = &self.snakes[seat];
+        if !s.alive || s.stones == 0 {
+            return;
+        }
+        let Some(&tail) = s.body.back() else { return };
+        if self.free_for_stone(tail, seat) {
+            self.snakes[seat].stones -= 1;
+            self.put_item(tail, Item::Stone);
+            ev.push(Event::StoneDropped { snake: seat, at: tail });
+        }
+    }
+
+    /// Clears dead bodies and puts every present seat without a live snake
+    /// on a random free start floor; after a round end, everyone.
+    fn stage_respawn(&mut self, ev: &mut Vec<Event>) {
+        if std::mem::take(&mut self.reset_pending) {
+            for s in &mut self.snakes {
+                s.alive = false;
+            }
+        }
+        for s in &mut self.snakes {
+            if !s.alive && !s.body.is_empty() {
+                s.body.clear();
+            }
+        }
+        let floors = self.map.start_floors();
+        for seat in 0..self.snakes.len() {
+            let s = &self.snakes[seat];
+            if !s.present || s.alive {
+                continue;
+            }
+            // The tail starts one cell left of the floor, usually inside the
+            // wall, as upstream places it.
+            let free: Vec<Pos> = floors
+                .iter()
+                .copied()
+                .filter(|&f| !self.occupied(f) && !self.occupied(f.step(Dir::Left)))
+                .collect();
+            if free.is_empty() {
+                continue;
+            }
+            let at = free[self.rng.index(free.len())];
+            let score = self.snakes[seat].score;
+            self.snakes[seat] = Snake {
+                body: VecDeque::from([at, at.step(Dir::Left)]),
+                alive: true,
+                active: !self.settings.rounds,
+                present: true,
+                score,
+                ..Snake::absent()
+            };
+            ev.push(Event::Spawned { snake: seat, at });
+        }
+    }
+
+    fn start_round(&mut self, ev: &mut Vec<Event>) {
+        self.round += 1;
+        self.phase = Phase::Running { tick: 0 };
+        let mut players = 0;
+        for s in &mut self.snakes {
+            if s.alive {
+                s.active = true;
+                players += 1;
+            }
+        }
+        self.round_players = players;
+        ev.push(Event::RoundStarted { round: self.round });
+    }
+
+    fn stage_commands(&mut self, actions: &[Action], ev: &mut Vec<Event>) {
+        for seat in 0..self.snakes.len() {
+            let a = actions.get(seat).copied().unwrap_or_default();
+            if a.suicide && self.snakes[seat].alive {
+                self.kill(seat, Death::Suicide, ev);
+                continue;
+            }
+            let s = &mut self.snakes[seat];
+            if !s.is_playing() {
+                continue;
+            }
+            if let Some(d) = a.dir {
+                if d != s.dir.opposite() {
+                    s.dir = d;
+                }
+            }
+            if a.drop == Some(StoneDrop::BeforeMove) {
+                self.drop_stone(seat, ev);
+            }
+        }
+    }
+
+    fn stage_move(&mut self, _: &[Action], ev: &mut Vec<Event>) {
+        for seat in 0..self.snakes.len() {
+            let s = &mut self.snakes[seat];
+            s.vacated = None;
+            if !s.is_playing() {
+                continue;
+            }
+            if s.shrink > 0 {
+                let owed = std::mem::take(&mut s.shrink) as usize;
+                if s.len() < owed + 2 {
+                    self.kill(seat, Death::Shrink, ev);
+                    continue;
+                }
+                let s = &mut self.snakes[seat];
+                s.body.truncate(s.len() - owed);
+            }
+            let s = &mut self.snakes[seat];
+            s.fury = s.fury.saturating_sub(1);
+            s.flying = s.flying.saturating_sub(1);
+            let head = s.body[0].step(s.dir);
+            s.body.push_front(head);
+            s.vacated = s.body.pop_back();
+            if s.flying == 0 {
+                if let Some(k) = s.body.iter().skip(1).position(|&c| c == head) {
+                    let cut = s.len() - (k + 1);
+                    s.body.truncate(k + 1);
+                    ev.push(Event::SelfBite { snake: seat, cut });
+                }
+            }
+        }
+    }
+
+    /// Seed rules 1-4.2 of "the order of processing fights".
+    fn stage_fight(&mut self, _: &[Action], ev: &mut Vec<Event>) {
+        for a in 0..self.snakes.len() {
+            let sa = &self.snakes[a];
+            if !sa.is_playing() || sa.flying > 0 {
+                continue;
+            }
+            let head = sa.body[0];
+            if let Some((b, _)) = self.snake_at(head, a, |k| k <= 1) {
+                ev.push(Event::HeadOn { attacker: a, target: b });
+                self.head_on(a, b, ev);
+            } else if let Some((b, k)) = self.snake_at(head, a, |k| k >= 2) {
+                if self.snakes[a].fury > 0 {
+                    let victim = &mut self.snakes[b];
+                    let cut = victim.len() - k;
+                    victim.body.truncate(k);
+                    ev.push(Event::Bite { attacker: a, victim: b, cut });
+                    // Seed example 4: the bitten cell itself (now under the
+                    // attacker's head) is not paid, only the piece behind it.
+                    let pts = self.settings.points.eat_per_cell * (cut as i64 - 1);
+                    self.score(a, ScoreReason::Bite(b), pts, ev);
+                } else {
+                    let len = self.snakes[a].len() as i64;
+                    self.kill(a, Death::Crash(b), ev);
+                    let pts = self.settings.points.eat_per_cell * len;
+                    self.score(b, ScoreReason::Kill(a), pts, ev);
+                }
+            }
+        }
+    }
+
+    fn head_on(&mut self, a: SnakeIdx, b: SnakeIdx, ev: &mut Vec<Event>) {
+        let (fa, fb) = (self.snakes[a].fury > 0, self.snakes[b].fury > 0);
+        let (la, lb) = (self.snakes[a].len(), self.snakes[b].len());
+        let per = self.settings.points.eat_per_cell;
+        let (a_dies, b_dies) = match (fa, fb) {
+            (true, false) => (false, true),
+            (false, true) => (true, false),
+            _ => (la < lb + 2, lb < la + 2),
+        };
+        let same_fury = fa == fb;
+        if a_dies {
+            self.kill(a, Death::HeadOn(b), ev);
+            if !b_dies {
+                self.score(b, ScoreReason::Kill(a), per * la as i64, ev);
+                if same_fury {
+                    self.snakes[b].shrink += la as u32;
+                }
+            }
+        }
+        if b_dies {
+            self.kill(b, Death::HeadOn(a), ev);
+            if !a_dies {
+                self.score(a, ScoreReason::Kill(b), per * lb as i64, ev);
+                if same_fury {
+                    self.snakes[a].shrink += lb as u32;
+                }
+            }
+        }
+    }
+
+    fn stage_eat(&mut self, _: &[Action], ev: &mut Vec<Event>) {
+        let pts = self.settings.points;
+        for seat in 0..self.snakes.len() {
+            let s = &self.snakes[seat];
+            if !s.is_playing() {
+                continue;
+            }
+            let head = s.body[0];
+            match self.map.index(head).map(|i| self.map.terrain[i]) {
+                None => {
+                    self.kill(seat, Death::OffBoard, ev);
+                    continue;
+                }
+                Some(Terrain::Wall) => {
+                    self.kill(seat, Death::Wall, ev);
+                    continue;
+                }
+                Some(Terrain::StartFloor) => {
+                    self.kill(seat, Death::StartFloor, ev);
+                    continue;
+                }
+                Some(Terrain::Empty) => {}
+            }
+            let Some(item) = self.item_at(head) else { continue };
+            if item == Item::Stone && s.flying > 0 {
+                continue;
+            }
+            self.take_item(head);
+            ev.push(Event::Ate { snake: seat, item, at: head });
+            match item {
+                Item::Apple => {
+                    let s = &mut self.snakes[seat];
+                    let tail = s.vacated.or(s.body.back().copied()).expect("a live snake has a tail");
+                    s.body.push_back(tail);
+                    self.score(seat, ScoreReason::Apple, pts.apple, ev);
+                }
+                Item::Stone => {
+                    self.snakes[seat].stones += 1;
+                    self.score(seat, ScoreReason::Stone, pts.stone, ev);
+                    let s = &mut self.snakes[seat];
+                    if s.fury == 0 {
+                        let shrink = self.settings.stone_shrink as usize;
+                        if s.len() < shrink + 2 {
+                            self.kill(seat, Death::Stone, ev);
+                        } else {
+                            s.body.truncate(s.len() - shrink);
+                        }
+                    }
+                }
+                Item::Gold => self.score(seat, ScoreReason::Gold, pts.gold, ev),
+                Item::FuryPill => self.snakes[seat].fury += self.settings.fury_ticks,
+                Item::FlyingPill => self.snakes[seat].flying += self.settings.flying_ticks,
+            }
+        }
+    }
+
+    /// Upstream's spawner: one random free cell and one roll of 50 per tick,
+    /// so at most one new object appears per tick.
+    fn stage_spawn_items(&mut self, _: &[Action], ev: &mut Vec<Event>) {
+        let Some(at) = self.random_free_cell() else { return };
+        let players = self.snakes.iter().filter(|s| s.present).count() as u32;
+        let max = players / 2 + 1;
+        let roll = self.rng.below(50);
+        let count = |it: Item| self.item_counts[it.index()];
+        let item = if roll == 42 && count(Item::FuryPill) < max {
+            Item::FuryPill
+        } else if roll == 32 && self.settings.flying_pills && count(Item::FlyingPill) < max {
+            Item::FlyingPill
+        } else if roll == 21 && count(Item::Gold) < 2 * max {
+            Item::Gold
+        } else if (roll == 11 && (count(Item::Stone) as usize) < self.map.size / 2) || count(Item::Stone) == 0 {
+            Item::Stone
+        } else if (roll < 10 && count(Item::Apple) < 10 * max) || count(Item::Apple) < 2 * max {
+            Item::Apple
+        } else {
+            return;
+        };
+        self.put_item(at, item);
+        ev.push(Event::ItemSpawned { item, at });
+    }
+
+    fn is_free_cell(&self, i: usize) -> bool {
+        self.map.terrain[i] == Terrain::Empty && self.items[i].is_none() && !self.occupied(self.map.pos(i))
+    }
+
+    fn random_free_cell(&mut self) -> Option<Pos> {
+        let cells = self.items.len();
+        for _ in 0..SPAWN_TRIES {
+            let i = self.rng.index(cells);
+            if self.is_free_cell(i) {
+                return Some(self.map.pos(i));
+            }
+        }
+        let free: Vec<usize> = (0..cells).filter(|&i| self.is_free_cell(i)).collect();
+        if free.is_empty() {
+            return None;
+        }
+        Some(self.map.pos(free[self.rng.index(free.len())]))
+    }
+
+    fn stage_drop_after_move(&mut self, actions: &[Action], ev: &mut Vec<Event>) {
+        for seat in 0..self.snakes.len() {
+            let a = actions.get(seat).copied().unwrap_or_default();
+            if a.drop == Some(StoneDrop::AfterMove) && self.snakes[seat].is_playing() {
+                self.drop_stone(seat, ev);
+            }
+        }
+    }
+
+    /// Seed: the round ends at length 40, after 300 ticks, or when at most
+    /// one snake is alive; on length or time only the longest win.
+    fn stage_round_end(&mut self, _: &[Action], ev: &mut Vec<Event>) {
+        let Phase::Running { tick } = self.phase else { return };
+        if !self.settings.rounds {
+            return;
+        }
+        let alive: Vec<SnakeIdx> = (0..self.snakes.len()).filter(|&i| self.snakes[i].is_playing()).collect();
+        let longest = || {
+            let max = alive.iter().map(|&i| self.snakes[i].len()).max().unwrap_or(0);
+            alive.iter().copied().filter(|&i| self.snakes[i].len() == max).collect::<Vec<_>>()
+        };
+        let cap = self.settings.round_end_length as usize;
+        let (reason, winners) = if cap > 0 && alive.iter().any(|&i| self.snakes[i].len() >= cap) {
+            (RoundEnd::MaxLength, longest())
+        } else if tick >= self.settings.round_ticks {
+            (RoundEnd::Timeout, longest())
+        } else if self.round_players >= 2 && alive.len() <= 1 {
+            (RoundEnd::LastAlive, alive.clone())
+        } else {
+            return;
+        };
+        if tick >= self.settings.min_ticks_for_win {
+            let p = self.settings.points;
+            for &w in &winners {
+                let pts = p.win_per_length * self.snakes[w].len() as i64 + p.win_per_tick * i64::from(tick) + p.win_flat;
+                self.score(w, ScoreReason::Win, pts, ev);
+            }
+        }
+        ev.push(Event::RoundEnded { round: self.round, reason, winners });
+        self.phase = Phase::Countdown { left: self.settings.countdown_ticks };
+        self.reset_pending = true;
+    }
+
+    /// Checks the invariants every state must satisfy; the property tests
+    /// call this after every tick.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut counts = [0u32; 5];
+        for (i, it) in self.items.iter().enumerate() {
+            if let Some(it) = it {
+                counts[it.index()] += 1;
+                if self.map.terrain[i] != Terrain::Empty {
+                    return Err(format!("{it:?} on {:?} at {}", self.map.terrain[i], self.map.pos(i)));
+                }
+            }
+        }
+        if counts != self.item_counts {
+            return Err(format!("item counts {:?} but the board holds {counts:?}", self.item_counts));
+        }
+        for (i, s) in self.snakes.iter().enumerate() {
+            if s.score < 0 {
+                return Err(format!("snake {i} has score {}", s.score));
+            }
+            if !s.alive {
+                continue;
+            }
+            if s.len() < 2 {
+                return Err(format!("live snake {i} has length {}", s.len()));
+            }
+            for w in s.body.iter().zip(s.body.iter().skip(1)) {
+                if w.0.dir_to(*w.1).is_none() {
+                    return Err(format!("snake {i} is not contiguous between {} and {}", w.0, w.1));
+                }
+            }
+            for (k, c) in s.body.iter().enumerate() {
+                if self.map.index(*c).is_none() {
+                    return Err(format!("snake {i} is off the board at {c}"));
+                }
+                if s.body.iter().skip(k + 1).any(|d| d == c) {
+                    return Err(format!("snake {i} covers {c} twice"));
+                }
+                if s.flying > 0 {
+                    continue;
+                }
+                for (j, t) in self.snakes.iter().enumerate().skip(i + 1) {
+                    if t.alive && t.flying == 0 && t.body.contains(c) {
+                        return Err(format!("snakes {i} and {j} both cover {c}"));
+                    }
+                }
+            }
+            // A head may rest on its start floor until the first move, never
+            // on a wall.
+            if self.map.terrain_at(s.body[0]) == Terrain::Wall {
+                return Err(format!("live snake {i} has its head in a wall at {}", s.body[0]));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Game for SnakeBattle {
+    type Action = Action;
+    type Event = Event;
+
+    fn name(&self) -> &'static str {
+        "snakebattle"
+    }
+
+    fn seats(&self) -> usize {
+        self.snakes.len()
+    }
+
+    fn step(&mut self, actions: &[Action]) -> Vec<Event> {
+        let mut ev = Vec::new();
+        self.tick += 1;
+        self.stage_respawn(&mut ev);
+        match self.phase {
+            Phase::Countdown { left } => {
+                if left > 1 {
+                    self.phase = Phase::Countdown { left: left - 1 };
+                    ev.push(Event::Countdown { left: left - 1 });
+                } else {
+                    self.start_round(&mut ev);
+                }
+            }
+            Phase::Running { tick } => {
+                self.phase = Phase::Running { tick: tick + 1 };
+                for stage in STAGES {
+                    (stage.run)(self, actions, &mut ev);
+                }
+            }
+        }
+        debug_assert_eq!(self.check_invariants(), Ok(()));
+        ev
+    }
+
+    fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    fn checksum(&self) -> u64 {
+        let mut h = Checksum::default();
+        h.u64(self.tick);
+        match self.phase {
+            Phase::Countdown { left } => h.u64(u64::from(left)),
+            Phase::Running { tick } => h.u64((1 << 32) | u64::from(tick)),
+        }
+        h.u64(u64::from(self.round));
+        h.u64(u64::from(self.reset_pending));
+        h.u64(u64::from(self.round_players));
+        h.bytes(&self.rng.position().to_le_bytes());
+        for it in &self.items {
+            h.bytes(&[it.map_or(0, |i| i.index() as u8 + 1)]);
+        }
+        for s in &self.snakes {
+            h.bytes(&[s.dir.index(), u8::from(s.alive), u8::from(s.active), u8::from(s.present)]);
+            for v in [s.fury, s.flying, s.stones, s.shrink] {
+                h.u64(u64::from(v));
+            }
+            h.i64(s.score);
+            h.u64(s.body.len() as u64);
+            for c in &s.body {
+                h.i64(i64::from(c.x));
+                h.i64(i64::from(c.y));
+            }
+        }
+        h.finish()
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        self.snakes.iter().map(|s| s.score).collect()
+    }
+
+    fn action_to_text(action: &Action) -> String {
+        action.to_text()
+    }
+
+    fn action_from_text(text: &str) -> Result<Action, ParseActionError> {
+        Action::from_text(text)
+    }
+}

@@ -1,0 +1,1 @@
+//! The Codenjoy SnakeBattle wire format.
