@@ -1,2 +1,122 @@
-//! The `snakepit` command.
-fn main() {}
+//! The `snakepit` command: play games between bots and check their replays.
+//!
+//! `main` stays thin: it parses the command line, sets up logging and hands
+//! over to the subcommand's module. Each subcommand is one module with an
+//! `Args` struct (its flags, whose doc comments are the help text) and a
+//! `run(Args) -> anyhow::Result<()>`; adding one is a variant of [`Command`]
+//! plus its module. Failures come back as `anyhow::Error` and become one line
+//! on stderr and an exit code chosen in [`exit`].
+
+mod bot_spec;
+mod exit;
+mod input;
+mod pending;
+mod play;
+mod replay;
+mod view;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// An arena where bots play snake games.
+#[derive(Debug, Parser)]
+#[command(name = "snakepit", version)]
+struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play one game between bots, as fast as they answer, and print the scores
+    Play(play::Args),
+    /// Print a replay file tick by tick, or verify it with --verify
+    Replay(replay::Args),
+}
+
+impl Command {
+    fn run(self) -> anyhow::Result<()> {
+        match self {
+            Command::Play(args) => play::run(args),
+            Command::Replay(args) => replay::run(args),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    // Clap exits by itself on usage errors, with code 2.
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::builder()
+                .with_default_directive(tracing::level_filters::LevelFilter::WARN.into())
+                .from_env_lossy(),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    match cli.command.run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            // `{:#}` joins the context chain with ": " on one line.
+            eprintln!("error: {err:#}");
+            ExitCode::from(exit::code(&err))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot_spec::BotSpec;
+
+    #[test]
+    fn play_flags() {
+        let cli = Cli::parse_from([
+            "snakepit", "play", "--bot", "builtin:greedy", "--bot", "builtin:random", "--seed", "7", "--ticks", "20",
+            "--set", "fury_ticks=3", "--set", "rounds=false", "--profile", "codenjoy", "--watch", "--watch-ms", "5",
+        ]);
+        let Command::Play(args) = cli.command else { panic!("not play: {cli:?}") };
+        assert_eq!(args.bots, vec![BotSpec::Builtin("greedy".into()), BotSpec::Builtin("random".into())]);
+        assert_eq!(args.seed, Some(7));
+        assert_eq!(args.ticks, 20);
+        assert_eq!(args.set, vec![("fury_ticks".to_string(), "3".to_string()), ("rounds".into(), "false".into())]);
+        assert_eq!(args.profile.as_deref(), Some("codenjoy"));
+        assert!(args.watch);
+        assert_eq!(args.watch_ms, 5);
+    }
+
+    #[test]
+    fn play_needs_a_bot() {
+        let err = Cli::try_parse_from(["snakepit", "play"]).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+    }
+
+    #[test]
+    fn bad_bot_spec_is_a_usage_error() {
+        let err = Cli::try_parse_from(["snakepit", "play", "--bot", "./mybot"]).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        assert!(err.to_string().contains("arrive with"), "{err}");
+    }
+
+    #[test]
+    fn set_needs_an_equals_sign() {
+        let err = Cli::try_parse_from(["snakepit", "play", "--bot", "builtin:random", "--set", "fury"]).unwrap_err();
+        assert!(err.to_string().contains("KEY=VALUE"), "{err}");
+    }
+
+    #[test]
+    fn replay_flags() {
+        let cli = Cli::parse_from(["snakepit", "replay", "game.jsonl", "--verify"]);
+        let Command::Replay(args) = cli.command else { panic!("not replay: {cli:?}") };
+        assert_eq!(args.file, std::path::PathBuf::from("game.jsonl"));
+        assert!(args.verify);
+    }
+
+    #[test]
+    fn help_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

@@ -7,6 +7,8 @@
 //! - [`codenjoy`]: the per-player `board=` string and the command grammar of
 //!   Codenjoy SnakeBattle.
 //! - [`replay`]: the replay file, JSON lines.
+//! - [`spectator`]: JSON messages to browsers.
 
 pub mod codenjoy;
 pub mod replay;
+pub mod spectator;

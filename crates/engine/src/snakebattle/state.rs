@@ -273,6 +273,8 @@ pub struct SnakeBattle {
     tick: u64,
     reset_pending: bool,
     round_players: u32,
+    /// Whether `spawn_items` runs; only rule tests turn it off.
+    spawning: bool,
     rng: Rng,
 }
 
@@ -315,6 +317,7 @@ impl SnakeBattle {
             tick: 0,
             reset_pending: false,
             round_players: 0,
+            spawning: true,
             rng: Rng::new(seed),
         };
         let mut events = Vec::new();
@@ -387,7 +390,9 @@ impl SnakeBattle {
         self.items = items;
         self.snakes = snakes;
         self.reset_pending = false;
-        self.round_players = self.snakes.iter().filter(|s| s.present && s.alive).count() as u32;
+        // As in `start_round`: only snakes that play count, since a drawn
+        // sleeper is one that respawned after the round began.
+        self.round_players = self.snakes.iter().filter(|s| s.present && s.is_playing()).count() as u32;
     }
 
     /// A snake for [`SnakeBattle::set_position`]: alive, active, present.
@@ -403,6 +408,14 @@ impl SnakeBattle {
     /// Mutable access to a snake; for tests that set fury, stones or scores.
     pub fn snake_mut(&mut self, seat: SnakeIdx) -> &mut Snake {
         &mut self.snakes[seat]
+    }
+
+    /// Turns the random item spawner off or on (it is on in every real
+    /// game). Rule tests turn it off so that a drawn position changes only by
+    /// the rule under test, which is what upstream's own tests get from a
+    /// mocked dice.
+    pub fn set_item_spawning(&mut self, on: bool) {
+        self.spawning = on;
     }
 
     fn item_at(&self, p: Pos) -> Option<Item> {
@@ -423,11 +436,11 @@ impl SnakeBattle {
         Some(item)
     }
 
-    /// The first live snake (by seat) covering `p`, with the index of that
-    /// cell in its body, skipping `except` and flying snakes.
+    /// The first playing snake (by seat) covering `p`, with the index of
+    /// that cell in its body, skipping `except`, flying and sleeping snakes.
     fn snake_at(&self, p: Pos, except: SnakeIdx, part: impl Fn(usize) -> bool) -> Option<(SnakeIdx, usize)> {
         self.snakes.iter().enumerate().find_map(|(j, s)| {
-            if j == except || !s.alive || s.flying > 0 {
+            if j == except || !s.is_playing() || s.flying > 0 {
                 return None;
             }
             s.body.iter().position(|&c| c == p).filter(|&k| part(k)).map(|k| (j, k))
@@ -594,6 +607,17 @@ impl SnakeBattle {
                 continue;
             }
             let head = sa.body[0];
+            // A sleeping snake takes no part in the round, so it can neither
+            // lose a fight nor be bitten; it is an obstacle, like a wall.
+            // Without this a long snake entering a sleeper's start floor
+            // would win a head-on against it (sleepers are 2 long) and be
+            // paid for a kill the sleeper could not avoid.
+            if let Some(b) = (0..self.snakes.len())
+                .find(|&j| j != a && self.snakes[j].alive && !self.snakes[j].active && self.snakes[j].body.contains(&head))
+            {
+                self.kill(a, Death::Crash(b), ev);
+                continue;
+            }
             if let Some((b, _)) = self.snake_at(head, a, |k| k <= 1) {
                 ev.push(Event::HeadOn { attacker: a, target: b });
                 self.head_on(a, b, ev);
@@ -602,6 +626,13 @@ impl SnakeBattle {
                     let victim = &mut self.snakes[b];
                     let cut = victim.len() - k;
                     victim.body.truncate(k);
+                    // The bitten cell is the last one the victim's tail left,
+                    // so an apple the victim eats in this tick regrows its
+                    // tail there, under the attacker's head, and the second
+                    // fight bites it off again (upstream's `reduceFrom`).
+                    // Regrowing on the cell vacated by the move instead
+                    // would tear the body in two.
+                    victim.vacated = Some(head);
                     ev.push(Event::Bite { attacker: a, victim: b, cut });
                     // Seed example 4: the bitten cell itself (now under the
                     // attacker's head) is not paid, only the piece behind it.
@@ -706,6 +737,9 @@ impl SnakeBattle {
     /// Upstream's spawner: one random free cell and one roll of 50 per tick,
     /// so at most one new object appears per tick.
     fn stage_spawn_items(&mut self, _: &[Action], ev: &mut Vec<Event>) {
+        if !self.spawning {
+            return;
+        }
         let Some(at) = self.random_free_cell() else { return };
         let players = self.snakes.iter().filter(|s| s.present).count() as u32;
         let max = players / 2 + 1;
@@ -820,18 +854,23 @@ impl SnakeBattle {
                     return Err(format!("snake {i} is not contiguous between {} and {}", w.0, w.1));
                 }
             }
+            // A flying snake passes over bodies, its own included, and the
+            // overlap outlasts the flight until the tails move on; so with
+            // flying pills only heads are checked: after the fights no
+            // non-flying head rests on a non-flying snake.
+            let overlaps_allowed = self.settings.flying_pills;
             for (k, c) in s.body.iter().enumerate() {
                 if self.map.index(*c).is_none() {
                     return Err(format!("snake {i} is off the board at {c}"));
                 }
+                if s.flying > 0 || (overlaps_allowed && k > 0) {
+                    continue;
+                }
                 if s.body.iter().skip(k + 1).any(|d| d == c) {
                     return Err(format!("snake {i} covers {c} twice"));
                 }
-                if s.flying > 0 {
-                    continue;
-                }
-                for (j, t) in self.snakes.iter().enumerate().skip(i + 1) {
-                    if t.alive && t.flying == 0 && t.body.contains(c) {
+                for (j, t) in self.snakes.iter().enumerate() {
+                    if j != i && t.alive && t.flying == 0 && t.body.contains(c) {
                         return Err(format!("snakes {i} and {j} both cover {c}"));
                     }
                 }
@@ -896,6 +935,11 @@ impl Game for SnakeBattle {
         h.u64(u64::from(self.round));
         h.u64(u64::from(self.reset_pending));
         h.u64(u64::from(self.round_players));
+        // Mixed in only when off, so that real games keep the checksums they
+        // had before the switch existed.
+        if !self.spawning {
+            h.u64(0x5350_4157_4e4f_4646);
+        }
         h.bytes(&self.rng.position().to_le_bytes());
         for it in &self.items {
             h.bytes(&[it.map_or(0, |i| i.index() as u8 + 1)]);

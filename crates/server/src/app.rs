@@ -1,0 +1,294 @@
+//! The HTTP application: routes, shared state, and errors as responses.
+
+use crate::config::Config;
+use crate::room::{RoomInput, RoomSummary};
+use crate::rooms::Rooms;
+use crate::store::{Store, StoreError};
+use crate::{web, ws};
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use tokio::sync::{Semaphore, oneshot};
+
+/// Longest accepted player name, in characters.
+pub const NAME_MAX_CHARS: usize = 40;
+/// Largest accepted HTTP request body.
+pub const BODY_MAX_BYTES: usize = 16 * 1024;
+
+/// State shared by every handler.
+pub struct AppState {
+    /// The database.
+    pub store: Store,
+    /// The rooms.
+    pub rooms: Rooms,
+    /// The configuration.
+    pub cfg: Config,
+    /// The admin token in force.
+    pub admin_token: String,
+    /// Bounds the number of open WebSockets.
+    pub sockets: Arc<Semaphore>,
+    next_conn: AtomicU64,
+}
+
+impl AppState {
+    /// Builds the state.
+    pub fn new(cfg: Config, store: Store, rooms: Rooms, admin_token: String) -> AppState {
+        AppState {
+            store,
+            rooms,
+            sockets: Arc::new(Semaphore::new(cfg.limits.max_connections)),
+            cfg,
+            admin_token,
+            next_conn: AtomicU64::new(1),
+        }
+    }
+
+    /// A fresh connection id.
+    pub fn conn_id(&self) -> u64 {
+        self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// An error as the client sees it. Client faults carry their message and
+/// are not logged; server faults are logged and the client only learns that
+/// something failed.
+#[derive(Debug)]
+pub enum AppError {
+    /// The request is wrong; the message says how.
+    Client(StatusCode, String),
+    /// Something failed on our side.
+    Server(anyhow::Error),
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        match self {
+            AppError::Client(code, msg) => (code, Json(serde_json::json!({ "error": msg }))).into_response(),
+            AppError::Server(e) => {
+                tracing::error!("request failed: {e:#}");
+                (StatusCode::INTERNAL_SERVER_ERROR, Json(serde_json::json!({ "error": "internal error" }))).into_response()
+            }
+        }
+    }
+}
+
+impl From<StoreError> for AppError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::NameTaken(n) => AppError::Client(StatusCode::CONFLICT, format!("the name {n:?} is taken")),
+            StoreError::NoPlayer(id) => AppError::Client(StatusCode::NOT_FOUND, format!("no player {id:?}")),
+            e => AppError::Server(e.into()),
+        }
+    }
+}
+
+impl From<anyhow::Error> for AppError {
+    fn from(e: anyhow::Error) -> Self {
+        AppError::Server(e)
+    }
+}
+
+type Shared = State<Arc<AppState>>;
+
+/// Runs a blocking store call off the async workers.
+pub async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, AppError> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| AppError::Server(e.into()))?.map_err(AppError::from)
+}
+
+/// Every route.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(web::lobby))
+        .route("/room/{name}", get(web::room_page))
+        .route("/leaderboard", get(web::leaderboard_page))
+        .route("/admin", get(web::admin_page))
+        .route("/codenjoy-contest/board/player/{id}", get(web::player_page))
+        .route("/static/{file}", get(web::asset))
+        .route("/codenjoy-contest/ws", get(ws::bot_socket))
+        .route("/ws/room/{name}", get(ws::spectator_socket))
+        .route("/ws/player", get(ws::page_socket))
+        .route("/api/rooms", get(api_rooms))
+        .route("/api/leaderboard", get(api_leaderboard))
+        .route("/api/register", post(api_register))
+        .route("/api/admin/players", get(admin_players).post(admin_add_player))
+        .route("/api/admin/players/{id}/kick", post(admin_kick))
+        .route("/api/admin/rooms", post(admin_create_room))
+        .route("/api/admin/rooms/{name}/pause", post(admin_pause))
+        .route("/api/admin/rooms/{name}/resume", post(admin_resume))
+        .route("/api/admin/rooms/{name}/tick", post(admin_tick))
+        .route("/api/admin/reset-scores", post(admin_reset_scores))
+        .layer(axum::extract::DefaultBodyLimit::max(BODY_MAX_BYTES))
+        .with_state(state)
+}
+
+async fn api_rooms(State(st): Shared) -> Json<Vec<RoomSummary>> {
+    Json(st.rooms.list().iter().map(|h| h.summary.borrow().clone()).collect())
+}
+
+#[derive(Deserialize)]
+struct GameQuery {
+    game: Option<String>,
+}
+
+async fn api_leaderboard(State(st): Shared, Query(q): Query<GameQuery>) -> Result<impl IntoResponse, AppError> {
+    let game = q.game.unwrap_or_else(|| "snakebattle".to_string());
+    let store = st.store.clone();
+    Ok(Json(blocking(move || store.leaderboard(&game)).await?))
+}
+
+#[derive(Deserialize)]
+struct Register {
+    name: String,
+}
+
+/// Checks a display name: trimmed, 1 to 40 characters, no control
+/// characters. Anything else is allowed; pages escape it.
+pub fn check_name(name: &str) -> Result<String, AppError> {
+    let name = name.trim();
+    let n = name.chars().count();
+    if n == 0 || n > NAME_MAX_CHARS || name.chars().any(char::is_control) {
+        return Err(AppError::Client(
+            StatusCode::BAD_REQUEST,
+            format!("a name has 1 to {NAME_MAX_CHARS} characters and no control characters"),
+        ));
+    }
+    Ok(name.to_string())
+}
+
+/// The page a player copies into their client.
+pub fn player_url(headers: &HeaderMap, id: &str, code: &str) -> String {
+    let host = headers.get("host").and_then(|h| h.to_str().ok()).unwrap_or("127.0.0.1:8080");
+    format!("http://{host}/codenjoy-contest/board/player/{id}?code={code}")
+}
+
+async fn api_register(State(st): Shared, headers: HeaderMap, Json(r): Json<Register>) -> Result<impl IntoResponse, AppError> {
+    let name = check_name(&r.name)?;
+    let store = st.store.clone();
+    let p = blocking(move || store.add_player(&name)).await?;
+    let url = player_url(&headers, &p.id, &p.code);
+    Ok((StatusCode::CREATED, Json(serde_json::json!({ "id": p.id, "name": p.name, "code": p.code, "url": url }))))
+}
+
+fn require_admin(st: &AppState, headers: &HeaderMap) -> Result<(), AppError> {
+    let given = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    let want = st.admin_token.as_bytes();
+    let ok = given.len() == want.len() && given.bytes().zip(want).fold(0u8, |a, (x, y)| a | (x ^ y)) == 0;
+    if ok { Ok(()) } else { Err(AppError::Client(StatusCode::UNAUTHORIZED, "admin token required".to_string())) }
+}
+
+async fn admin_players(State(st): Shared, headers: HeaderMap) -> Result<impl IntoResponse, AppError> {
+    require_admin(&st, &headers)?;
+    let store = st.store.clone();
+    let players = blocking(move || store.players()).await?;
+    let rows: Vec<_> = players
+        .iter()
+        .map(|p| {
+            let room = st.rooms.room_of(&p.id).map(|h| h.name);
+            serde_json::json!({ "id": p.id, "name": p.name, "url": player_url(&headers, &p.id, &p.code), "room": room })
+        })
+        .collect();
+    Ok(Json(rows))
+}
+
+async fn admin_add_player(State(st): Shared, headers: HeaderMap, Json(r): Json<Register>) -> Result<impl IntoResponse, AppError> {
+    require_admin(&st, &headers)?;
+    api_register(State(st), headers, Json(r)).await
+}
+
+async fn admin_kick(State(st): Shared, headers: HeaderMap, Path(id): Path<String>) -> Result<impl IntoResponse, AppError> {
+    require_admin(&st, &headers)?;
+    let Some(room) = st.rooms.room_of(&id) else {
+        return Err(AppError::Client(StatusCode::NOT_FOUND, format!("player {id:?} is not in a room")));
+    };
+    let (tx, rx) = oneshot::channel();
+    let _ = room.tx.send(RoomInput::Kick { player_id: id.clone(), reply: tx }).await;
+    let kicked = rx.await.unwrap_or(false);
+    st.rooms.forget(&id);
+    Ok(Json(serde_json::json!({ "kicked": kicked, "room": room.name })))
+}
+
+#[derive(Deserialize)]
+struct NewRoom {
+    name: String,
+    tick_ms: Option<u64>,
+}
+
+async fn admin_create_room(State(st): Shared, headers: HeaderMap, Json(r): Json<NewRoom>) -> Result<impl IntoResponse, AppError> {
+    require_admin(&st, &headers)?;
+    if st.rooms.get(&r.name).is_some() {
+        return Err(AppError::Client(StatusCode::CONFLICT, format!("room {:?} exists", r.name)));
+    }
+    if !crate::rooms::valid_room_name(&r.name) {
+        return Err(AppError::Client(StatusCode::BAD_REQUEST, "room names are a-z, 0-9, - and _".to_string()));
+    }
+    let h = st.rooms.create(&r.name, r.tick_ms)?;
+    Ok((StatusCode::CREATED, Json(serde_json::json!({ "room": h.name }))))
+}
+
+fn room(st: &AppState, name: &str) -> Result<crate::room::RoomHandle, AppError> {
+    st.rooms.get(name).ok_or_else(|| AppError::Client(StatusCode::NOT_FOUND, format!("no room {name:?}")))
+}
+
+async fn set_paused(st: Arc<AppState>, headers: HeaderMap, name: String, paused: bool) -> Result<Json<serde_json::Value>, AppError> {
+    require_admin(&st, &headers)?;
+    let h = room(&st, &name)?;
+    let _ = h.tx.send(RoomInput::Pause(paused)).await;
+    let tick_ms = h.summary.borrow().tick_ms;
+    st.rooms.persist(&h, paused, tick_ms)?;
+    Ok(Json(serde_json::json!({ "room": name, "paused": paused })))
+}
+
+async fn admin_pause(State(st): Shared, headers: HeaderMap, Path(name): Path<String>) -> Result<impl IntoResponse, AppError> {
+    set_paused(st, headers, name, true).await
+}
+
+async fn admin_resume(State(st): Shared, headers: HeaderMap, Path(name): Path<String>) -> Result<impl IntoResponse, AppError> {
+    set_paused(st, headers, name, false).await
+}
+
+#[derive(Deserialize)]
+struct Tick {
+    tick_ms: u64,
+}
+
+async fn admin_tick(
+    State(st): Shared,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+    Json(t): Json<Tick>,
+) -> Result<impl IntoResponse, AppError> {
+    require_admin(&st, &headers)?;
+    let h = room(&st, &name)?;
+    let ms = t.tick_ms.clamp(crate::room::MIN_TICK_MS, crate::room::MAX_TICK_MS);
+    let _ = h.tx.send(RoomInput::SetTick(ms)).await;
+    let paused = h.summary.borrow().paused;
+    st.rooms.persist(&h, paused, ms)?;
+    Ok(Json(serde_json::json!({ "room": name, "tick_ms": ms })))
+}
+
+async fn admin_reset_scores(
+    State(st): Shared,
+    headers: HeaderMap,
+    Query(q): Query<BTreeMap<String, String>>,
+) -> Result<impl IntoResponse, AppError> {
+    require_admin(&st, &headers)?;
+    for h in st.rooms.list() {
+        let _ = h.tx.send(RoomInput::ResetScores).await;
+    }
+    let store = st.store.clone();
+    let game = q.get("game").cloned();
+    let n = blocking(move || store.reset_scores(game.as_deref())).await?;
+    Ok(Json(serde_json::json!({ "rows_cleared": n })))
+}

@@ -1,0 +1,723 @@
+//! A room: one task that owns one game and everything seated at it.
+//!
+//! Connections never touch the game. They send [`RoomInput`]s over a
+//! bounded channel; the room applies them between ticks, steps the game on
+//! its own clock, and hands each connection its next message through that
+//! connection's own bounded channel. Spectators read the latest frame from
+//! a `watch` channel, so a slow spectator skips frames instead of holding
+//! the room back.
+//!
+//! Turn-taking for bots follows Codenjoy: a bot is sent a board, then the
+//! room waits for exactly one answer. Further messages before the next board
+//! are dropped; a bot that has not answered is not sent the next board; an
+//! answer that arrives late is applied at the next tick; no answer means the
+//! snake keeps going.
+
+use crate::store::{ScoreDelta, Store};
+use snakepit_bots::builtin::{self, SnakeBot};
+use snakepit_engine::Game;
+use snakepit_engine::snakebattle::{Action, Death, Event, Map, ScoreReason, Settings, SnakeBattle};
+use snakepit_protocol::codenjoy;
+use snakepit_protocol::spectator::{self, AnswerLog, Frame, PlayerView, SnakeView};
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::MissedTickBehavior;
+
+/// Inputs a room accepts before it applies back-pressure.
+pub const ROOM_QUEUE_LEN: usize = 1024;
+/// Messages waiting for one connection; boards are never queued behind an
+/// unanswered one, so this only absorbs page updates and close frames.
+pub const CONN_QUEUE_LEN: usize = 8;
+/// Answers kept per seat for the player's page.
+pub const LOG_LEN: usize = 20;
+/// Characters of an answer kept in the log.
+const LOG_TEXT_CHARS: usize = 200;
+/// Shortest tick period a room accepts.
+pub const MIN_TICK_MS: u64 = 10;
+/// Longest tick period a room accepts.
+pub const MAX_TICK_MS: u64 = 60_000;
+/// How often score deltas are written to the database.
+const SCORE_FLUSH_MS: u64 = 1000;
+
+/// A message to one connection.
+#[derive(Clone, Debug)]
+pub enum Outgoing {
+    /// A text frame.
+    Text(Arc<str>),
+    /// Close with a code and a reason.
+    Close(u16, String),
+}
+
+/// Which kind of socket a connection is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnKind {
+    /// A bot on the Codenjoy WebSocket: boards out, commands in.
+    Bot,
+    /// The player's own web page: JSON out, keyboard commands in.
+    Page,
+}
+
+/// A registered player, as rooms know them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRef {
+    /// Player id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+}
+
+/// What connections and admins ask of a room.
+#[derive(Debug)]
+pub enum RoomInput {
+    /// Seats the player if needed and attaches a connection.
+    Attach {
+        /// Who.
+        player: PlayerRef,
+        /// Bot or page.
+        kind: ConnKind,
+        /// Unique connection id.
+        conn_id: u64,
+        /// Where the room sends this connection's messages.
+        tx: mpsc::Sender<Outgoing>,
+        /// The seat, or why the room cannot take the player.
+        reply: oneshot::Sender<Result<usize, String>>,
+    },
+    /// A connection went away.
+    Detach {
+        /// Player id.
+        player_id: String,
+        /// Connection id.
+        conn_id: u64,
+    },
+    /// A bot's answer (subject to turn-taking).
+    Answer {
+        /// Player id.
+        player_id: String,
+        /// Connection id.
+        conn_id: u64,
+        /// The text as received.
+        text: String,
+    },
+    /// A command typed on the player's page (no turn-taking).
+    Key {
+        /// Player id.
+        player_id: String,
+        /// Command text.
+        text: String,
+    },
+    /// A problem with a connection, shown on the player's page.
+    Note {
+        /// Player id.
+        player_id: String,
+        /// What happened.
+        note: String,
+    },
+    /// Pause or resume the clock.
+    Pause(bool),
+    /// Change the tick period.
+    SetTick(u64),
+    /// Remove a player from the room.
+    Kick {
+        /// Player id.
+        player_id: String,
+        /// Whether the player was here.
+        reply: oneshot::Sender<bool>,
+    },
+    /// Scores were reset in the database; forget undelivered deltas.
+    ResetScores,
+    /// Stop after writing pending scores.
+    Shutdown(oneshot::Sender<()>),
+}
+
+/// One line of the lobby's room list.
+#[derive(Clone, Debug, Default, serde::Serialize, PartialEq)]
+pub struct RoomSummary {
+    /// Room name.
+    pub name: String,
+    /// Game.
+    pub game: String,
+    /// Tick period.
+    pub tick_ms: u64,
+    /// Paused by an admin.
+    pub paused: bool,
+    /// Ticks played.
+    pub tick: u64,
+    /// Current round.
+    pub round: u32,
+    /// Who sits where.
+    pub seats: Vec<SeatSummary>,
+    /// Seats a player could take (empty or held by a built-in bot).
+    pub free_seats: usize,
+}
+
+/// One seat in the lobby's view.
+#[derive(Clone, Debug, Default, serde::Serialize, PartialEq, Eq)]
+pub struct SeatSummary {
+    /// Name of whoever holds it (empty if nobody).
+    pub name: String,
+    /// Held by a built-in bot.
+    pub bot: bool,
+    /// A player's bot is connected.
+    pub connected: bool,
+    /// Score in this room's game.
+    pub score: i64,
+}
+
+/// How a room is set up.
+#[derive(Clone, Debug)]
+pub struct RoomConfig {
+    /// Unique name.
+    pub name: String,
+    /// Tick period.
+    pub tick_ms: u64,
+    /// Start paused.
+    pub paused: bool,
+    /// Seed of the game.
+    pub seed: u64,
+    /// Rules.
+    pub settings: Settings,
+    /// Map.
+    pub map: Map,
+    /// Built-in bots holding seats that no player holds (by name, cycled).
+    pub fill_bots: Vec<String>,
+    /// A seat whose player has had no connection for this long goes back to
+    /// a bot.
+    pub release_after_ms: u64,
+}
+
+/// The cheap, cloneable face of a running room.
+#[derive(Clone)]
+pub struct RoomHandle {
+    /// Room name.
+    pub name: String,
+    /// Game name.
+    pub game: String,
+    /// Input channel.
+    pub tx: mpsc::Sender<RoomInput>,
+    /// Latest spectator frame (JSON).
+    pub frames: watch::Receiver<Arc<str>>,
+    /// Latest summary.
+    pub summary: watch::Receiver<RoomSummary>,
+}
+
+enum Holder {
+    Empty,
+    Builtin { name: String, bot: Box<dyn SnakeBot> },
+    Player(PlayerRef),
+}
+
+struct BotConn {
+    id: u64,
+    tx: mpsc::Sender<Outgoing>,
+    /// Sent a board and waiting for its answer.
+    awaiting: bool,
+}
+
+struct Seat {
+    holder: Holder,
+    /// Engine score already credited to the holder.
+    baseline: i64,
+    pending: Option<String>,
+    log: VecDeque<AnswerLog>,
+    bot: Option<BotConn>,
+    pages: Vec<(u64, mpsc::Sender<Outgoing>)>,
+    last_connected: Instant,
+}
+
+impl Seat {
+    fn note(&mut self, tick: u64, text: &str, note: String) {
+        if self.log.len() == LOG_LEN {
+            self.log.pop_front();
+        }
+        self.log.push_back(AnswerLog { tick, text: text.chars().take(LOG_TEXT_CHARS).collect(), note });
+    }
+
+    fn player_id(&self) -> Option<&str> {
+        match &self.holder {
+            Holder::Player(p) => Some(&p.id),
+            _ => None,
+        }
+    }
+
+    fn close_all(&mut self, code: u16, reason: &str) {
+        if let Some(b) = self.bot.take() {
+            let _ = b.tx.try_send(Outgoing::Close(code, reason.to_string()));
+        }
+        for (_, tx) in self.pages.drain(..) {
+            let _ = tx.try_send(Outgoing::Close(code, reason.to_string()));
+        }
+    }
+}
+
+/// Seat colours, by seat index.
+pub const COLORS: [&str; 15] = [
+    "#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6", "#bcf60c", "#fabebe",
+    "#008080", "#e6beff", "#9a6324", "#fffac8", "#800000",
+];
+
+struct Room {
+    cfg: RoomConfig,
+    game: SnakeBattle,
+    seats: Vec<Seat>,
+    boards: Vec<String>,
+    store: Store,
+    deltas: Vec<ScoreDelta>,
+    last_flush: Instant,
+    frames: watch::Sender<Arc<str>>,
+    summary: watch::Sender<RoomSummary>,
+    events: Vec<String>,
+}
+
+/// Starts a room task.
+pub fn spawn(cfg: RoomConfig, store: Store) -> anyhow::Result<RoomHandle> {
+    let seats_n = cfg.settings.players_per_field as usize;
+    let game = SnakeBattle::new(cfg.settings.clone(), cfg.map.clone(), seats_n, cfg.seed)?;
+    let (tx, rx) = mpsc::channel(ROOM_QUEUE_LEN);
+    let (frames_tx, frames_rx) = watch::channel(Arc::<str>::from("{}"));
+    let (summary_tx, summary_rx) = watch::channel(RoomSummary::default());
+    let mut seats = Vec::with_capacity(seats_n);
+    for i in 0..seats_n {
+        let holder = match cfg.fill_bots.get(i % cfg.fill_bots.len().max(1)) {
+            Some(name) if !cfg.fill_bots.is_empty() => builtin_holder(name, cfg.seed, i),
+            _ => Holder::Empty,
+        };
+        seats.push(Seat {
+            holder,
+            baseline: 0,
+            pending: None,
+            log: VecDeque::new(),
+            bot: None,
+            pages: Vec::new(),
+            last_connected: Instant::now(),
+        });
+    }
+    let mut room = Room {
+        boards: codenjoy::render_boards(&game),
+        game,
+        seats,
+        store,
+        deltas: Vec::new(),
+        last_flush: Instant::now(),
+        frames: frames_tx,
+        summary: summary_tx,
+        events: Vec::new(),
+        cfg,
+    };
+    for i in 0..seats_n {
+        if matches!(room.seats[i].holder, Holder::Empty) {
+            room.game.set_present(i, false);
+        }
+    }
+    room.publish(true);
+    let handle = RoomHandle {
+        name: room.cfg.name.clone(),
+        game: "snakebattle".to_string(),
+        tx,
+        frames: frames_rx,
+        summary: summary_rx,
+    };
+    tokio::spawn(room.run(rx));
+    Ok(handle)
+}
+
+fn builtin_holder(name: &str, seed: u64, seat: usize) -> Holder {
+    match builtin::by_name(name, seed.wrapping_mul(31).wrapping_add(seat as u64)) {
+        Some(bot) => Holder::Builtin { name: format!("{name}-{}", seat + 1), bot },
+        None => Holder::Empty,
+    }
+}
+
+impl Room {
+    async fn run(mut self, mut rx: mpsc::Receiver<RoomInput>) {
+        let mut interval = new_interval(self.cfg.tick_ms);
+        loop {
+            tokio::select! {
+                biased;
+                input = rx.recv() => match input {
+                    Some(RoomInput::Shutdown(done)) => {
+                        self.flush_scores(true).await;
+                        for s in &mut self.seats {
+                            s.close_all(1001, "the server is shutting down");
+                        }
+                        let _ = done.send(());
+                        return;
+                    }
+                    Some(RoomInput::SetTick(ms)) => {
+                        self.cfg.tick_ms = ms.clamp(MIN_TICK_MS, MAX_TICK_MS);
+                        interval = new_interval(self.cfg.tick_ms);
+                        self.publish(false);
+                    }
+                    Some(input) => self.handle(input),
+                    None => {
+                        self.flush_scores(true).await;
+                        return;
+                    }
+                },
+                _ = interval.tick(), if !self.cfg.paused => {
+                    self.tick();
+                    self.flush_scores(false).await;
+                }
+            }
+        }
+    }
+
+    fn seat_of(&self, player_id: &str) -> Option<usize> {
+        self.seats.iter().position(|s| s.player_id() == Some(player_id))
+    }
+
+    fn handle(&mut self, input: RoomInput) {
+        let tick = self.game.tick();
+        match input {
+            RoomInput::Attach { player, kind, conn_id, tx, reply } => {
+                let seat = match self.seat_of(&player.id) {
+                    Some(s) => s,
+                    None => match self.take_seat(player) {
+                        Some(s) => s,
+                        None => {
+                            let _ = reply.send(Err("the room is full".to_string()));
+                            return;
+                        }
+                    },
+                };
+                let s = &mut self.seats[seat];
+                s.last_connected = Instant::now();
+                match kind {
+                    ConnKind::Bot => {
+                        if let Some(old) = s.bot.replace(BotConn { id: conn_id, tx, awaiting: false }) {
+                            let _ = old.tx.try_send(Outgoing::Close(4001, "replaced by a newer connection".into()));
+                        }
+                        s.note(tick, "", "bot connected".to_string());
+                    }
+                    ConnKind::Page => s.pages.push((conn_id, tx)),
+                }
+                let _ = reply.send(Ok(seat));
+                self.publish(false);
+            }
+            RoomInput::Detach { player_id, conn_id } => {
+                if let Some(seat) = self.seat_of(&player_id) {
+                    let s = &mut self.seats[seat];
+                    if s.bot.as_ref().is_some_and(|b| b.id == conn_id) {
+                        s.bot = None;
+                        s.note(tick, "", "bot disconnected".to_string());
+                    }
+                    s.pages.retain(|(id, _)| *id != conn_id);
+                    s.last_connected = Instant::now();
+                    self.publish(false);
+                }
+            }
+            RoomInput::Answer { player_id, conn_id, text } => {
+                let Some(seat) = self.seat_of(&player_id) else { return };
+                let s = &mut self.seats[seat];
+                match &mut s.bot {
+                    Some(b) if b.id == conn_id && b.awaiting => {
+                        b.awaiting = false;
+                        let note = describe(&text, self.cfg.settings.commands);
+                        s.note(tick, &text, note);
+                        s.pending = Some(text);
+                    }
+                    Some(b) if b.id == conn_id => {
+                        s.note(tick, &text, "dropped: one answer per board".to_string());
+                    }
+                    _ => {}
+                }
+            }
+            RoomInput::Key { player_id, text } => {
+                let Some(seat) = self.seat_of(&player_id) else { return };
+                let note = format!("from the page: {}", describe(&text, self.cfg.settings.commands));
+                let s = &mut self.seats[seat];
+                s.note(tick, &text, note);
+                s.pending = Some(text);
+            }
+            RoomInput::Note { player_id, note } => {
+                if let Some(seat) = self.seat_of(&player_id) {
+                    self.seats[seat].note(tick, "", note);
+                }
+            }
+            RoomInput::Pause(p) => {
+                self.cfg.paused = p;
+                self.publish(true);
+            }
+            RoomInput::Kick { player_id, reply } => {
+                let found = self.seat_of(&player_id);
+                if let Some(seat) = found {
+                    self.seats[seat].close_all(4003, "kicked by the organiser");
+                    self.release_seat(seat);
+                    self.publish(false);
+                }
+                let _ = reply.send(found.is_some());
+            }
+            RoomInput::ResetScores => {
+                self.deltas.clear();
+                for (i, s) in self.seats.iter_mut().enumerate() {
+                    s.baseline = self.game.snakes()[i].score;
+                }
+            }
+            RoomInput::SetTick(_) | RoomInput::Shutdown(_) => unreachable!("handled in run"),
+        }
+    }
+
+    /// Gives the player a seat that is empty or held by a built-in bot; the
+    /// snake starts afresh at the next tick.
+    fn take_seat(&mut self, player: PlayerRef) -> Option<usize> {
+        let seat = self
+            .seats
+            .iter()
+            .position(|s| matches!(s.holder, Holder::Empty))
+            .or_else(|| self.seats.iter().position(|s| matches!(s.holder, Holder::Builtin { .. })))?;
+        let s = &mut self.seats[seat];
+        s.holder = Holder::Player(player);
+        s.pending = None;
+        s.log.clear();
+        s.baseline = self.game.snakes()[seat].score;
+        self.game.set_present(seat, false);
+        self.game.set_present(seat, true);
+        Some(seat)
+    }
+
+    fn release_seat(&mut self, seat: usize) {
+        let holder = match self.cfg.fill_bots.get(seat % self.cfg.fill_bots.len().max(1)) {
+            Some(name) => builtin_holder(name, self.cfg.seed ^ self.game.tick(), seat),
+            None => Holder::Empty,
+        };
+        let s = &mut self.seats[seat];
+        s.holder = holder;
+        s.pending = None;
+        s.log.clear();
+        s.bot = None;
+        s.pages.clear();
+        let present = !matches!(s.holder, Holder::Empty);
+        self.game.set_present(seat, false);
+        self.game.set_present(seat, present);
+    }
+
+    fn tick(&mut self) {
+        let rule = self.cfg.settings.commands;
+        let mut actions = vec![Action::default(); self.seats.len()];
+        for (i, s) in self.seats.iter_mut().enumerate() {
+            actions[i] = match &mut s.holder {
+                Holder::Builtin { bot, .. } => codenjoy::parse_action(&bot.answer(&codenjoy::message(&self.boards[i])), rule),
+                Holder::Player(_) => s.pending.take().map(|t| codenjoy::parse_action(&t, rule)).unwrap_or_default(),
+                Holder::Empty => Action::default(),
+            };
+        }
+        let events = self.game.step(&actions);
+        self.account(&events);
+        self.boards = codenjoy::render_boards(&self.game);
+        let tick = self.game.tick();
+        let release_after = Duration::from_millis(self.cfg.release_after_ms);
+        let mut released = Vec::new();
+        for (i, s) in self.seats.iter_mut().enumerate() {
+            if let Some(b) = &mut s.bot {
+                if !b.awaiting {
+                    let msg: Arc<str> = Arc::from(codenjoy::message(&self.boards[i]));
+                    match b.tx.try_send(Outgoing::Text(msg)) {
+                        Ok(()) => b.awaiting = true,
+                        Err(mpsc::error::TrySendError::Closed(_)) => s.bot = None,
+                        Err(mpsc::error::TrySendError::Full(_)) => {}
+                    }
+                }
+            }
+            if !s.pages.is_empty() {
+                if let Holder::Player(p) = &s.holder {
+                    let view = PlayerView {
+                        name: p.name.clone(),
+                        room: self.cfg.name.clone(),
+                        seat: i,
+                        board: self.boards[i].clone(),
+                        log: s.log.iter().cloned().collect(),
+                        bot_connected: s.bot.is_some(),
+                    };
+                    let msg: Arc<str> = Arc::from(spectator::envelope("player", &view));
+                    s.pages.retain(|(_, tx)| !matches!(tx.try_send(Outgoing::Text(msg.clone())), Err(mpsc::error::TrySendError::Closed(_))));
+                }
+            }
+            if matches!(s.holder, Holder::Player(_)) && s.bot.is_none() && s.pages.is_empty() && s.last_connected.elapsed() > release_after {
+                released.push(i);
+            }
+        }
+        for i in released {
+            self.release_seat(i);
+        }
+        self.events = events.iter().filter_map(|e| self.describe_event(e)).collect();
+        let _ = tick;
+        self.publish(false);
+    }
+
+    /// Turns engine score changes and events into per-player deltas.
+    fn account(&mut self, events: &[Event]) {
+        for (i, s) in self.seats.iter_mut().enumerate() {
+            let Holder::Player(p) = &s.holder else { continue };
+            let now = self.game.snakes()[i].score;
+            let mut d = ScoreDelta { player_id: p.id.clone(), score: now - s.baseline, ..ScoreDelta::default() };
+            s.baseline = now;
+            for e in events {
+                match e {
+                    Event::Died { snake, .. } if *snake == i => d.deaths += 1,
+                    Event::Scored { snake, reason: ScoreReason::Kill(_), .. } if *snake == i => d.kills += 1,
+                    Event::Scored { snake, reason: ScoreReason::Win, .. } if *snake == i => d.wins += 1,
+                    _ => {}
+                }
+            }
+            if d != (ScoreDelta { player_id: p.id.clone(), ..ScoreDelta::default() }) {
+                match self.deltas.iter_mut().find(|x| x.player_id == d.player_id) {
+                    Some(x) => {
+                        x.score += d.score;
+                        x.deaths += d.deaths;
+                        x.kills += d.kills;
+                        x.wins += d.wins;
+                    }
+                    None => self.deltas.push(d),
+                }
+            }
+        }
+    }
+
+    async fn flush_scores(&mut self, now: bool) {
+        if self.deltas.is_empty() || (!now && self.last_flush.elapsed() < Duration::from_millis(SCORE_FLUSH_MS)) {
+            return;
+        }
+        self.last_flush = Instant::now();
+        let deltas = std::mem::take(&mut self.deltas);
+        let store = self.store.clone();
+        let game = "snakebattle";
+        let res = tokio::task::spawn_blocking(move || store.add_scores(game, &deltas).map_err(|e| (e, deltas))).await;
+        match res {
+            Ok(Ok(())) => {}
+            Ok(Err((e, deltas))) => {
+                tracing::error!(room = %self.cfg.name, "writing scores failed, will retry: {e}");
+                self.deltas.extend(deltas);
+            }
+            Err(e) => tracing::error!(room = %self.cfg.name, "score writer panicked: {e}"),
+        }
+    }
+
+    fn name_of(&self, seat: usize) -> String {
+        match &self.seats[seat].holder {
+            Holder::Empty => format!("seat {}", seat + 1),
+            Holder::Builtin { name, .. } => name.clone(),
+            Holder::Player(p) => p.name.clone(),
+        }
+    }
+
+    fn describe_event(&self, e: &Event) -> Option<String> {
+        Some(match e {
+            Event::Died { snake, cause } => {
+                let why = match cause {
+                    Death::Wall => "hit a wall".to_string(),
+                    Death::StartFloor => "ran onto a start floor".to_string(),
+                    Death::OffBoard => "left the board".to_string(),
+                    Death::Stone => "ate a stone too many".to_string(),
+                    Death::HeadOn(b) => format!("lost a head-on against {}", self.name_of(*b)),
+                    Death::Crash(b) => format!("crashed into {}", self.name_of(*b)),
+                    Death::Shrink => "shrank below 2".to_string(),
+                    Death::Suicide => "sent ACT(0)".to_string(),
+                };
+                format!("{} {why}", self.name_of(*snake))
+            }
+            Event::Bite { attacker, victim, cut } => format!("{} bit {} cells off {}", self.name_of(*attacker), cut, self.name_of(*victim)),
+            Event::RoundStarted { round } => format!("round {round} started"),
+            Event::RoundEnded { round, winners, .. } => {
+                let names: Vec<String> = winners.iter().map(|&w| self.name_of(w)).collect();
+                if names.is_empty() {
+                    format!("round {round} ended without a winner")
+                } else {
+                    format!("round {round} won by {}", names.join(", "))
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    fn publish(&mut self, always: bool) {
+        let snakes = self.game.snakes();
+        let summary = RoomSummary {
+            name: self.cfg.name.clone(),
+            game: "snakebattle".to_string(),
+            tick_ms: self.cfg.tick_ms,
+            paused: self.cfg.paused,
+            tick: self.game.tick(),
+            round: self.game.round(),
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| SeatSummary {
+                    name: if matches!(s.holder, Holder::Empty) { String::new() } else { self.name_of(i) },
+                    bot: matches!(s.holder, Holder::Builtin { .. }),
+                    connected: s.bot.is_some(),
+                    score: snakes[i].score,
+                })
+                .collect(),
+            free_seats: self.seats.iter().filter(|s| !matches!(s.holder, Holder::Player(_))).count(),
+        };
+        self.summary.send_replace(summary);
+        if !always && self.frames.receiver_count() == 0 {
+            return;
+        }
+        let (phase, phase_ticks) = spectator::phase_view(self.game.phase());
+        let frame = Frame {
+            room: self.cfg.name.clone(),
+            game: "snakebattle".to_string(),
+            tick: self.game.tick(),
+            round: self.game.round(),
+            phase,
+            phase_ticks,
+            paused: self.cfg.paused,
+            tick_ms: self.cfg.tick_ms,
+            size: self.game.size(),
+            cells: spectator::snakebattle_cells(&self.game),
+            snakes: snakes
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.present && !s.body.is_empty())
+                .map(|(i, s)| SnakeView {
+                    seat: i,
+                    name: self.name_of(i),
+                    bot: matches!(self.seats[i].holder, Holder::Builtin { .. }),
+                    color: COLORS[i % COLORS.len()].to_string(),
+                    alive: s.alive,
+                    sleeping: !s.active,
+                    fury: s.fury,
+                    flying: s.flying,
+                    stones: s.stones,
+                    score: s.score,
+                    body: s.body.iter().map(|p| [p.x, p.y]).collect(),
+                    dir: match s.dir {
+                        snakepit_engine::Dir::Up => "up",
+                        snakepit_engine::Dir::Right => "right",
+                        snakepit_engine::Dir::Down => "down",
+                        snakepit_engine::Dir::Left => "left",
+                    },
+                })
+                .collect(),
+            events: self.events.clone(),
+        };
+        self.frames.send_replace(Arc::from(spectator::envelope("frame", &frame)));
+    }
+}
+
+fn new_interval(ms: u64) -> tokio::time::Interval {
+    let period = Duration::from_millis(ms.clamp(MIN_TICK_MS, MAX_TICK_MS));
+    let mut i = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    // A room that falls behind (a busy machine) skips ticks rather than
+    // bursting to catch up, as Codenjoy's fixed-rate timer effectively does.
+    i.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    i
+}
+
+/// What the server made of an answer, for the player's page.
+fn describe(text: &str, rule: snakepit_engine::snakebattle::CommandRule) -> String {
+    let tokens = codenjoy::parse_command(text);
+    let action = Action::from_tokens(&tokens, rule);
+    if text.trim().is_empty() {
+        "empty answer: the snake keeps going".to_string()
+    } else if tokens.is_empty() {
+        "no command recognised: the snake keeps going".to_string()
+    } else if action == Action::default() {
+        "this combination skips the turn".to_string()
+    } else {
+        format!("ok: {}", action.to_text())
+    }
+}

@@ -1,0 +1,194 @@
+//! The set of rooms, and which room each player sits in.
+//!
+//! Rooms are tasks; this registry only holds their handles. A player who
+//! connects goes back to the room they already sit in, or else to the first
+//! room of the game with a free seat (empty or held by a built-in bot), or
+//! else to a new room, as Codenjoy fills fields of five.
+
+use crate::config::Config;
+use crate::room::{self, ConnKind, Outgoing, PlayerRef, RoomConfig, RoomHandle, RoomInput};
+use crate::store::{RoomRow, Store};
+use anyhow::Context;
+use snakepit_engine::snakebattle::{Map, Settings};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use tokio::sync::{mpsc, oneshot};
+
+/// Longest accepted room name.
+pub const ROOM_NAME_MAX_CHARS: usize = 40;
+
+/// All rooms.
+pub struct Rooms {
+    inner: Mutex<Inner>,
+    store: Store,
+    settings: Settings,
+    map: Map,
+    fill_bots: Vec<String>,
+    default_tick_ms: u64,
+    seat_release_ms: u64,
+}
+
+struct Inner {
+    rooms: BTreeMap<String, RoomHandle>,
+    player_room: BTreeMap<String, String>,
+}
+
+impl Rooms {
+    /// Builds the registry and starts the rooms of the database and of the
+    /// configuration.
+    pub fn start(cfg: &Config, store: Store) -> anyhow::Result<Rooms> {
+        let sb = &cfg.snakebattle;
+        let mut pairs: Vec<(&str, &str)> = vec![("profile", sb.profile.as_str())];
+        pairs.extend(sb.settings.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        let settings = Settings::from_pairs(pairs).context("snakebattle settings")?;
+        let map = match &sb.map {
+            Some(p) => {
+                let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+                Map::parse(&text).with_context(|| format!("{}", p.display()))?
+            }
+            None => Map::default_map(),
+        };
+        for b in &sb.fill_bots {
+            anyhow::ensure!(snakepit_bots::builtin::NAMES.contains(&b.as_str()), "unknown built-in bot {b:?}");
+        }
+        let rooms = Rooms {
+            inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new() }),
+            store: store.clone(),
+            settings,
+            map,
+            fill_bots: sb.fill_bots.clone(),
+            default_tick_ms: sb.tick_ms,
+            seat_release_ms: cfg.limits.seat_release_ms,
+        };
+        for row in store.rooms()? {
+            rooms.launch(row)?;
+        }
+        for spec in &cfg.rooms {
+            anyhow::ensure!(spec.game == "snakebattle", "room {}: unknown game {:?}", spec.name, spec.game);
+            if rooms.get(&spec.name).is_none() {
+                rooms.create(&spec.name, spec.tick_ms)?;
+            }
+        }
+        Ok(rooms)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn launch(&self, row: RoomRow) -> anyhow::Result<RoomHandle> {
+        let handle = room::spawn(
+            RoomConfig {
+                name: row.name.clone(),
+                tick_ms: row.tick_ms,
+                paused: row.paused,
+                seed: row.seed,
+                settings: self.settings.clone(),
+                map: self.map.clone(),
+                fill_bots: self.fill_bots.clone(),
+                release_after_ms: self.seat_release_ms,
+            },
+            self.store.clone(),
+        )?;
+        self.lock().rooms.insert(row.name, handle.clone());
+        Ok(handle)
+    }
+
+    /// Creates, persists and starts a room.
+    pub fn create(&self, name: &str, tick_ms: Option<u64>) -> anyhow::Result<RoomHandle> {
+        anyhow::ensure!(valid_room_name(name), "room names are 1 to {ROOM_NAME_MAX_CHARS} of a-z, 0-9, - and _");
+        let mut seed = [0u8; 8];
+        getrandom::fill(&mut seed).context("random seed")?;
+        let row = RoomRow {
+            name: name.to_string(),
+            game: "snakebattle".to_string(),
+            tick_ms: tick_ms.unwrap_or(self.default_tick_ms).clamp(room::MIN_TICK_MS, room::MAX_TICK_MS),
+            paused: false,
+            seed: u64::from_le_bytes(seed) >> 1,
+        };
+        self.store.save_room(&row)?;
+        self.launch(row)
+    }
+
+    /// A room by name.
+    pub fn get(&self, name: &str) -> Option<RoomHandle> {
+        self.lock().rooms.get(name).cloned()
+    }
+
+    /// Every room, by name.
+    pub fn list(&self) -> Vec<RoomHandle> {
+        self.lock().rooms.values().cloned().collect()
+    }
+
+    /// The room a player sits in.
+    pub fn room_of(&self, player_id: &str) -> Option<RoomHandle> {
+        let inner = self.lock();
+        inner.player_room.get(player_id).and_then(|r| inner.rooms.get(r)).cloned()
+    }
+
+    /// Persists a room's pause flag and tick period.
+    pub fn persist(&self, handle: &RoomHandle, paused: bool, tick_ms: u64) -> anyhow::Result<()> {
+        let mut rows = self.store.rooms()?;
+        if let Some(row) = rows.iter_mut().find(|r| r.name == handle.name) {
+            row.paused = paused;
+            row.tick_ms = tick_ms;
+            self.store.save_room(row)?;
+        }
+        Ok(())
+    }
+
+    /// Forgets where a player sits (after a kick).
+    pub fn forget(&self, player_id: &str) {
+        self.lock().player_room.remove(player_id);
+    }
+
+    /// Seats the player (if needed) and attaches a connection.
+    pub async fn attach(
+        &self,
+        player: PlayerRef,
+        kind: ConnKind,
+        conn_id: u64,
+        tx: mpsc::Sender<Outgoing>,
+    ) -> Result<(RoomHandle, usize), String> {
+        for _ in 0..4 {
+            let handle = {
+                let inner = self.lock();
+                let current = inner.player_room.get(&player.id).and_then(|r| inner.rooms.get(r)).cloned();
+                current.or_else(|| {
+                    inner.rooms.values().find(|h| h.game == "snakebattle" && h.summary.borrow().free_seats > 0).cloned()
+                })
+            };
+            let handle = match handle {
+                Some(h) => h,
+                None => {
+                    let n = self.lock().rooms.len() + 1;
+                    let name = (n..).map(|i| format!("snakebattle-{i}")).find(|c| self.get(c).is_none()).expect("some name is free");
+                    self.create(&name, None).map_err(|e| format!("cannot open a room: {e:#}"))?
+                }
+            };
+            let (reply_tx, reply_rx) = oneshot::channel();
+            let input = RoomInput::Attach { player: player.clone(), kind, conn_id, tx: tx.clone(), reply: reply_tx };
+            if handle.tx.send(input).await.is_err() {
+                return Err("the room has stopped".to_string());
+            }
+            match reply_rx.await {
+                Ok(Ok(seat)) => {
+                    self.lock().player_room.insert(player.id.clone(), handle.name.clone());
+                    return Ok((handle, seat));
+                }
+                Ok(Err(_full)) => {
+                    self.lock().player_room.remove(&player.id);
+                }
+                Err(_) => return Err("the room has stopped".to_string()),
+            }
+        }
+        Err("no room could take the player".to_string())
+    }
+}
+
+/// Room names appear in URLs.
+pub fn valid_room_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= ROOM_NAME_MAX_CHARS
+        && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+}

@@ -1,0 +1,67 @@
+//! The web UI, compiled into the binary.
+//!
+//! Pages are static files from `crates/server/web/`; they fetch JSON from
+//! `/api/...` and open WebSockets for live data, so the server never builds
+//! HTML around user-supplied text (names are inserted by the pages as text
+//! nodes, never as markup).
+
+use axum::extract::Path;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+const LOBBY: &str = include_str!("../web/index.html");
+const ROOM: &str = include_str!("../web/room.html");
+const PLAYER: &str = include_str!("../web/player.html");
+const LEADERBOARD: &str = include_str!("../web/leaderboard.html");
+const ADMIN: &str = include_str!("../web/admin.html");
+
+/// Static assets by file name: (content type, bytes).
+const ASSETS: &[(&str, &str, &str)] = &[
+    ("app.js", "text/javascript; charset=utf-8", include_str!("../web/app.js")),
+    ("board.js", "text/javascript; charset=utf-8", include_str!("../web/board.js")),
+    ("style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
+];
+
+fn html(body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CONTENT_SECURITY_POLICY, "default-src 'self'; img-src 'self' data:; style-src 'self'; connect-src 'self' ws: wss:"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// `/`
+pub async fn lobby() -> Response {
+    html(LOBBY)
+}
+
+/// `/room/NAME`
+pub async fn room_page() -> Response {
+    html(ROOM)
+}
+
+/// `/codenjoy-contest/board/player/ID?code=CODE`
+pub async fn player_page() -> Response {
+    html(PLAYER)
+}
+
+/// `/leaderboard`
+pub async fn leaderboard_page() -> Response {
+    html(LEADERBOARD)
+}
+
+/// `/admin`
+pub async fn admin_page() -> Response {
+    html(ADMIN)
+}
+
+/// `/static/FILE`
+pub async fn asset(Path(file): Path<String>) -> Response {
+    match ASSETS.iter().find(|(name, _, _)| *name == file) {
+        Some((_, ctype, body)) => ([(header::CONTENT_TYPE, *ctype), (header::CACHE_CONTROL, "no-cache")], *body).into_response(),
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}

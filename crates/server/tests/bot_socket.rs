@@ -1,0 +1,167 @@
+//! A WebSocket bot against a real server on a loopback port: registration,
+//! the Codenjoy URL, `board=` frames, turn-taking, scoring, and bad clients
+//! that must not disturb anyone else.
+
+mod common;
+
+use common::*;
+use futures_util::SinkExt;
+use snakepit_bots::builtin;
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+const MY_HEADS: [char; 8] = ['▼', '◄', '►', '▲', '☻', '♥', '♠', '&'];
+
+fn board_of(msg: &str) -> &str {
+    msg.strip_prefix("board=").expect("a board message starts with board=")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bot_registers_connects_plays_and_scores() {
+    let server = start(config(temp_db("play"), 20)).await;
+    let addr = server.addr;
+    let (id, code, url) = register(addr, "ws-bot").await;
+    assert!(url.ends_with(&format!("/codenjoy-contest/board/player/{id}?code={code}")), "{url}");
+    let mut ws = connect_bot(addr, &id, &code).await;
+    let mut bot = builtin::by_name("greedy", 7).unwrap();
+    let mut boards = 0;
+    let mut saw_my_head = false;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while tokio::time::Instant::now() < deadline && boards < 600 {
+        let msg = next_text(&mut ws, Duration::from_secs(5)).await.expect("a board every tick");
+        let board = board_of(&msg);
+        assert_eq!(board.chars().count(), 900, "30x30 board");
+        for bad in ['%', '@', '—', '|', '\n'] {
+            assert!(!board.contains(bad), "forbidden glyph {bad:?}");
+        }
+        saw_my_head |= board.chars().filter(|c| MY_HEADS.contains(c)).count() == 1;
+        send(&mut ws, &bot.answer(&msg)).await;
+        boards += 1;
+        if boards % 100 == 0 && leaderboard(addr).await.iter().any(|(n, s)| n == "ws-bot" && *s > 0) {
+            break;
+        }
+    }
+    assert!(saw_my_head, "the player's own head is drawn in the 'my' glyphs");
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let lb = leaderboard(addr).await;
+    let score = lb.iter().find(|(n, _)| n == "ws-bot").map(|(_, s)| *s).unwrap_or(0);
+    assert!(score > 0, "the bot scored after {boards} boards: {lb:?}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_code_gets_401() {
+    let server = start(config(temp_db("auth"), 50)).await;
+    let (id, _code, _) = register(server.addr, "someone").await;
+    for query in [format!("user={id}&code=123"), "user=nobody&code=1".to_string(), format!("user={id}"), String::new()] {
+        let url = format!("ws://{}/codenjoy-contest/ws?{query}", server.addr);
+        match tokio_tungstenite::connect_async(url).await {
+            Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => {
+                assert_eq!(resp.status(), 401);
+                let body = String::from_utf8_lossy(resp.body().as_deref().unwrap_or_default()).to_string();
+                assert!(body.contains("Unauthorized access"), "{body}");
+            }
+            other => panic!("expected 401 for {query:?}, got {:?}", other.map(|_| ())),
+        }
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn turn_taking_one_answer_per_board() {
+    let server = start(config(temp_db("turns"), 30)).await;
+    let (id, code, _) = register(server.addr, "silent").await;
+    let mut ws = connect_bot(server.addr, &id, &code).await;
+    // A bot that never answers gets exactly one board, as on Codenjoy.
+    assert!(next_text(&mut ws, Duration::from_secs(3)).await.is_some());
+    assert!(next_text(&mut ws, Duration::from_millis(400)).await.is_none(), "no second board before an answer");
+    send(&mut ws, "RIGHT").await;
+    assert!(next_text(&mut ws, Duration::from_secs(3)).await.is_some(), "the answer releases the next board");
+    server.shutdown().await;
+}
+
+/// Counts the boards a well-behaved bot receives in `window`.
+async fn boards_in(ws: &mut Ws, window: Duration) -> usize {
+    let end = tokio::time::Instant::now() + window;
+    let mut n = 0;
+    while let Some(msg) = next_text(ws, end.saturating_duration_since(tokio::time::Instant::now())).await {
+        assert!(msg.starts_with("board="));
+        send(ws, "UP").await;
+        n += 1;
+    }
+    n
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_clients_do_not_disturb_others() {
+    let mut cfg = config(temp_db("bad"), 20);
+    cfg.limits.idle_timeout_ms = 1500;
+    cfg.limits.messages_per_sec = 50;
+    let server = start(cfg).await;
+    let addr = server.addr;
+    let (good_id, good_code, _) = register(addr, "good").await;
+    let mut good = connect_bot(addr, &good_id, &good_code).await;
+    let baseline = boards_in(&mut good, Duration::from_millis(1000)).await;
+    assert!(baseline >= 20, "a 20 ms room sends about 50 boards a second, got {baseline}");
+
+    // Garbage of every kind is answered by nothing and kills nothing.
+    let (id, code, _) = register(addr, "garbage").await;
+    let mut garbage = connect_bot(addr, &id, &code).await;
+    for junk in ["", "LEFT,UP,DOWN", "ACT(((", "\u{0}\u{1}", "stop", &"x".repeat(4000), "ACT(99999999999999999999)", "🐍"] {
+        send(&mut garbage, junk).await;
+    }
+    let _ = garbage.send(Message::Binary(vec![0xff; 100].into())).await;
+
+    // A flood is cut off with a reason.
+    let (id, code, _) = register(addr, "flood").await;
+    let mut flood = connect_bot(addr, &id, &code).await;
+    for _ in 0..2000 {
+        if flood.send(Message::Text("UP".into())).await.is_err() {
+            break;
+        }
+    }
+    let why = close_reason(&mut flood, Duration::from_secs(5)).await.expect("flood gets a close frame");
+    assert!(why.contains("flood"), "{why}");
+
+    // A 1 MB message is refused with a reason.
+    let (id, code, _) = register(addr, "huge").await;
+    let mut huge = connect_bot(addr, &id, &code).await;
+    let _ = huge.send(Message::Text("A".repeat(1 << 20).into())).await;
+    let why = close_reason(&mut huge, Duration::from_secs(5)).await;
+    assert!(why.as_deref().unwrap_or("").contains("bytes") || why.is_none(), "{why:?}");
+
+    // A half-open client (connected, never reads nor writes) is dropped
+    // after the idle limit.
+    let (id, code, _) = register(addr, "halfopen").await;
+    let mut half = connect_bot(addr, &id, &code).await;
+    let why = close_reason(&mut half, Duration::from_secs(6)).await.expect("idle client gets a close frame");
+    assert!(why.contains("idle"), "{why}");
+
+    // Meanwhile the good bot kept its cadence.
+    let after = boards_in(&mut good, Duration::from_millis(1000)).await;
+    assert!(after * 2 >= baseline, "good bot slowed from {baseline} to {after} boards a second");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reconnect_takes_the_snake_back() {
+    let server = start(config(temp_db("reconnect"), 30)).await;
+    let (id, code, _) = register(server.addr, "comeback").await;
+    let mut first = connect_bot(server.addr, &id, &code).await;
+    assert!(next_text(&mut first, Duration::from_secs(3)).await.is_some());
+    let (_, body) = http(server.addr, "GET", "/api/rooms", None, None).await;
+    let room_before: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let mut second = connect_bot(server.addr, &id, &code).await;
+    let why = close_reason(&mut first, Duration::from_secs(3)).await.expect("the old connection is closed");
+    assert!(why.contains("replaced"), "{why}");
+    assert!(next_text(&mut second, Duration::from_secs(3)).await.is_some());
+    let (_, body) = http(server.addr, "GET", "/api/rooms", None, None).await;
+    let room_after: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let seat_of = |v: &serde_json::Value| {
+        v.as_array().unwrap().iter().find_map(|r| {
+            r["seats"].as_array().unwrap().iter().position(|s| s["name"] == "comeback").map(|i| (r["name"].clone(), i))
+        })
+    };
+    assert_eq!(seat_of(&room_before), seat_of(&room_after), "same room, same seat");
+    server.shutdown().await;
+}
