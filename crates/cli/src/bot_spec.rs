@@ -4,7 +4,7 @@
 //! issues as new variants of [`BotSpec`]; everything that turns a spec into a
 //! player goes through [`BotSpec::connect`], so they will plug in there.
 
-use crate::pending::builtin::{self, SnakeBot};
+use snakepit_bots::builtin::{self, SnakeBot};
 use std::fmt;
 use std::str::FromStr;
 

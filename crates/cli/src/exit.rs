@@ -27,6 +27,13 @@ impl fmt::Display for BadInput {
 
 impl std::error::Error for BadInput {}
 
+/// Whether the error is only that stdout was closed early, as by
+/// `snakepit replay FILE | head`; that is the reader's choice, not a failure.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain()
+        .any(|cause| cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
 /// The exit code for an error, from the kinds found anywhere in its chain.
 pub fn code(err: &anyhow::Error) -> u8 {
     let bad_input = err.chain().any(|cause| {

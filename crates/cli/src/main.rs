@@ -10,7 +10,6 @@
 mod bot_spec;
 mod exit;
 mod input;
-mod pending;
 mod play;
 mod replay;
 mod view;
@@ -58,6 +57,7 @@ fn main() -> ExitCode {
         .init();
     match cli.command.run() {
         Ok(()) => ExitCode::SUCCESS,
+        Err(err) if exit::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             // `{:#}` joins the context chain with ": " on one line.
             eprintln!("error: {err:#}");

@@ -8,7 +8,7 @@
 use crate::bot_spec::BotSpec;
 use crate::exit::BadInput;
 use crate::input;
-use crate::pending::codenjoy::{message, parse_action, render_boards};
+use snakepit_protocol::codenjoy::{message, parse_action, render_boards};
 use crate::view::TerminalView;
 use anyhow::Context;
 use snakepit_engine::Game;

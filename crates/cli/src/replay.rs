@@ -7,7 +7,6 @@
 use crate::input;
 use crate::view::TerminalView;
 use anyhow::Context;
-use snakepit_engine::Game;
 use snakepit_engine::snakebattle::SnakeBattle;
 use snakepit_protocol::replay::{Header, Replay, ReplayError, ReplayGame, ReplayProblem};
 use std::io::Write;

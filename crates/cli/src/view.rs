@@ -4,7 +4,7 @@
 //! `play --watch` and `replay` draw any game through [`TerminalView`], so a
 //! new game only has to say how its state reads as text.
 
-use crate::pending::codenjoy::render_board;
+use snakepit_protocol::codenjoy::render_board;
 use snakepit_engine::Game;
 use snakepit_engine::snakebattle::{Phase, SnakeBattle};
 use snakepit_protocol::replay::ReplayGame;
@@ -38,7 +38,12 @@ impl TerminalView for SnakeBattle {
         .expect("writing to a String cannot fail");
         for (seat, snake) in self.snakes().iter().enumerate() {
             let name = players.get(seat).map_or("?", String::as_str);
-            let state = if snake.alive { "alive" } else { "dead" };
+            // A snake waiting for the next round is alive but cannot move.
+            let state = match (snake.alive, snake.active) {
+                (false, _) => "dead",
+                (true, false) => "asleep",
+                (true, true) => "alive",
+            };
             let len = if snake.alive { snake.len() } else { 0 };
             write!(line, " | #{seat} {name} len {len} score {} {state}", snake.score)
                 .expect("writing to a String cannot fail");
@@ -59,6 +64,6 @@ mod tests {
         assert_eq!(rows.len(), game.size());
         assert!(rows.iter().all(|r| r.chars().count() == game.size()));
         let status = game.status_line(&["a".into(), "b".into()]);
-        assert!(status.starts_with("tick 0 | countdown 5 | #0 a len 2 score 0 alive | #1 b "), "{status}");
+        assert!(status.starts_with("tick 0 | countdown 5 | #0 a len 2 score 0 asleep | #1 b "), "{status}");
     }
 }

@@ -208,13 +208,15 @@ impl Header {
 
     fn parse_line(line: &str) -> Result<Header, ReplayProblem> {
         // A generic value first, so that another format version is reported
-        // as such rather than as an unknown key.
+        // as such rather than as an unknown key. The header itself is then
+        // read from the text again, because the generic value sorts the
+        // settings and merges repeated keys.
         let value: serde_json::Value = serde_json::from_str(line).map_err(json_problem)?;
         let version = value.as_object().and_then(|o| o.get("snakepit_replay")).ok_or(ReplayProblem::NotAReplay)?;
         if version.as_u64() != Some(FORMAT_VERSION) {
             return Err(ReplayProblem::Version(version.to_string()));
         }
-        let h: HeaderIn = serde_json::from_value(value).map_err(json_problem)?;
+        let h: HeaderIn = serde_json::from_str(line).map_err(json_problem)?;
         if h.players.len() != h.seats {
             return Err(ReplayProblem::Players { players: h.players.len(), seats: h.seats });
         }

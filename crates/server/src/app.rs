@@ -118,6 +118,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/rooms", get(api_rooms))
         .route("/api/leaderboard", get(api_leaderboard))
         .route("/api/register", post(api_register))
+        .route("/api/templates/{lang}", get(crate::templates::download))
+        .route("/api/metrics", get(api_metrics))
+        .route("/api/admin/metrics/reset", post(admin_metrics_reset))
         .route("/api/admin/players", get(admin_players).post(admin_add_player))
         .route("/api/admin/players/{id}/kick", post(admin_kick))
         .route("/api/admin/rooms", post(admin_create_room))
@@ -291,4 +294,24 @@ async fn admin_reset_scores(
     let game = q.get("game").cloned();
     let n = blocking(move || store.reset_scores(game.as_deref())).await?;
     Ok(Json(serde_json::json!({ "rows_cleared": n })))
+}
+
+async fn api_metrics(State(st): Shared) -> Json<serde_json::Value> {
+    let h = &st.rooms.latency;
+    let in_use = st.cfg.limits.max_connections - st.sockets.available_permits();
+    Json(serde_json::json!({
+        "ticks": h.count(),
+        "tick_to_last_board_p50_ms": h.quantile_ms(0.5),
+        "tick_to_last_board_p99_ms": h.quantile_ms(0.99),
+        "tick_to_last_board_max_ms": h.max_ms(),
+        "rooms": st.rooms.list().len(),
+        "sockets": in_use,
+        "rss_bytes": crate::metrics::rss_bytes(),
+    }))
+}
+
+async fn admin_metrics_reset(State(st): Shared, headers: HeaderMap) -> Result<impl IntoResponse, AppError> {
+    require_admin(&st, &headers)?;
+    st.rooms.latency.reset();
+    Ok(Json(serde_json::json!({ "reset": true })))
 }

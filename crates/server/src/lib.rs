@@ -12,12 +12,15 @@
 //! - [`app`]: HTTP routes, JSON API, admin API, errors as responses.
 //! - [`ws`]: WebSocket sessions (bots, player pages, spectators).
 //! - [`web`]: the embedded web UI.
+//! - [`metrics`]: latency histogram and RSS for load tests.
 
 pub mod app;
 pub mod config;
+pub mod metrics;
 pub mod room;
 pub mod rooms;
 pub mod store;
+pub mod templates;
 pub mod web;
 pub mod ws;
 

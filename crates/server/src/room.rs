@@ -13,6 +13,7 @@
 //! answer that arrives late is applied at the next tick; no answer means the
 //! snake keeps going.
 
+use crate::metrics::{Histogram, TickProbe};
 use crate::store::{ScoreDelta, Store};
 use snakepit_bots::builtin::{self, SnakeBot};
 use snakepit_engine::Game;
@@ -46,6 +47,8 @@ const SCORE_FLUSH_MS: u64 = 1000;
 pub enum Outgoing {
     /// A text frame.
     Text(Arc<str>),
+    /// A board, timed from the start of its tick until it is written.
+    Board(Arc<str>, Arc<TickProbe>),
     /// Close with a code and a reason.
     Close(u16, String),
 }
@@ -185,6 +188,8 @@ pub struct RoomConfig {
     /// A seat whose player has had no connection for this long goes back to
     /// a bot.
     pub release_after_ms: u64,
+    /// Where tick-to-last-board latencies go.
+    pub latency: Arc<Histogram>,
 }
 
 /// The cheap, cloneable face of a running room.
@@ -493,6 +498,7 @@ impl Room {
     }
 
     fn tick(&mut self) {
+        let started = Instant::now();
         let rule = self.cfg.settings.commands;
         let mut actions = vec![Action::default(); self.seats.len()];
         for (i, s) in self.seats.iter_mut().enumerate() {
@@ -505,14 +511,14 @@ impl Room {
         let events = self.game.step(&actions);
         self.account(&events);
         self.boards = codenjoy::render_boards(&self.game);
-        let tick = self.game.tick();
+        let probe = TickProbe::new(started, self.cfg.latency.clone());
         let release_after = Duration::from_millis(self.cfg.release_after_ms);
         let mut released = Vec::new();
         for (i, s) in self.seats.iter_mut().enumerate() {
             if let Some(b) = &mut s.bot {
                 if !b.awaiting {
                     let msg: Arc<str> = Arc::from(codenjoy::message(&self.boards[i]));
-                    match b.tx.try_send(Outgoing::Text(msg)) {
+                    match b.tx.try_send(Outgoing::Board(msg, probe.clone())) {
                         Ok(()) => b.awaiting = true,
                         Err(mpsc::error::TrySendError::Closed(_)) => s.bot = None,
                         Err(mpsc::error::TrySendError::Full(_)) => {}
@@ -541,7 +547,6 @@ impl Room {
             self.release_seat(i);
         }
         self.events = events.iter().filter_map(|e| self.describe_event(e)).collect();
-        let _ = tick;
         self.publish(false);
     }
 

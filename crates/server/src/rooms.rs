@@ -6,12 +6,13 @@
 //! else to a new room, as Codenjoy fills fields of five.
 
 use crate::config::Config;
+use crate::metrics::Histogram;
 use crate::room::{self, ConnKind, Outgoing, PlayerRef, RoomConfig, RoomHandle, RoomInput};
 use crate::store::{RoomRow, Store};
 use anyhow::Context;
 use snakepit_engine::snakebattle::{Map, Settings};
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
 
 /// Longest accepted room name.
@@ -26,6 +27,8 @@ pub struct Rooms {
     fill_bots: Vec<String>,
     default_tick_ms: u64,
     seat_release_ms: u64,
+    /// Tick-to-last-board latency of every room.
+    pub latency: Arc<Histogram>,
 }
 
 struct Inner {
@@ -59,6 +62,7 @@ impl Rooms {
             fill_bots: sb.fill_bots.clone(),
             default_tick_ms: sb.tick_ms,
             seat_release_ms: cfg.limits.seat_release_ms,
+            latency: Arc::new(Histogram::default()),
         };
         for row in store.rooms()? {
             rooms.launch(row)?;
@@ -87,6 +91,7 @@ impl Rooms {
                 map: self.map.clone(),
                 fill_bots: self.fill_bots.clone(),
                 release_after_ms: self.seat_release_ms,
+                latency: self.latency.clone(),
             },
             self.store.clone(),
         )?;

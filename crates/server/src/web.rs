@@ -19,6 +19,11 @@ const ADMIN: &str = include_str!("../web/admin.html");
 const ASSETS: &[(&str, &str, &str)] = &[
     ("app.js", "text/javascript; charset=utf-8", include_str!("../web/app.js")),
     ("board.js", "text/javascript; charset=utf-8", include_str!("../web/board.js")),
+    ("lobby.js", "text/javascript; charset=utf-8", include_str!("../web/lobby.js")),
+    ("room.js", "text/javascript; charset=utf-8", include_str!("../web/room.js")),
+    ("player.js", "text/javascript; charset=utf-8", include_str!("../web/player.js")),
+    ("leaderboard.js", "text/javascript; charset=utf-8", include_str!("../web/leaderboard.js")),
+    ("admin.js", "text/javascript; charset=utf-8", include_str!("../web/admin.js")),
     ("style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
 ];
 

@@ -180,6 +180,13 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
                         break None;
                     }
                 }
+                Some(Outgoing::Board(t, probe)) => {
+                    if !send(&mut socket, Message::Text(Utf8Bytes::from(&*t)), send_timeout).await {
+                        let _ = room.tx.try_send(note("disconnected: the client did not take a message in time".into()));
+                        break None;
+                    }
+                    probe.sent();
+                }
                 Some(Outgoing::Close(code, why)) => break Some((code, why)),
                 None => break Some((1001, "the room has closed".into())),
             },

@@ -1,1 +1,689 @@
-// placeholder
+// The board: draws spectator frames on a canvas, and the side panel pieces
+// (phase line, player list, event log) shared by the room and player pages.
+//
+// Frames come from the server as `{"type":"frame","data":Frame}` (see
+// crates/protocol/src/spectator.rs). `[0, 0]` is the top-left cell.
+// Between two consecutive ticks the heads and tails slide for a short time
+// (at most 60% of the tick period), so the picture is never behind the
+// latest frame by more than that.
+'use strict';
+
+(function () {
+  const SP = (window.Snakepit = window.Snakepit || {});
+
+  const DIRS = { up: [0, -1], right: [1, 0], down: [0, 1], left: [-1, 0] };
+  const THEME = {
+    bg: '#0c1119',
+    bgAlt: '#0e141e',
+    grid: 'rgba(255,255,255,0.025)',
+    wallMortar: '#161d2b',
+    wall: '#2a3550',
+    wallTop: '#3a4869',
+    wallShade: '#1e273b',
+    floor: '#122029',
+    floorLine: 'rgba(45, 212, 191, 0.45)',
+    dead: '#6b7280',
+    fury: '#ff2d55',
+    fly: '#38bdf8',
+  };
+
+  function adjacent(a, b) {
+    return !!a && !!b && Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) === 1;
+  }
+  function same(a, b) {
+    return !!a && !!b && a[0] === b[0] && a[1] === b[1];
+  }
+  function lerp(a, b, t) {
+    return [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+  }
+
+  /** Splits a frame's `cells` into one glyph per cell. */
+  function glyphs(frame) {
+    const arr = Array.from(frame.cells || '');
+    return arr.length === frame.size * frame.size ? arr : null;
+  }
+
+  /**
+   * Points to draw for a snake: its cells, with the head and the tail slid
+   * between the previous frame and this one by `t` (0..1).
+   */
+  function snakePoints(body, prevBody, t) {
+    const pts = body.map((c) => [c[0], c[1]]);
+    if (!prevBody || !prevBody.length || t >= 1 || body.length < 2) return pts;
+    const oh = prevBody[0];
+    // A normal step: the old head is now the neck.
+    if (!(adjacent(oh, body[0]) && same(body[1], oh))) return pts;
+    pts[0] = lerp(oh, body[0], t);
+    const ot = prevBody[prevBody.length - 1];
+    const nt = body[body.length - 1];
+    if (adjacent(ot, nt) && prevBody.length >= body.length) pts.push(lerp(ot, nt, t));
+    return pts;
+  }
+
+  class BoardView {
+    /** `canvas` must sit in a square container; it follows its size. */
+    constructor(canvas) {
+      this.canvas = canvas;
+      this.ctx = canvas.getContext('2d');
+      this.frame = null;
+      this.prev = null;
+      this.animStart = 0;
+      this.animMs = 0;
+      this.mySeat = null;
+      this.raf = 0;
+      this.cssSize = 0;
+      this.dpr = 1;
+      this.terrain = null;
+      this.terrainKey = '';
+      this.draws = 0;
+      this.message = 'connecting…';
+      const ro = new ResizeObserver(() => this.resize());
+      ro.observe(canvas.parentElement);
+      this.resize();
+    }
+
+    resize() {
+      const box = this.canvas.parentElement.getBoundingClientRect();
+      const css = Math.max(1, Math.floor(Math.min(box.width, box.height || box.width)));
+      const dpr = window.devicePixelRatio || 1;
+      if (css === this.cssSize && dpr === this.dpr) return;
+      this.cssSize = css;
+      this.dpr = dpr;
+      this.canvas.width = Math.round(css * dpr);
+      this.canvas.height = Math.round(css * dpr);
+      this.terrainKey = '';
+      this.kick();
+    }
+
+    /** Highlights the snake in this seat (the player's own). */
+    setMySeat(seat) {
+      if (this.mySeat !== seat) {
+        this.mySeat = seat;
+        this.kick();
+      }
+    }
+
+    /** Shows a text instead of the board (before the first frame). */
+    setMessage(text) {
+      this.message = text;
+      this.kick();
+    }
+
+    setFrame(frame) {
+      if (!frame || typeof frame.size !== 'number' || !Array.isArray(frame.snakes)) return;
+      const prev = this.frame;
+      const consecutive = prev && prev.size === frame.size && prev.room === frame.room && frame.tick === prev.tick + 1;
+      this.prev = consecutive ? prev : null;
+      this.frame = frame;
+      this.animStart = performance.now();
+      this.animMs = consecutive && !frame.paused ? Math.min(220, Math.max(0, (frame.tick_ms || 0) * 0.6)) : 0;
+      this.kick();
+    }
+
+    kick() {
+      if (!this.raf) this.raf = requestAnimationFrame((now) => this.loop(now));
+    }
+
+    loop(now) {
+      this.raf = 0;
+      const t = this.animMs > 0 ? Math.min(1, (now - this.animStart) / this.animMs) : 1;
+      this.draw(t, now);
+      const f = this.frame;
+      const pulsing = f && !f.paused && f.snakes.some((s) => s.alive && (s.fury > 0 || s.flying > 0 || s.sleeping));
+      if (t < 1 || pulsing) this.kick();
+    }
+
+    draw(t, now) {
+      const ctx = this.ctx;
+      const W = this.cssSize;
+      ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+      const f = this.frame;
+      const cells = f && glyphs(f);
+      if (!f || !cells || f.size <= 0) {
+        ctx.fillStyle = THEME.bg;
+        ctx.fillRect(0, 0, W, W);
+        ctx.fillStyle = '#8b99ae';
+        ctx.font = '600 16px system-ui, sans-serif';
+        ctx.textAlign = 'center';
+        ctx.textBaseline = 'middle';
+        ctx.fillText(this.message || '', W / 2, W / 2);
+        return;
+      }
+      const n = f.size;
+      const c = W / n;
+      this.drawTerrain(cells, n, c);
+      ctx.drawImage(this.terrain, 0, 0, W, W);
+      for (let i = 0; i < cells.length; i++) {
+        const g = cells[i];
+        if (g === ' ' || g === '☼' || g === '#') continue;
+        this.drawItem(g, (i % n) * c, Math.floor(i / n) * c, c, now);
+      }
+      const prevBySeat = new Map();
+      if (this.prev) for (const s of this.prev.snakes) prevBySeat.set(s.seat, s);
+      const order = f.snakes.slice().sort((a, b) => rank(a, this.mySeat) - rank(b, this.mySeat));
+      for (const s of order) {
+        const ps = prevBySeat.get(s.seat);
+        const prevBody = ps && ps.alive && s.alive && !s.sleeping ? ps.body : null;
+        this.drawSnake(s, snakePoints(s.body || [], prevBody, t), c, now, s.seat === this.mySeat);
+      }
+      this.drawOverlay(f, W);
+      this.draws += 1;
+    }
+
+    /** Walls and start floors never change during a game: cached. */
+    drawTerrain(cells, n, c) {
+      const key = n + '|' + this.cssSize + '|' + this.dpr + '|' + cells.map((g) => (g === '☼' || g === '#' ? g : '.')).join('');
+      if (key === this.terrainKey && this.terrain) return;
+      this.terrainKey = key;
+      const off = this.terrain || document.createElement('canvas');
+      off.width = this.canvas.width;
+      off.height = this.canvas.height;
+      const ctx = off.getContext('2d');
+      ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+      ctx.fillStyle = THEME.bg;
+      ctx.fillRect(0, 0, n * c, n * c);
+      const wall = (x, y) => x >= 0 && y >= 0 && x < n && y < n && cells[y * n + x] === '☼';
+      for (let y = 0; y < n; y++) {
+        for (let x = 0; x < n; x++) {
+          const g = cells[y * n + x];
+          const px = x * c;
+          const py = y * c;
+          if (g === '☼') continue;
+          if ((x + y) % 2 === 1) {
+            ctx.fillStyle = THEME.bgAlt;
+            ctx.fillRect(px, py, c, c);
+          }
+          if (g === '#') {
+            ctx.fillStyle = THEME.floor;
+            roundRect(ctx, px + c * 0.08, py + c * 0.08, c * 0.84, c * 0.84, c * 0.18);
+            ctx.fill();
+            ctx.save();
+            ctx.strokeStyle = THEME.floorLine;
+            ctx.lineWidth = Math.max(1, c * 0.06);
+            ctx.setLineDash([c * 0.14, c * 0.1]);
+            roundRect(ctx, px + c * 0.14, py + c * 0.14, c * 0.72, c * 0.72, c * 0.14);
+            ctx.stroke();
+            ctx.restore();
+            ctx.fillStyle = THEME.floorLine;
+            ctx.beginPath();
+            ctx.arc(px + c / 2, py + c / 2, c * 0.08, 0, Math.PI * 2);
+            ctx.fill();
+          }
+        }
+      }
+      // Walls: a mortar base, then raised blocks that merge with their
+      // neighbours so that long walls read as one structure.
+      for (let y = 0; y < n; y++) {
+        for (let x = 0; x < n; x++) {
+          if (!wall(x, y)) continue;
+          const px = x * c;
+          const py = y * c;
+          ctx.fillStyle = THEME.wallMortar;
+          ctx.fillRect(px, py, c, c);
+          const inset = c * 0.07;
+          const l = wall(x - 1, y) ? 0 : inset;
+          const r = wall(x + 1, y) ? 0 : inset;
+          const tp = wall(x, y - 1) ? 0 : inset;
+          const b = wall(x, y + 1) ? 0 : inset;
+          ctx.fillStyle = THEME.wall;
+          ctx.fillRect(px + l, py + tp, c - l - r, c - tp - b);
+          if (!wall(x, y - 1)) {
+            ctx.fillStyle = THEME.wallTop;
+            ctx.fillRect(px + l, py + tp, c - l - r, c * 0.16);
+          }
+          if (!wall(x, y + 1)) {
+            ctx.fillStyle = THEME.wallShade;
+            ctx.fillRect(px + l, py + c - b - c * 0.14, c - l - r, c * 0.14);
+          }
+          // A faint brick joint.
+          ctx.fillStyle = 'rgba(0,0,0,0.18)';
+          ctx.fillRect(px + ((y % 2) * c) / 2, py + c * 0.48, Math.max(1, c * 0.04), c * 0.04 + 0.5);
+        }
+      }
+      // A very faint grid over the floor.
+      ctx.strokeStyle = THEME.grid;
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (let i = 1; i < n; i++) {
+        ctx.moveTo(i * c + 0.5, 0);
+        ctx.lineTo(i * c + 0.5, n * c);
+        ctx.moveTo(0, i * c + 0.5);
+        ctx.lineTo(n * c, i * c + 0.5);
+      }
+      ctx.stroke();
+      this.terrain = off;
+    }
+
+    drawItem(g, x, y, c, now) {
+      const ctx = this.ctx;
+      const cx = x + c / 2;
+      const cy = y + c / 2;
+      ctx.save();
+      switch (g) {
+        case '○': {
+          // Apple: a red fruit with a leaf and a shine.
+          const r = c * 0.33;
+          const grad = ctx.createRadialGradient(cx - r * 0.4, cy - r * 0.2, r * 0.1, cx, cy + r * 0.1, r * 1.1);
+          grad.addColorStop(0, '#ff8a8a');
+          grad.addColorStop(0.5, '#e5383b');
+          grad.addColorStop(1, '#8f1d21');
+          ctx.fillStyle = grad;
+          ctx.beginPath();
+          ctx.arc(cx, cy + c * 0.04, r, 0, Math.PI * 2);
+          ctx.fill();
+          ctx.strokeStyle = '#5b3a1a';
+          ctx.lineWidth = Math.max(1, c * 0.06);
+          ctx.beginPath();
+          ctx.moveTo(cx, cy - r * 0.8);
+          ctx.lineTo(cx + c * 0.03, cy - r * 1.25);
+          ctx.stroke();
+          ctx.fillStyle = '#4ade80';
+          ctx.beginPath();
+          ctx.ellipse(cx + c * 0.12, cy - r * 1.1, c * 0.11, c * 0.05, -0.5, 0, Math.PI * 2);
+          ctx.fill();
+          break;
+        }
+        case '●': {
+          // Stone: a grey rock.
+          const r = c * 0.36;
+          const grad = ctx.createRadialGradient(cx - r * 0.4, cy - r * 0.4, r * 0.1, cx, cy, r * 1.2);
+          grad.addColorStop(0, '#c9ced8');
+          grad.addColorStop(0.6, '#7c8494');
+          grad.addColorStop(1, '#3f4552');
+          ctx.fillStyle = grad;
+          ctx.beginPath();
+          const k = 7;
+          for (let i = 0; i <= k; i++) {
+            const a = (i / k) * Math.PI * 2;
+            const rr = r * (0.86 + 0.14 * Math.sin(i * 2.3 + 1));
+            const px = cx + Math.cos(a) * rr;
+            const py = cy + Math.sin(a) * rr * 0.9;
+            if (i === 0) ctx.moveTo(px, py);
+            else ctx.lineTo(px, py);
+          }
+          ctx.closePath();
+          ctx.fill();
+          ctx.strokeStyle = 'rgba(0,0,0,0.35)';
+          ctx.lineWidth = Math.max(1, c * 0.04);
+          ctx.stroke();
+          break;
+        }
+        case '$': {
+          // Gold: a coin.
+          const r = c * 0.32;
+          ctx.shadowColor = 'rgba(255, 200, 40, 0.55)';
+          ctx.shadowBlur = c * 0.35;
+          const grad = ctx.createLinearGradient(cx - r, cy - r, cx + r, cy + r);
+          grad.addColorStop(0, '#fff1a8');
+          grad.addColorStop(0.5, '#fbbf24');
+          grad.addColorStop(1, '#b7791f');
+          ctx.fillStyle = grad;
+          ctx.beginPath();
+          ctx.arc(cx, cy, r, 0, Math.PI * 2);
+          ctx.fill();
+          ctx.shadowBlur = 0;
+          ctx.strokeStyle = 'rgba(120, 72, 0, 0.7)';
+          ctx.lineWidth = Math.max(1, c * 0.04);
+          ctx.beginPath();
+          ctx.arc(cx, cy, r * 0.72, 0, Math.PI * 2);
+          ctx.stroke();
+          ctx.fillStyle = 'rgba(120, 72, 0, 0.85)';
+          ctx.font = '700 ' + Math.round(c * 0.42) + 'px system-ui, sans-serif';
+          ctx.textAlign = 'center';
+          ctx.textBaseline = 'middle';
+          ctx.fillText('$', cx, cy + c * 0.02);
+          break;
+        }
+        case '®':
+          pill(ctx, cx, cy, c, Math.PI / 4, '#ff4d6d', '#5c0f22', THEME.fury, now);
+          break;
+        case '©':
+          pill(ctx, cx, cy, c, -Math.PI / 4, '#7dd3fc', '#0b4a6f', THEME.fly, now);
+          break;
+        default:
+          ctx.fillStyle = '#8b99ae';
+          ctx.font = '600 ' + Math.round(c * 0.6) + 'px ui-monospace, monospace';
+          ctx.textAlign = 'center';
+          ctx.textBaseline = 'middle';
+          ctx.fillText(g, cx, cy);
+      }
+      ctx.restore();
+    }
+
+    drawSnake(s, pts, c, now, mine) {
+      if (!pts.length) return;
+      const ctx = this.ctx;
+      const dead = !s.alive;
+      const color = dead ? THEME.dead : s.color || '#e5e7eb';
+      const center = (p) => [(p[0] + 0.5) * c, (p[1] + 0.5) * c];
+      const P = pts.map(center);
+      ctx.save();
+      ctx.lineCap = 'round';
+      ctx.lineJoin = 'round';
+      if (dead) ctx.globalAlpha = 0.55;
+      else if (s.sleeping) ctx.globalAlpha = 0.5;
+      const flying = s.alive && s.flying > 0;
+      if (flying) {
+        // A shadow on the ground, and the snake lifted above it.
+        ctx.save();
+        ctx.translate(c * 0.16, c * 0.22);
+        strokePath(ctx, P, c * 0.6, 'rgba(0,0,0,0.4)');
+        ctx.restore();
+        ctx.translate(-c * 0.06, -c * 0.1);
+      }
+      if (mine) {
+        const pulse = 0.28 + 0.1 * Math.sin(now / 260);
+        strokePath(ctx, P, c * 0.98, 'rgba(255,255,255,' + pulse.toFixed(3) + ')');
+      }
+      const fury = s.alive && s.fury > 0;
+      strokePath(ctx, P, c * 0.74, 'rgba(0,0,0,0.55)');
+      if (fury) {
+        ctx.save();
+        ctx.shadowColor = THEME.fury;
+        ctx.shadowBlur = c * (0.6 + 0.35 * Math.sin(now / 120));
+        strokePath(ctx, P, c * 0.62, color);
+        ctx.restore();
+      } else {
+        strokePath(ctx, P, c * 0.62, color);
+      }
+      // A rounded-tube look: a lighter core, then a thin highlight.
+      strokePath(ctx, P, c * 0.36, shade(color, 0.22));
+      ctx.save();
+      ctx.translate(-c * 0.05, -c * 0.06);
+      strokePath(ctx, P, c * 0.1, 'rgba(255,255,255,0.35)');
+      ctx.restore();
+      if (flying) strokePath(ctx, P, c * 0.08, 'rgba(125,211,252,0.6)');
+      // The head.
+      const [hx, hy] = P[0];
+      const r = c * 0.42;
+      ctx.fillStyle = 'rgba(0,0,0,0.55)';
+      ctx.beginPath();
+      ctx.arc(hx, hy, r + c * 0.05, 0, Math.PI * 2);
+      ctx.fill();
+      if (fury) {
+        ctx.shadowColor = THEME.fury;
+        ctx.shadowBlur = c * 0.8;
+      }
+      const hg = ctx.createRadialGradient(hx - r * 0.35, hy - r * 0.4, r * 0.1, hx, hy, r);
+      hg.addColorStop(0, shade(color, 0.35));
+      hg.addColorStop(1, color);
+      ctx.fillStyle = hg;
+      ctx.beginPath();
+      ctx.arc(hx, hy, r, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.shadowBlur = 0;
+      if (fury) {
+        ctx.strokeStyle = THEME.fury;
+        ctx.lineWidth = Math.max(1, c * 0.08);
+        ctx.stroke();
+      }
+      this.drawEyes(s, hx, hy, c, now);
+      if (mine) {
+        ctx.globalAlpha = 1;
+        label(ctx, 'you', hx, hy - c * 0.95, c);
+      }
+      ctx.restore();
+    }
+
+    drawEyes(s, hx, hy, c, now) {
+      const ctx = this.ctx;
+      const d = DIRS[s.dir] || DIRS.right;
+      const px = -d[1];
+      const py = d[0];
+      const fwd = c * 0.13;
+      const side = c * 0.17;
+      const er = c * 0.11;
+      for (const k of [-1, 1]) {
+        const ex = hx + d[0] * fwd + px * side * k;
+        const ey = hy + d[1] * fwd + py * side * k;
+        if (!s.alive) {
+          ctx.strokeStyle = '#111827';
+          ctx.lineWidth = Math.max(1, c * 0.06);
+          ctx.beginPath();
+          ctx.moveTo(ex - er, ey - er);
+          ctx.lineTo(ex + er, ey + er);
+          ctx.moveTo(ex + er, ey - er);
+          ctx.lineTo(ex - er, ey + er);
+          ctx.stroke();
+        } else if (s.sleeping) {
+          ctx.strokeStyle = '#111827';
+          ctx.lineWidth = Math.max(1, c * 0.06);
+          ctx.beginPath();
+          ctx.moveTo(ex - er * px - er * d[0], ey - er * py - er * d[1]);
+          ctx.lineTo(ex + er * px - er * d[0], ey + er * py - er * d[1]);
+          ctx.stroke();
+        } else {
+          ctx.fillStyle = '#ffffff';
+          ctx.beginPath();
+          ctx.arc(ex, ey, er, 0, Math.PI * 2);
+          ctx.fill();
+          ctx.fillStyle = s.fury > 0 ? '#b00020' : '#0b0f17';
+          ctx.beginPath();
+          ctx.arc(ex + d[0] * er * 0.4, ey + d[1] * er * 0.4, er * 0.55, 0, Math.PI * 2);
+          ctx.fill();
+        }
+      }
+      if (s.alive && s.sleeping) {
+        const bob = Math.sin(now / 400) * c * 0.08;
+        ctx.fillStyle = 'rgba(226,232,240,0.9)';
+        ctx.font = '700 ' + Math.round(c * 0.45) + 'px system-ui, sans-serif';
+        ctx.textAlign = 'left';
+        ctx.textBaseline = 'bottom';
+        ctx.fillText('z', hx + c * 0.3, hy - c * 0.25 + bob);
+      }
+    }
+
+    drawOverlay(f, W) {
+      const ctx = this.ctx;
+      let text = null;
+      let color = '#fbbf24';
+      if (f.paused) {
+        ctx.fillStyle = 'rgba(5, 8, 14, 0.45)';
+        ctx.fillRect(0, 0, W, W);
+        text = 'Paused';
+        color = '#38bdf8';
+      } else if (f.phase === 'countdown') {
+        text = 'Round ' + (f.round + 1) + ' starts in ' + f.phase_ticks + '…';
+      }
+      if (!text) return;
+      const fs = Math.max(13, Math.round(W / 36));
+      ctx.font = '700 ' + fs + 'px system-ui, sans-serif';
+      const tw = ctx.measureText(text).width;
+      const bw = tw + fs * 1.6;
+      const bh = fs * 1.9;
+      const bx = (W - bw) / 2;
+      const by = f.paused ? (W - bh) / 2 : W * 0.05;
+      ctx.fillStyle = 'rgba(10, 14, 21, 0.78)';
+      roundRect(ctx, bx, by, bw, bh, bh / 2);
+      ctx.fill();
+      ctx.strokeStyle = color;
+      ctx.globalAlpha = 0.6;
+      ctx.lineWidth = 1.5;
+      ctx.stroke();
+      ctx.globalAlpha = 1;
+      ctx.fillStyle = color;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(text, W / 2, by + bh / 2 + 1);
+    }
+  }
+
+  /** Draw order: dead, then sleeping, then live snakes; one's own last. */
+  function rank(s, mySeat) {
+    if (s.seat === mySeat) return 3;
+    if (!s.alive) return 0;
+    if (s.sleeping) return 1;
+    return 2;
+  }
+
+  /** `#rrggbb` mixed towards white (amt > 0) or black (amt < 0). */
+  function shade(color, amt) {
+    const m = /^#([0-9a-f]{6})$/i.exec(color || '');
+    if (!m) return amt > 0 ? 'rgba(255,255,255,' + amt + ')' : 'rgba(0,0,0,' + -amt + ')';
+    const v = parseInt(m[1], 16);
+    const t = amt > 0 ? 255 : 0;
+    const a = Math.abs(amt);
+    const ch = (x) => Math.round(x + (t - x) * a);
+    return 'rgb(' + ch((v >> 16) & 255) + ',' + ch((v >> 8) & 255) + ',' + ch(v & 255) + ')';
+  }
+
+  function strokePath(ctx, P, width, style) {
+    ctx.strokeStyle = style;
+    ctx.fillStyle = style;
+    ctx.lineWidth = width;
+    if (P.length === 1) {
+      ctx.beginPath();
+      ctx.arc(P[0][0], P[0][1], width / 2, 0, Math.PI * 2);
+      ctx.fill();
+      return;
+    }
+    ctx.beginPath();
+    ctx.moveTo(P[0][0], P[0][1]);
+    for (let i = 1; i < P.length; i++) {
+      // Cells that are not neighbours (a respawn mid-frame) are not joined.
+      const dx = Math.abs(P[i][0] - P[i - 1][0]);
+      const dy = Math.abs(P[i][1] - P[i - 1][1]);
+      if (dx + dy > width * 4) ctx.moveTo(P[i][0], P[i][1]);
+      else ctx.lineTo(P[i][0], P[i][1]);
+    }
+    ctx.stroke();
+  }
+
+  function roundRect(ctx, x, y, w, h, r) {
+    const rr = Math.min(r, w / 2, h / 2);
+    ctx.beginPath();
+    ctx.moveTo(x + rr, y);
+    ctx.arcTo(x + w, y, x + w, y + h, rr);
+    ctx.arcTo(x + w, y + h, x, y + h, rr);
+    ctx.arcTo(x, y + h, x, y, rr);
+    ctx.arcTo(x, y, x + w, y, rr);
+    ctx.closePath();
+  }
+
+  function pill(ctx, cx, cy, c, angle, light, dark, glow, now) {
+    ctx.translate(cx, cy);
+    ctx.rotate(angle);
+    const w = c * 0.8;
+    const h = c * 0.4;
+    ctx.shadowColor = glow;
+    ctx.shadowBlur = c * (0.45 + 0.2 * Math.sin(now / 300));
+    ctx.fillStyle = dark;
+    roundRect(ctx, -w / 2, -h / 2, w, h, h / 2);
+    ctx.fill();
+    ctx.shadowBlur = 0;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(-w / 2, -h / 2, w / 2, h);
+    ctx.clip();
+    ctx.fillStyle = light;
+    roundRect(ctx, -w / 2, -h / 2, w, h, h / 2);
+    ctx.fill();
+    ctx.restore();
+    ctx.fillStyle = 'rgba(255,255,255,0.45)';
+    roundRect(ctx, -w / 2 + h * 0.3, -h / 2 + h * 0.15, w * 0.35, h * 0.2, h * 0.1);
+    ctx.fill();
+  }
+
+  function label(ctx, text, x, y, c) {
+    const fs = Math.max(9, Math.round(c * 0.42));
+    ctx.font = '700 ' + fs + 'px system-ui, sans-serif';
+    const w = ctx.measureText(text).width + fs * 0.8;
+    const h = fs * 1.3;
+    ctx.fillStyle = 'rgba(255,255,255,0.92)';
+    roundRect(ctx, x - w / 2, y - h / 2, w, h, h / 2);
+    ctx.fill();
+    ctx.fillStyle = '#0b0f17';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(text, x, y + 0.5);
+  }
+
+  SP.BoardView = BoardView;
+
+  // ---- Side panel pieces shared by the room and player pages ----
+
+  /** 'Round 3 · tick 41', 'Round 4 starts in 4…', 'Paused'. */
+  SP.phaseText = function (f) {
+    if (f.paused) return { text: 'Paused · round ' + f.round, cls: 'paused' };
+    if (f.phase === 'countdown') return { text: 'Round ' + (f.round + 1) + ' starting in ' + f.phase_ticks + '…', cls: 'countdown' };
+    return { text: 'Round ' + f.round + ' · tick ' + f.phase_ticks, cls: 'running' };
+  };
+
+  SP.renderPhase = function (el, f) {
+    const p = SP.phaseText(f);
+    el.textContent = p.text;
+    el.className = 'phase ' + p.cls;
+  };
+
+  /** A snake's status as badges. */
+  SP.snakeBadges = function (s) {
+    const h = SP.h;
+    const out = [];
+    if (!s.alive) out.push(h('span', { class: 'badge bad', text: 'dead' }));
+    else if (s.sleeping) out.push(h('span', { class: 'badge warn', text: 'waiting' }));
+    else out.push(h('span', { class: 'badge ok', text: 'alive' }));
+    if (s.alive && s.fury > 0) out.push(h('span', { class: 'badge fury', text: 'fury ' + s.fury }));
+    if (s.alive && s.flying > 0) out.push(h('span', { class: 'badge info', text: 'flying ' + s.flying }));
+    if (s.stones > 0) out.push(h('span', { class: 'badge', text: s.stones + (s.stones === 1 ? ' stone' : ' stones') }));
+    if (s.bot) out.push(h('span', { class: 'badge', text: 'built-in bot' }));
+    return out;
+  };
+
+  /** The player list, best score first. */
+  SP.renderPlayers = function (ul, f, mySeat) {
+    const h = SP.h;
+    const snakes = f.snakes.slice().sort((a, b) => b.score - a.score || a.seat - b.seat);
+    if (!snakes.length) {
+      SP.fill(ul, h('li', { class: 'empty', text: 'Nobody is playing.' }));
+      return;
+    }
+    SP.fill(
+      ul,
+      snakes.map((s) => {
+        const len = (s.body || []).length;
+        const cls = [s.seat === mySeat ? 'me' : '', s.alive ? '' : 'dead'].filter(Boolean).join(' ');
+        return h(
+          'li',
+          { class: cls || null, dataset: { seat: String(s.seat) } },
+          SP.swatch(h('span', { class: 'swatch' }), s.color),
+          h('span', { class: 'pname', title: s.name, text: s.name }),
+          h('span', { class: 'pscore', title: 'score', text: String(s.score) }),
+          h('span', { class: 'pinfo' }, h('span', { text: 'length ' + len }), SP.snakeBadges(s))
+        );
+      })
+    );
+  };
+
+  /** The event log: newest first, each tick's events once. */
+  class EventLog {
+    constructor(ul, max) {
+      this.ul = ul;
+      this.max = max || 80;
+      this.lastTick = -1;
+      this.paused = null;
+      this.room = null;
+    }
+
+    add(f) {
+      if (f.room !== this.room) {
+        this.room = f.room;
+        this.lastTick = -1;
+        this.paused = null;
+      }
+      if (this.paused !== null && this.paused !== f.paused) this.push(f.tick, f.paused ? 'the room was paused' : 'the room resumed', 'note');
+      this.paused = f.paused;
+      if (f.tick < this.lastTick) this.lastTick = -1; // the server restarted
+      if (f.tick <= this.lastTick) return;
+      this.lastTick = f.tick;
+      // Newest first overall, but a tick's own events keep their order.
+      for (const e of (f.events || []).slice().reverse()) this.push(f.tick, e, /^round /.test(e) ? 'round' : '');
+    }
+
+    push(tick, text, cls) {
+      const li = SP.h('li', { class: cls || null }, SP.h('span', { class: 't', text: '#' + tick }), SP.h('span', { class: 'e', text }));
+      this.ul.insertBefore(li, this.ul.firstChild);
+      while (this.ul.children.length > this.max) this.ul.removeChild(this.ul.lastChild);
+    }
+  }
+  SP.EventLog = EventLog;
+})();

@@ -92,6 +92,11 @@ impl Map {
                 let (t, item) = match c {
                     ' ' | '%' | '@' => (Terrain::Empty, None),
                     '☼' => (Terrain::Wall, None),
+                    // A snake appears with its tail one cell left of its
+                    // start floor, so that cell must be on the board.
+                    '#' if col == 0 => {
+                        return Err(MapError { line: i + 1, problem: MapProblem::StartFloorAtEdge });
+                    }
                     '#' => (Terrain::StartFloor, None),
                     '○' => (Terrain::Empty, Some(Item::Apple)),
                     '●' => (Terrain::Empty, Some(Item::Stone)),
@@ -167,6 +172,9 @@ pub enum MapProblem {
     },
     /// Snakes would have nowhere to appear.
     NoStartFloor,
+    /// A start floor in the first column, where the tail of a snake
+    /// appearing on it would be off the board.
+    StartFloorAtEdge,
 }
 
 impl fmt::Display for MapError {
@@ -182,6 +190,9 @@ impl fmt::Display for MapError {
                 write!(f, "column {column}: {glyph:?} is not a map glyph (use ☼ # space ○ ● $ ® ©)")
             }
             MapProblem::NoStartFloor => write!(f, "the map has no start floor '#'"),
+            MapProblem::StartFloorAtEdge => {
+                write!(f, "column 1: a start floor '#' needs a cell to its left, where the new snake's tail goes")
+            }
         }
     }
 }

@@ -501,12 +501,15 @@ impl SnakeBattle {
                 s.body.clear();
             }
         }
-        let floors = self.map.start_floors();
+        // Found only when someone needs them: most ticks nobody respawns,
+        // and scanning the map every tick was the largest cost of a tick.
+        let mut floors: Option<Vec<Pos>> = None;
         for seat in 0..self.snakes.len() {
             let s = &self.snakes[seat];
             if !s.present || s.alive {
                 continue;
             }
+            let floors = floors.get_or_insert_with(|| self.map.start_floors());
             // The tail starts one cell left of the floor, usually inside the
             // wall, as upstream places it.
             let free: Vec<Pos> = floors
@@ -716,7 +719,6 @@ impl SnakeBattle {
                 }
                 Item::Stone => {
                     self.snakes[seat].stones += 1;
-                    self.score(seat, ScoreReason::Stone, pts.stone, ev);
                     let s = &mut self.snakes[seat];
                     if s.fury == 0 {
                         let shrink = self.settings.stone_shrink as usize;
@@ -725,6 +727,13 @@ impl SnakeBattle {
                         } else {
                             s.body.truncate(s.len() - shrink);
                         }
+                    }
+                    // The seed calls stones a penalty yet lists them at +15;
+                    // a stone that kills pays nothing, as upstream pays its
+                    // STONE event only to a snake still alive, so that
+                    // suicide by stone is not a way to score.
+                    if self.snakes[seat].alive {
+                        self.score(seat, ScoreReason::Stone, pts.stone, ev);
                     }
                 }
                 Item::Gold => self.score(seat, ScoreReason::Gold, pts.gold, ev),
@@ -839,6 +848,10 @@ impl SnakeBattle {
         if counts != self.item_counts {
             return Err(format!("item counts {:?} but the board holds {counts:?}", self.item_counts));
         }
+        // How many cells of live, non-flying snakes lie on each cell. A grid
+        // keeps this linear: `step` runs it after every tick of a debug
+        // build, and the simulation tests play hundreds of thousands.
+        let mut cover = vec![0u8; self.items.len()];
         for (i, s) in self.snakes.iter().enumerate() {
             if s.score < 0 {
                 return Err(format!("snake {i} has score {}", s.score));
@@ -854,31 +867,33 @@ impl SnakeBattle {
                     return Err(format!("snake {i} is not contiguous between {} and {}", w.0, w.1));
                 }
             }
-            // A flying snake passes over bodies, its own included, and the
-            // overlap outlasts the flight until the tails move on; so with
-            // flying pills only heads are checked: after the fights no
-            // non-flying head rests on a non-flying snake.
-            let overlaps_allowed = self.settings.flying_pills;
-            for (k, c) in s.body.iter().enumerate() {
-                if self.map.index(*c).is_none() {
+            for c in &s.body {
+                let Some(cell) = self.map.index(*c) else {
                     return Err(format!("snake {i} is off the board at {c}"));
-                }
-                if s.flying > 0 || (overlaps_allowed && k > 0) {
-                    continue;
-                }
-                if s.body.iter().skip(k + 1).any(|d| d == c) {
-                    return Err(format!("snake {i} covers {c} twice"));
-                }
-                for (j, t) in self.snakes.iter().enumerate() {
-                    if j != i && t.alive && t.flying == 0 && t.body.contains(c) {
-                        return Err(format!("snakes {i} and {j} both cover {c}"));
-                    }
+                };
+                if s.flying == 0 {
+                    cover[cell] = cover[cell].saturating_add(1);
                 }
             }
             // A head may rest on its start floor until the first move, never
             // on a wall.
             if self.map.terrain_at(s.body[0]) == Terrain::Wall {
                 return Err(format!("live snake {i} has its head in a wall at {}", s.body[0]));
+            }
+        }
+        // A flying snake passes over bodies, its own included, and the
+        // overlap outlasts the flight until the tails move on; so with
+        // flying pills only heads are checked: after the fights no
+        // non-flying head rests on another non-flying cell.
+        let heads_only = self.settings.flying_pills;
+        let shared = |c: Pos| self.map.index(c).is_some_and(|cell| cover[cell] > 1);
+        for s in self.snakes.iter().filter(|s| s.alive && s.flying == 0) {
+            let checked = if heads_only { 1 } else { s.len() };
+            if let Some(&c) = s.body.iter().take(checked).find(|&&c| shared(c)) {
+                let others: Vec<SnakeIdx> = (0..self.snakes.len())
+                    .filter(|&j| self.snakes[j].alive && self.snakes[j].flying == 0 && self.snakes[j].body.contains(&c))
+                    .collect();
+                return Err(format!("{c} is covered more than once, by snakes {others:?}"));
             }
         }
         Ok(())

@@ -1,0 +1,94 @@
+//! Helpers shared by the tests that run the real `snakepit` binary.
+
+#![allow(dead_code, reason = "each test binary uses a different subset")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs the built binary with `args`.
+pub fn snakepit<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    Command::new(env!("CARGO_BIN_EXE_snakepit")).args(args).output().expect("the binary runs")
+}
+
+/// Stdout as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
+}
+
+/// Stderr as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// A directory of its own for one test, removed when dropped. Tests run in
+/// parallel threads and several test binaries at once, so the name holds
+/// both the process id and the test's name.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// A fresh, empty directory.
+    pub fn new(test: &str) -> TempDir {
+        let path = std::env::temp_dir().join(format!("snakepit-cli-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).expect("temp dir");
+        TempDir(path)
+    }
+
+    /// A path inside the directory.
+    pub fn join(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// Writes a file and returns its path.
+    pub fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.join(name);
+        std::fs::write(&path, contents).expect("write temp file");
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The five-bot game most tests record.
+pub const FIVE_BOTS: [&str; 10] = [
+    "--bot",
+    "builtin:greedy",
+    "--bot",
+    "builtin:random",
+    "--bot",
+    "builtin:greedy",
+    "--bot",
+    "builtin:random",
+    "--bot",
+    "builtin:random",
+];
+
+/// Plays the standard test game (seed 1, 400 ticks) into `replay`.
+pub fn record(replay: &Path) -> Output {
+    let mut args = vec!["play".to_string(), "--seed".into(), "1".into(), "--ticks".into(), "400".into()];
+    args.extend(FIVE_BOTS.iter().map(|s| s.to_string()));
+    args.push("--replay".into());
+    args.push(replay.display().to_string());
+    let out = snakepit(&args);
+    assert!(out.status.success(), "play failed: {}", stderr(&out));
+    out
+}
+
+/// Asserts a bad-input failure: exit code 2 and exactly one line on stderr
+/// that starts with `error: `, names the file, and contains `needle`.
+pub fn assert_bad_input(out: &Output, file: &Path, needle: &str) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "exit code; stderr: {err}");
+    assert_eq!(err.lines().count(), 1, "one line expected: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(&file.display().to_string()), "file not named: {err}");
+    assert!(err.contains(needle), "{needle:?} not in: {err}");
+}

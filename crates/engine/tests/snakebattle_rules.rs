@@ -1,0 +1,1810 @@
+//! One test per rule sentence of seed 000 (SnakeBattle), plus the seed's
+//! five worked fight examples and the differences of the `codenjoy` profile.
+//!
+//! The test names are the ones in the table of `src/snakebattle/mod.rs`.
+//! Every case goes through `common::check`; its notation is documented in
+//! `tests/common/mod.rs`. The expectations were checked by hand against the
+//! seed: when `UPDATE_EXPECT=1` changes one, read the new text against the
+//! rule before keeping it.
+//!
+//! Fights use `rounds=false` where a round end would only add a winner's
+//! bonus to the picture; the round tests show that part.
+
+mod common;
+
+use common::check;
+use expect_test::expect;
+
+// ---------------------------------------------------------------------------
+// Movement
+
+#[test]
+fn default_direction_is_right() {
+    // A snake the engine spawns faces right and, with no command, goes right.
+    // Rounds are off so that it moves in the tick it appears.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼
+        ☼#...☼
+        ☼☼☼☼☼☼
+        A:
+        > -
+        "#,
+        expect![[r#"
+            tick 1: -
+              A spawned at [1,1]
+            round 1 tick 1
+            ☼☼☼☼☼☼
+            ☼aA..☼
+            ☼☼☼☼☼☼
+            A: len=2 dir=R score=0
+        "#]],
+    );
+}
+
+#[test]
+fn no_command_keeps_direction() {
+    check(
+        r#"
+        ☼☼☼☼☼☼
+        ☼..a.☼
+        ☼..A.☼
+        ☼....☼
+        ☼....☼
+        ☼☼☼☼☼☼
+        > A=-
+        >
+        "#,
+        expect![[r#"
+            tick 1: A=-
+            tick 2: -
+            round 1 tick 2
+            ☼☼☼☼☼☼
+            ☼....☼
+            ☼....☼
+            ☼..a.☼
+            ☼..A.☼
+            ☼☼☼☼☼☼
+            A: len=2 dir=D score=0
+        "#]],
+    );
+}
+
+#[test]
+fn reversal_is_ignored() {
+    // Facing right, LEFT is ignored; facing down, UP is ignored.
+    check(
+        r#"
+        ☼☼☼☼☼☼☼☼
+        ☼aA....☼
+        ☼....b.☼
+        ☼....B.☼
+        ☼......☼
+        ☼☼☼☼☼☼☼☼
+        > A=L B=U
+        "#,
+        expect![[r#"
+            tick 1: A=L B=U
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼
+            ☼.aA...☼
+            ☼......☼
+            ☼....b.☼
+            ☼....B.☼
+            ☼☼☼☼☼☼☼☼
+            A: len=2 dir=R score=0
+            B: len=2 dir=D score=0
+        "#]],
+    );
+}
+
+#[test]
+fn move_into_own_vacated_tail_is_not_a_bite() {
+    // The head enters the cell the tail leaves in the same move.
+    check(
+        r#"
+        ☼☼☼☼☼
+        ☼Aa.☼
+        ☼aa.☼
+        ☼...☼
+        ☼☼☼☼☼
+        A: dir=U
+        > A=R
+        "#,
+        expect![[r#"
+            tick 1: A=R
+            round 1 tick 1
+            ☼☼☼☼☼
+            ☼aA.☼
+            ☼aa.☼
+            ☼...☼
+            ☼☼☼☼☼
+            A: len=4 dir=R score=0
+        "#]],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Deaths by terrain
+
+#[test]
+fn wall_kills() {
+    check(
+        r#"
+        ☼☼☼☼☼
+        ☼.aA☼
+        ☼...☼
+        ☼☼☼☼☼
+        > A=R
+        "#,
+        expect![[r#"
+            tick 1: A=R
+              A died: wall
+            round 1 tick 1
+            ☼☼☼☼☼
+            ☼..aA
+            ☼...☼
+            ☼☼☼☼☼
+            A: dead len=2 dir=R score=0
+        "#]],
+    );
+}
+
+#[test]
+fn start_floor_kills() {
+    check(
+        r#"
+        ☼☼☼☼☼☼
+        ☼aA#.☼
+        ☼....☼
+        ☼☼☼☼☼☼
+        > A=R
+        "#,
+        expect![[r#"
+            tick 1: A=R
+              A died: start floor
+            round 1 tick 1
+            ☼☼☼☼☼☼
+            ☼.aA.☼
+            ☼....☼
+            ☼☼☼☼☼☼
+            A: dead len=2 dir=R score=0
+        "#]],
+    );
+}
+
+#[test]
+fn crash_into_body_kills() {
+    // A enters B's fourth cell without fury: A dies, and B is paid for A's
+    // length (seed example 5 pays the owner of the body).
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼
+        ☼..b..☼
+        ☼aAb..☼
+        ☼..b..☼
+        ☼..B..☼
+        ☼.....☼
+        ☼☼☼☼☼☼☼
+        > A=R
+        "#,
+        expect![[r#"
+            tick 1: A=R
+              A died: crashed into B
+              B +20 (kill A)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼
+            ☼.....☼
+            ☼.ab..☼
+            ☼..b..☼
+            ☼..b..☼
+            ☼..B..☼
+            ☼☼☼☼☼☼☼
+            A: dead len=2 dir=R score=0
+            B: len=4 dir=D score=20
+            hidden: A at [3,2]
+        "#]],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Items
+
+#[test]
+fn stone_shrinks_by_three() {
+    check(
+        r#"
+        ☼☼☼☼☼☼☼☼☼
+        ☼aaaaaA●☼
+        ☼.......☼
+        ☼☼☼☼☼☼☼☼☼
+        > A=R
+        "#,
+        expect![[r#"
+            tick 1: A=R
+              A ate stone at [7,1]
+              A +15 (stone)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼
+            ☼....aaA☼
+            ☼.......☼
+            ☼☼☼☼☼☼☼☼☼
+            A: len=3 dir=R stones=1 score=15
+        "#]],
+    );
+}
+
+#[test]
+fn stone_kills_short_snake() {
+    // Length 4 - 3 = 1 is below 2: A dies (and a fatal stone pays nothing).
+    // Length 5 - 3 = 2 survives.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼
+        ☼aaaA●.☼
+        ☼bbbbB●☼
+        ☼☼☼☼☼☼☼☼
+        > A=R B=R
+        "#,
+        expect![[r#"
+            tick 1: A=R B=R
+              A ate stone at [5,1]
+              A died: stone
+              B ate stone at [6,2]
+              B +15 (stone)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼
+            ☼.aaaA.☼
+            ☼....bB☼
+            ☼☼☼☼☼☼☼☼
+            A: dead len=4 dir=R stones=1 score=0
+            B: len=2 dir=R stones=1 score=15
+        "#]],
+    );
+}
+
+#[test]
+fn apple_grows() {
+    // The growth is immediate: the tail stays on the cell it would have left.
+    check(
+        r#"
+        ☼☼☼☼☼☼☼
+        ☼aA○..☼
+        ☼.....☼
+        ☼☼☼☼☼☼☼
+        > A=R
+        show
+        > A=R
+        "#,
+        expect![[r#"
+            tick 1: A=R
+              A ate apple at [3,1]
+              A +1 (apple)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼
+            ☼aaA..☼
+            ☼.....☼
+            ☼☼☼☼☼☼☼
+            A: len=3 dir=R score=1
+
+            tick 2: A=R
+            round 1 tick 2
+            ☼☼☼☼☼☼☼
+            ☼.aaA.☼
+            ☼.....☼
+            ☼☼☼☼☼☼☼
+            A: len=3 dir=R score=1
+        "#]],
+    );
+}
+
+#[test]
+fn gold_scores() {
+    check(
+        r#"
+        ☼☼☼☼☼☼
+        ☼aA$.☼
+        ☼....☼
+        ☼☼☼☼☼☼
+        > A=R
+        "#,
+        expect![[r#"
+            tick 1: A=R
+              A ate gold at [3,1]
+              A +10 (gold)
+            round 1 tick 1
+            ☼☼☼☼☼☼
+            ☼.aA.☼
+            ☼....☼
+            ☼☼☼☼☼☼
+            A: len=2 dir=R score=10
+        "#]],
+    );
+}
+
+#[test]
+fn eaten_objects_respawn() {
+    // A eats the only stone: a new stone appears at once, somewhere free.
+    // In the next tick the missing apples are made up, one a tick (upstream's
+    // spawner places at most one object per tick).
+    check(
+        r#"
+        game: spawning seed=3
+        ☼☼☼☼☼☼☼
+        ☼aA●..☼
+        ☼.....☼
+        ☼.....☼
+        ☼☼☼☼☼☼☼
+        A: fury=5
+        > A=R
+        > A=R
+        "#,
+        expect![[r#"
+            tick 1: A=R
+              A ate stone at [3,1]
+              A +15 (stone)
+              stone appeared at [1,2]
+            tick 2: A=R
+              apple appeared at [5,1]
+            round 1 tick 2
+            ☼☼☼☼☼☼☼
+            ☼..aA○☼
+            ☼●....☼
+            ☼.....☼
+            ☼☼☼☼☼☼☼
+            A: len=2 dir=R fury=3 stones=1 score=15
+        "#]],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Fury
+
+#[test]
+fn fury_lasts_fifteen_ticks() {
+    // A eats the pill in tick 1. B and C run alongside at A's speed. In tick
+    // 15 A still has fury and bites B; in tick 16 it has none and dies on C.
+    check(
+        r#"
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼..aA®................☼
+        ☼bbbbB................☼
+        ☼.ccC.................☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        > A=R
+        > x13
+        show
+        > A=D
+        > -
+        "#,
+        expect![[r#"
+            tick 1: A=R
+              A ate fury pill at [5,1]
+            tick 2: -
+            tick 3: -
+            tick 4: -
+            tick 5: -
+            tick 6: -
+            tick 7: -
+            tick 8: -
+            tick 9: -
+            tick 10: -
+            tick 11: -
+            tick 12: -
+            tick 13: -
+            tick 14: -
+            round 1 tick 14
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼................aA...☼
+            ☼..............bbbbB..☼
+            ☼...............ccC...☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: len=2 dir=R fury=2 score=0
+            B: len=5 dir=R score=0
+            C: len=3 dir=R score=0
+
+            tick 15: A=D
+              A bit B, who loses 3
+              A +20 (bite B)
+            tick 16: -
+              A died: crashed into C
+              C +20 (kill A)
+            round 1 tick 16
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼.....................☼
+            ☼.................a.bB☼
+            ☼.................ccC.☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=2 dir=D score=20
+            B: len=2 dir=R score=0
+            C: len=3 dir=R score=20
+            hidden: A at [18,3]
+        "#]],
+    );
+}
+
+#[test]
+fn fury_bites_body() {
+    // A bites B's fourth cell: B keeps the three cells before it.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼
+        ☼..b..☼
+        ☼..b..☼
+        ☼..b..☼
+        ☼aAb..☼
+        ☼..b..☼
+        ☼..B..☼
+        ☼.....☼
+        ☼☼☼☼☼☼☼
+        A: fury=5
+        > A=R
+        "#,
+        expect![[r#"
+            tick 1: A=R
+              A bit B, who loses 3
+              A +20 (bite B)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼
+            ☼.....☼
+            ☼.....☼
+            ☼.....☼
+            ☼.aA..☼
+            ☼..b..☼
+            ☼..b..☼
+            ☼..B..☼
+            ☼☼☼☼☼☼☼
+            A: len=2 dir=R fury=4 score=20
+            B: len=3 dir=D score=0
+        "#]],
+    );
+}
+
+#[test]
+fn fury_eats_stone_freely() {
+    check(
+        r#"
+        ☼☼☼☼☼☼☼
+        ☼aaA●.☼
+        ☼.....☼
+        ☼☼☼☼☼☼☼
+        A: fury=3
+        > A=R
+        "#,
+        expect![[r#"
+            tick 1: A=R
+              A ate stone at [4,1]
+              A +15 (stone)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼
+            ☼.aaA.☼
+            ☼.....☼
+            ☼☼☼☼☼☼☼
+            A: len=3 dir=R fury=2 stones=1 score=15
+        "#]],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Self-bite
+
+#[test]
+fn self_bite_cuts_tail() {
+    // A, 13 long, turns up into its eighth cell: the tail loses that cell and
+    // everything behind it (5 cells) and A lives on with 8.
+    check(
+        r#"
+        ☼☼☼☼☼☼☼
+        ☼aaaaa☼
+        ☼a.A.a☼
+        ☼a.aaa☼
+        ☼a....☼
+        ☼☼☼☼☼☼☼
+        A: dir=U
+        > A=U
+        "#,
+        expect![[r#"
+            tick 1: A=U
+              A bit itself, losing 5
+            round 1 tick 1
+            ☼☼☼☼☼☼☼
+            ☼..Aaa☼
+            ☼..a.a☼
+            ☼..aaa☼
+            ☼.....☼
+            ☼☼☼☼☼☼☼
+            A: len=8 dir=U score=0
+        "#]],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Fights
+
+#[test]
+fn head_on_shorter_dies() {
+    // 5 against 7: A dies; B is paid 10 x 5 and owes 5 cells, taken at its
+    // next move (see `head_on_survivor_shrinks_on_next_move`).
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼aaaaA.Bbbbbbb☼
+        ☼.............☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        > A=R B=L
+        "#,
+        expect![[r#"
+            tick 1: A=R B=L
+              A head-on B
+              A died: head-on with B
+              B +50 (kill A)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼.aaaaBbbbbbb.☼
+            ☼.............☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=5 dir=R score=0
+            B: len=7 dir=L shrink=5 score=50
+            hidden: A at [6,1]
+        "#]],
+    );
+}
+
+#[test]
+fn head_on_equal_lengths_both_die() {
+    // 3 - 3 < 2 for both.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼
+        ☼aaA.Bbb☼
+        ☼.......☼
+        ☼☼☼☼☼☼☼☼☼
+        > A=R B=L
+        "#,
+        expect![[r#"
+            tick 1: A=R B=L
+              A head-on B
+              A died: head-on with B
+              B died: head-on with A
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼
+            ☼.aaBbb.☼
+            ☼.......☼
+            ☼☼☼☼☼☼☼☼☼
+            A: dead len=3 dir=R score=0
+            B: dead len=3 dir=L score=0
+            hidden: A at [4,1]
+        "#]],
+    );
+}
+
+#[test]
+fn head_on_survivor_shrinks_on_next_move() {
+    // Seed, movement step 2: the length owed is taken before the move, and a
+    // snake that would fall below 2 dies.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼
+        ☼bbbbbbB.☼
+        ☼.cccC...☼
+        ☼........☼
+        ☼☼☼☼☼☼☼☼☼☼
+        B: shrink=5
+        C: shrink=3
+        > B=R C=R
+        "#,
+        expect![[r#"
+            tick 1: B=R C=R
+              C died: shrink
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼
+            ☼......bB☼
+            ☼.cccC...☼
+            ☼........☼
+            ☼☼☼☼☼☼☼☼☼☼
+            A: empty score=0
+            B: len=2 dir=R score=0
+            C: dead len=4 dir=R score=0
+        "#]],
+    );
+}
+
+#[test]
+fn head_on_fury_wins() {
+    // The furious 3 beats the calm 7 and is not shortened.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼aaA.Bbbbbbb☼
+        ☼...........☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼
+        A: fury=4
+        > A=R B=L
+        "#,
+        expect![[r#"
+            tick 1: A=R B=L
+              A head-on B
+              B died: head-on with A
+              A +70 (kill B)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼.aaAbbbbbb.☼
+            ☼...........☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: len=3 dir=R fury=3 score=70
+            B: dead len=7 dir=L score=0
+            hidden: B at [4,1]
+        "#]],
+    );
+}
+
+#[test]
+fn head_on_both_fury() {
+    // Both furious: the normal rule, as in `head_on_shorter_dies`.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼aaaaA.Bbbbbbb☼
+        ☼.............☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        A: fury=4
+        B: fury=9
+        > A=R B=L
+        "#,
+        expect![[r#"
+            tick 1: A=R B=L
+              A head-on B
+              A died: head-on with B
+              B +50 (kill A)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼.aaaaBbbbbbb.☼
+            ☼.............☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=5 dir=R fury=3 score=0
+            B: len=7 dir=L fury=8 shrink=5 score=50
+            hidden: A at [6,1]
+        "#]],
+    );
+}
+
+#[test]
+fn neck_counts_as_head() {
+    // A (5) enters the cell behind B's head: a head-on, which the longer A
+    // wins, not a crash into B's body, which would kill A.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼
+        ☼......☼
+        ☼......☼
+        ☼.bbB..☼
+        ☼...A..☼
+        ☼...a..☼
+        ☼...a..☼
+        ☼...a..☼
+        ☼...a..☼
+        ☼☼☼☼☼☼☼☼
+        > A=U B=R
+        "#,
+        expect![[r#"
+            tick 1: A=U B=R
+              A head-on B
+              B died: head-on with A
+              A +30 (kill B)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼
+            ☼......☼
+            ☼......☼
+            ☼..bAB.☼
+            ☼...a..☼
+            ☼...a..☼
+            ☼...a..☼
+            ☼...a..☼
+            ☼......☼
+            ☼☼☼☼☼☼☼☼
+            A: len=5 dir=U shrink=3 score=30
+            B: dead len=3 dir=R score=0
+            hidden: b at [4,3]
+        "#]],
+    );
+}
+
+#[test]
+fn growing_tail_is_hit_in_second_fight() {
+    // Seed steps 4-5: B eats an apple, so its tail stays on the cell A has
+    // just entered; the fight after eating finds A on B's body.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼
+        ☼.....☼
+        ☼.bB○.☼
+        ☼.A...☼
+        ☼.a...☼
+        ☼☼☼☼☼☼☼
+        > A=U B=R
+        "#,
+        expect![[r#"
+            tick 1: A=U B=R
+              B ate apple at [4,2]
+              B +1 (apple)
+              A died: crashed into B
+              B +20 (kill A)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼
+            ☼.....☼
+            ☼.bbB.☼
+            ☼.a...☼
+            ☼.....☼
+            ☼☼☼☼☼☼☼
+            A: dead len=2 dir=U score=0
+            B: len=3 dir=R score=21
+            hidden: A at [2,2]
+        "#]],
+    );
+}
+
+#[test]
+fn apple_after_a_bite_regrows_under_the_biter() {
+    // A bites B, and B eats an apple in the same tick. B's tail regrows on
+    // the cell it last lost, under A's head, and the second fight bites that
+    // cell off again (worth nothing: the bitten cell itself is not paid).
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼
+        ☼........☼
+        ☼........☼
+        ☼bbbbbB○.☼
+        ☼...A....☼
+        ☼...a....☼
+        ☼☼☼☼☼☼☼☼☼☼
+        A: fury=5
+        > A=U B=R
+        "#,
+        expect![[r#"
+            tick 1: A=U B=R
+              A bit B, who loses 3
+              A +20 (bite B)
+              B ate apple at [7,3]
+              B +1 (apple)
+              A bit B, who loses 1
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼
+            ☼........☼
+            ☼........☼
+            ☼...AbbB.☼
+            ☼...a....☼
+            ☼........☼
+            ☼☼☼☼☼☼☼☼☼☼
+            A: len=2 dir=U fury=4 score=20
+            B: len=3 dir=R score=1
+        "#]],
+    );
+}
+
+#[test]
+fn sleeping_snake_is_an_obstacle() {
+    // A snake waiting for the next round cannot lose a fight: the long A
+    // dies on B's head, the furious C dies on D's tail, and B and D are
+    // untouched and unpaid.
+    check(
+        r#"
+        ☼☼☼☼☼☼☼☼☼☼
+        ☼aaaaaABb☼
+        ☼........☼
+        ☼cCdD....☼
+        ☼........☼
+        ☼☼☼☼☼☼☼☼☼☼
+        B: sleeping dir=L
+        C: fury=5
+        D: sleeping
+        > A=R C=R
+        "#,
+        expect![[r#"
+            tick 1: A=R C=R
+              A died: crashed into B
+              C died: crashed into D
+              round 1 ended (last alive), winners: none
+            countdown 5 after round 1
+            ☼☼☼☼☼☼☼☼☼☼
+            ☼.aaaaaBb☼
+            ☼........☼
+            ☼.cdD....☼
+            ☼........☼
+            ☼☼☼☼☼☼☼☼☼☼
+            A: dead len=6 dir=R score=0
+            B: sleeping len=2 dir=L score=0
+            C: dead len=2 dir=R fury=4 score=0
+            D: sleeping len=2 dir=R score=0
+            hidden: C at [3,3], A at [7,1]
+        "#]],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// The five worked examples of the seed's fight rules. Snake 1 is A (7
+// long), snake 2 is B (11 long).
+
+#[test]
+fn fight_example_1() {
+    // Furious A bites the cell right behind B's head: a head-on, which fury
+    // wins. B dies; A is paid for B's 11 cells and keeps its length.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼............☼
+        ☼............☼
+        ☼bbbbbbbbbbB.☼
+        ☼..........A.☼
+        ☼..........a.☼
+        ☼..........a.☼
+        ☼..........a.☼
+        ☼..........a.☼
+        ☼..........a.☼
+        ☼..........a.☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        A: fury=5
+        > A=U B=R
+        "#,
+        expect![[r#"
+            tick 1: A=U B=R
+              A head-on B
+              B died: head-on with A
+              A +110 (kill B)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼............☼
+            ☼............☼
+            ☼.bbbbbbbbbAB☼
+            ☼..........a.☼
+            ☼..........a.☼
+            ☼..........a.☼
+            ☼..........a.☼
+            ☼..........a.☼
+            ☼..........a.☼
+            ☼............☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: len=7 dir=U fury=4 score=110
+            B: dead len=11 dir=R score=0
+            hidden: b at [11,3]
+        "#]],
+    );
+}
+
+#[test]
+fn fight_example_2() {
+    // Both calm, A bites behind B's head: a head-on. A dies (7 - 11 < 2);
+    // B is paid for A's 7 cells and ends 11 - 7 = 4 long after its next move.
+    // A respawns at the start floor in tick 2 (rounds are off).
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼#...........☼
+        ☼............☼
+        ☼bbbbbbbbbbB.☼
+        ☼..........A.☼
+        ☼..........a.☼
+        ☼..........a.☼
+        ☼..........a.☼
+        ☼..........a.☼
+        ☼..........a.☼
+        ☼..........a.☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        > A=U B=R
+        show
+        > B=D
+        "#,
+        expect![[r#"
+            tick 1: A=U B=R
+              A head-on B
+              A died: head-on with B
+              B +70 (kill A)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼#...........☼
+            ☼............☼
+            ☼.bbbbbbbbbbB☼
+            ☼..........a.☼
+            ☼..........a.☼
+            ☼..........a.☼
+            ☼..........a.☼
+            ☼..........a.☼
+            ☼..........a.☼
+            ☼............☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=7 dir=U score=0
+            B: len=11 dir=R shrink=7 score=70
+            hidden: A at [11,3]
+
+            tick 2: B=D
+              A spawned at [1,1]
+            round 1 tick 2
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼aA..........☼
+            ☼............☼
+            ☼.........bbb☼
+            ☼...........B☼
+            ☼............☼
+            ☼............☼
+            ☼............☼
+            ☼............☼
+            ☼............☼
+            ☼............☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: len=2 dir=R score=0
+            B: len=4 dir=D score=70
+        "#]],
+    );
+}
+
+#[test]
+fn fight_example_3() {
+    // As example 2 with both furious: the same outcome.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼#...........☼
+        ☼............☼
+        ☼bbbbbbbbbbB.☼
+        ☼..........A.☼
+        ☼..........a.☼
+        ☼..........a.☼
+        ☼..........a.☼
+        ☼..........a.☼
+        ☼..........a.☼
+        ☼..........a.☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        A: fury=5
+        B: fury=5
+        > A=U B=R
+        show
+        > B=D
+        "#,
+        expect![[r#"
+            tick 1: A=U B=R
+              A head-on B
+              A died: head-on with B
+              B +70 (kill A)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼#...........☼
+            ☼............☼
+            ☼.bbbbbbbbbbB☼
+            ☼..........a.☼
+            ☼..........a.☼
+            ☼..........a.☼
+            ☼..........a.☼
+            ☼..........a.☼
+            ☼..........a.☼
+            ☼............☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=7 dir=U fury=4 score=0
+            B: len=11 dir=R fury=4 shrink=7 score=70
+            hidden: A at [11,3]
+
+            tick 2: B=D
+              A spawned at [1,1]
+            round 1 tick 2
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼aA..........☼
+            ☼............☼
+            ☼.........bbb☼
+            ☼...........B☼
+            ☼............☼
+            ☼............☼
+            ☼............☼
+            ☼............☼
+            ☼............☼
+            ☼............☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: len=2 dir=R score=0
+            B: len=4 dir=D fury=3 score=70
+        "#]],
+    );
+}
+
+#[test]
+fn fight_example_4() {
+    // Furious A bites B's third cell from the head: B keeps 2 cells and A
+    // is paid for 8, as the seed counts them.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼............☼
+        ☼............☼
+        ☼bbbbbbbbbbB.☼
+        ☼.........A..☼
+        ☼.........a..☼
+        ☼.........a..☼
+        ☼.........a..☼
+        ☼.........a..☼
+        ☼.........a..☼
+        ☼.........a..☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        A: fury=5
+        > A=U B=R
+        "#,
+        expect![[r#"
+            tick 1: A=U B=R
+              A bit B, who loses 9
+              A +80 (bite B)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼............☼
+            ☼............☼
+            ☼.........AbB☼
+            ☼.........a..☼
+            ☼.........a..☼
+            ☼.........a..☼
+            ☼.........a..☼
+            ☼.........a..☼
+            ☼.........a..☼
+            ☼............☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: len=7 dir=U fury=4 score=80
+            B: len=2 dir=R score=0
+        "#]],
+    );
+}
+
+#[test]
+fn fight_example_5() {
+    // Both calm, A bites B's third cell: A dies; B keeps its 11 cells and is
+    // paid for A's 7.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼............☼
+        ☼............☼
+        ☼bbbbbbbbbbB.☼
+        ☼.........A..☼
+        ☼.........a..☼
+        ☼.........a..☼
+        ☼.........a..☼
+        ☼.........a..☼
+        ☼.........a..☼
+        ☼.........a..☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        > A=U B=R
+        "#,
+        expect![[r#"
+            tick 1: A=U B=R
+              A died: crashed into B
+              B +70 (kill A)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼............☼
+            ☼............☼
+            ☼.bbbbbbbbbbB☼
+            ☼.........a..☼
+            ☼.........a..☼
+            ☼.........a..☼
+            ☼.........a..☼
+            ☼.........a..☼
+            ☼.........a..☼
+            ☼............☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=7 dir=U score=0
+            B: len=11 dir=R score=70
+            hidden: A at [10,3]
+        "#]],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Commands
+
+#[test]
+fn act_before_move_drops_at_old_tail() {
+    check(
+        r#"
+        ☼☼☼☼☼☼☼
+        ☼aaA..☼
+        ☼.....☼
+        ☼☼☼☼☼☼☼
+        A: stones=2
+        > A=AR
+        "#,
+        expect![[r#"
+            tick 1: A=AR
+              A dropped a stone at [1,1]
+            round 1 tick 1
+            ☼☼☼☼☼☼☼
+            ☼●aaA.☼
+            ☼.....☼
+            ☼☼☼☼☼☼☼
+            A: len=3 dir=R stones=1 score=0
+        "#]],
+    );
+}
+
+#[test]
+fn act_after_move_drops_at_new_tail() {
+    // The stone goes under the tail's new cell and shows once the tail
+    // moves on.
+    check(
+        r#"
+        ☼☼☼☼☼☼☼
+        ☼aaA..☼
+        ☼.....☼
+        ☼☼☼☼☼☼☼
+        A: stones=2
+        > A=RA
+        show
+        > A=R
+        "#,
+        expect![[r#"
+            tick 1: A=RA
+              A dropped a stone at [2,1]
+            round 1 tick 1
+            ☼☼☼☼☼☼☼
+            ☼.aaA.☼
+            ☼.....☼
+            ☼☼☼☼☼☼☼
+            A: len=3 dir=R stones=1 score=0
+            hidden: stone at [2,1]
+
+            tick 2: A=R
+            round 1 tick 2
+            ☼☼☼☼☼☼☼
+            ☼.●aaA☼
+            ☼.....☼
+            ☼☼☼☼☼☼☼
+            A: len=3 dir=R stones=1 score=0
+        "#]],
+    );
+}
+
+#[test]
+fn act_zero_kills() {
+    // With or without a direction; both dead, the round ends with no winner.
+    check(
+        r#"
+        ☼☼☼☼☼☼☼
+        ☼aA...☼
+        ☼bB...☼
+        ☼☼☼☼☼☼☼
+        > A=X B=[RIGHT,ACT(0)]
+        "#,
+        expect![[r#"
+            tick 1: A=X B=[RIGHT,ACT(0)]→X
+              A died: ACT(0)
+              B died: ACT(0)
+              round 1 ended (last alive), winners: none
+            countdown 5 after round 1
+            ☼☼☼☼☼☼☼
+            ☼aA...☼
+            ☼bB...☼
+            ☼☼☼☼☼☼☼
+            A: dead len=2 dir=R score=0
+            B: dead len=2 dir=R score=0
+        "#]],
+    );
+}
+
+#[test]
+fn double_commands_skip_turn() {
+    // Two directions, two ACTs, or three commands: the turn is skipped, so
+    // each snake goes on right and drops nothing.
+    check(
+        r#"
+        ☼☼☼☼☼☼☼
+        ☼aA...☼
+        ☼bB...☼
+        ☼cC...☼
+        ☼.....☼
+        ☼☼☼☼☼☼☼
+        A: stones=1
+        B: stones=1
+        C: stones=1
+        > A=[UP,DOWN] B=[ACT,ACT] C=[ACT,DOWN,ACT]
+        "#,
+        expect![[r#"
+            tick 1: A=[UP,DOWN]→- B=[ACT,ACT]→- C=[ACT,DOWN,ACT]→-
+            round 1 tick 1
+            ☼☼☼☼☼☼☼
+            ☼.aA..☼
+            ☼.bB..☼
+            ☼.cC..☼
+            ☼.....☼
+            ☼☼☼☼☼☼☼
+            A: len=2 dir=R stones=1 score=0
+            B: len=2 dir=R stones=1 score=0
+            C: len=2 dir=R stones=1 score=0
+        "#]],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Rounds
+
+#[test]
+fn dead_snake_waits_for_next_round() {
+    // A dies in tick 1 and its body stays for that board; in tick 2 it
+    // appears asleep on the start floor, and stays there whatever it is told.
+    check(
+        r#"
+        ☼#☼☼☼☼☼☼
+        ☼..A...☼
+        ☼..a...☼
+        ☼bB....☼
+        ☼cC....☼
+        ☼☼☼☼☼☼☼☼
+        > A=U
+        show
+        >
+        > A=D
+        "#,
+        expect![[r#"
+            tick 1: A=U
+              A died: wall
+            round 1 tick 1
+            ☼#☼A☼☼☼☼
+            ☼..a...☼
+            ☼......☼
+            ☼.bB...☼
+            ☼.cC...☼
+            ☼☼☼☼☼☼☼☼
+            A: dead len=2 dir=U score=0
+            B: len=2 dir=R score=0
+            C: len=2 dir=R score=0
+
+            tick 2: -
+              A spawned at [1,0]
+            tick 3: A=D
+            round 1 tick 3
+            aA☼☼☼☼☼☼
+            ☼......☼
+            ☼......☼
+            ☼...bB.☼
+            ☼...cC.☼
+            ☼☼☼☼☼☼☼☼
+            A: sleeping len=2 dir=R score=0
+            B: len=2 dir=R score=0
+            C: len=2 dir=R score=0
+        "#]],
+    );
+}
+
+#[test]
+fn round_ends_at_max_length() {
+    // A reaches 40 cells: the round ends at once and A, the longest, wins
+    // 10 x 40 + 11 ticks.
+    check(
+        r#"
+        game: tick=10
+        ☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼aaaaaaaaaa☼
+        ☼.........a☼
+        ☼aaaaaaaaaa☼
+        ☼a.........☼
+        ☼aaaaaaaaaa☼
+        ☼.........a☼
+        ☼...○Aaaaaa☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼
+        > A=L
+        "#,
+        expect![[r#"
+            tick 11: A=L
+              A ate apple at [4,7]
+              A +1 (apple)
+              A +411 (win)
+              round 1 ended (max length), winners: A
+            countdown 5 after round 1
+            ☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼aaaaaaaaaa☼
+            ☼.........a☼
+            ☼aaaaaaaaaa☼
+            ☼a.........☼
+            ☼aaaaaaaaaa☼
+            ☼.........a☼
+            ☼...Aaaaaaa☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼
+            A: len=40 dir=L score=412
+        "#]],
+    );
+}
+
+#[test]
+fn round_ends_on_timeout() {
+    // Tick 300 is the last; the longer B wins 10 x 4 + 300.
+    check(
+        r#"
+        game: tick=299
+        ☼☼☼☼☼☼☼☼
+        ☼aA....☼
+        ☼bbbB..☼
+        ☼☼☼☼☼☼☼☼
+        > A=R B=R
+        "#,
+        expect![[r#"
+            tick 300: A=R B=R
+              B +340 (win)
+              round 1 ended (timeout), winners: B
+            countdown 5 after round 1
+            ☼☼☼☼☼☼☼☼
+            ☼.aA...☼
+            ☼.bbbB.☼
+            ☼☼☼☼☼☼☼☼
+            A: len=2 dir=R score=0
+            B: len=4 dir=R score=340
+        "#]],
+    );
+}
+
+#[test]
+fn round_ends_with_last_alive() {
+    // A hits the wall; B, alone, wins 10 x 3 + 42 ticks.
+    check(
+        r#"
+        game: tick=41
+        ☼☼☼☼☼☼☼☼
+        ☼....aA☼
+        ☼bbB...☼
+        ☼☼☼☼☼☼☼☼
+        > A=R B=R
+        "#,
+        expect![[r#"
+            tick 42: A=R B=R
+              A died: wall
+              B +72 (win)
+              round 1 ended (last alive), winners: B
+            countdown 5 after round 1
+            ☼☼☼☼☼☼☼☼
+            ☼.....aA
+            ☼.bbB..☼
+            ☼☼☼☼☼☼☼☼
+            A: dead len=2 dir=R score=0
+            B: len=3 dir=R score=72
+        "#]],
+    );
+}
+
+#[test]
+fn win_score() {
+    // The seed's own figures: alone after 100 ticks with length 8 pays
+    // 10 x 8 + 1 x 100.
+    check(
+        r#"
+        game: tick=99
+        ☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼.........A☼
+        ☼.........a☼
+        ☼bbbbbbbB..☼
+        ☼..........☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼
+        > A=U B=R
+        "#,
+        expect![[r#"
+            tick 100: A=U B=R
+              A died: wall
+              B +180 (win)
+              round 1 ended (last alive), winners: B
+            countdown 5 after round 1
+            ☼☼☼☼☼☼☼☼☼☼A☼
+            ☼.........a☼
+            ☼..........☼
+            ☼.bbbbbbbB.☼
+            ☼..........☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=2 dir=U score=0
+            B: len=8 dir=R score=180
+        "#]],
+    );
+}
+
+#[test]
+fn timeout_only_longest_win() {
+    // B and C share the maximum length; A, shorter, gets nothing.
+    check(
+        r#"
+        game: tick=299
+        ☼☼☼☼☼☼☼☼
+        ☼aaA...☼
+        ☼bbbB..☼
+        ☼cccC..☼
+        ☼☼☼☼☼☼☼☼
+        > A=R B=R C=R
+        "#,
+        expect![[r#"
+            tick 300: A=R B=R C=R
+              B +340 (win)
+              C +340 (win)
+              round 1 ended (timeout), winners: B C
+            countdown 5 after round 1
+            ☼☼☼☼☼☼☼☼
+            ☼.aaA..☼
+            ☼.bbbB.☼
+            ☼.cccC.☼
+            ☼☼☼☼☼☼☼☼
+            A: len=3 dir=R score=0
+            B: len=4 dir=R score=340
+            C: len=4 dir=R score=340
+        "#]],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Scores
+
+#[test]
+fn score_table() {
+    // Apple +1, gold +10, stone +15 (C has fury so the stone is harmless),
+    // and a kill pays 10 x the victim's length (D, 3 long, crashes into E).
+    check(
+        r#"
+        ☼☼☼☼☼☼☼☼
+        ☼aA○...☼
+        ☼bB$...☼
+        ☼cC●e..☼
+        ☼...e..☼
+        ☼ddDe..☼
+        ☼...E..☼
+        ☼......☼
+        ☼☼☼☼☼☼☼☼
+        C: fury=2
+        > A=R B=R C=R D=R E=D
+        "#,
+        expect![[r#"
+            tick 1: A=R B=R C=R D=R E=D
+              D died: crashed into E
+              E +30 (kill D)
+              A ate apple at [3,1]
+              A +1 (apple)
+              B ate gold at [3,2]
+              B +10 (gold)
+              C ate stone at [3,3]
+              C +15 (stone)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼
+            ☼aaA...☼
+            ☼.bB...☼
+            ☼.cC...☼
+            ☼...e..☼
+            ☼.dde..☼
+            ☼...e..☼
+            ☼...E..☼
+            ☼☼☼☼☼☼☼☼
+            A: len=3 dir=R score=1
+            B: len=2 dir=R score=10
+            C: len=2 dir=R fury=1 stones=1 score=15
+            D: dead len=3 dir=R score=0
+            E: len=4 dir=D score=30
+            hidden: D at [4,5]
+        "#]],
+    );
+}
+
+#[test]
+fn score_floor_is_zero() {
+    // With a death penalty of 50, a score of 20 falls to 0, not -30.
+    check(
+        r#"
+        game: points_die_penalty=50 rounds=false
+        ☼☼☼☼☼☼
+        ☼.aA☼☼
+        ☼.bB☼☼
+        ☼☼☼☼☼☼
+        A: score=20
+        B: score=100
+        > A=R B=R
+        "#,
+        expect![[r#"
+            tick 1: A=R B=R
+              A died: wall
+              A -50 (death)
+              B died: wall
+              B -50 (death)
+            round 1 tick 1
+            ☼☼☼☼☼☼
+            ☼..aA☼
+            ☼..bB☼
+            ☼☼☼☼☼☼
+            A: dead len=2 dir=R score=0
+            B: dead len=2 dir=R score=50
+        "#]],
+    );
+}
+
+// ---------------------------------------------------------------------------
+// The codenjoy profile
+
+#[test]
+fn codenjoy_fury_lasts_ten_ticks() {
+    // As `fury_lasts_fifteen_ticks`: A still bites in tick 10 and dies on C
+    // in tick 11.
+    check(
+        r#"
+        game: profile=codenjoy
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼..aA®...........☼
+        ☼bbbbB...........☼
+        ☼.ccC............☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        > A=R
+        > x8
+        show
+        > A=D
+        > -
+        "#,
+        expect![[r#"
+            tick 1: A=R
+              A ate fury pill at [5,1]
+            tick 2: -
+            tick 3: -
+            tick 4: -
+            tick 5: -
+            tick 6: -
+            tick 7: -
+            tick 8: -
+            tick 9: -
+            round 1 tick 9
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼...........aA...☼
+            ☼.........bbbbB..☼
+            ☼..........ccC...☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: len=2 dir=R fury=2 score=0
+            B: len=5 dir=R score=0
+            C: len=3 dir=R score=0
+
+            tick 10: A=D
+              A bit B, who loses 3
+              A +20 (bite B)
+            tick 11: -
+              A died: crashed into C
+              C +20 (kill A)
+            round 1 tick 11
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼................☼
+            ☼............a.bB☼
+            ☼............ccC.☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=2 dir=D score=20
+            B: len=2 dir=R score=0
+            C: len=3 dir=R score=20
+            hidden: A at [13,3]
+        "#]],
+    );
+}
+
+#[test]
+fn codenjoy_stone_scores_five() {
+    check(
+        r#"
+        game: profile=codenjoy
+        ☼☼☼☼☼☼☼☼☼
+        ☼aaaaaA●☼
+        ☼.......☼
+        ☼☼☼☼☼☼☼☼☼
+        > A=R
+        "#,
+        expect![[r#"
+            tick 1: A=R
+              A ate stone at [7,1]
+              A +5 (stone)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼
+            ☼....aaA☼
+            ☼.......☼
+            ☼☼☼☼☼☼☼☼☼
+            A: len=3 dir=R stones=1 score=5
+        "#]],
+    );
+}
+
+#[test]
+fn codenjoy_flying_passes_over_bodies() {
+    // Flying A (2 ticks left) crosses B's body in tick 1; in tick 2 its
+    // flight is over and it dies on C's body.
+    check(
+        r#"
+        game: profile=codenjoy
+        ☼☼☼☼☼☼☼
+        ☼..bc.☼
+        ☼..bc.☼
+        ☼aAbc.☼
+        ☼..bc.☼
+        ☼..BC.☼
+        ☼.....☼
+        ☼.....☼
+        ☼☼☼☼☼☼☼
+        A: flying=2
+        > A=R B=D C=D
+        show
+        > A=R B=D C=D
+        "#,
+        expect![[r#"
+            tick 1: A=R B=D C=D
+            round 1 tick 1
+            ☼☼☼☼☼☼☼
+            ☼.....☼
+            ☼..bc.☼
+            ☼.aAc.☼
+            ☼..bc.☼
+            ☼..bc.☼
+            ☼..BC.☼
+            ☼.....☼
+            ☼☼☼☼☼☼☼
+            A: len=2 dir=R flying=1 score=0
+            B: len=5 dir=D score=0
+            C: len=5 dir=D score=0
+            hidden: b at [3,3]
+
+            tick 2: A=R B=D C=D
+              A died: crashed into C
+              C +20 (kill A)
+            round 1 tick 2
+            ☼☼☼☼☼☼☼
+            ☼.....☼
+            ☼.....☼
+            ☼..bc.☼
+            ☼..bc.☼
+            ☼..bc.☼
+            ☼..bc.☼
+            ☼..BC.☼
+            ☼☼☼☼☼☼☼
+            A: dead len=2 dir=R score=0
+            B: len=5 dir=D score=0
+            C: len=5 dir=D score=20
+            hidden: a at [3,3], A at [4,3]
+        "#]],
+    );
+}
+
+#[test]
+fn codenjoy_flying_passes_over_stones() {
+    // The stone stays under the flying head and is neither eaten nor paid;
+    // an apple is eaten as usual.
+    check(
+        r#"
+        game: profile=codenjoy
+        ☼☼☼☼☼☼☼☼☼☼
+        ☼aA●..○..☼
+        ☼........☼
+        ☼☼☼☼☼☼☼☼☼☼
+        A: flying=5
+        > A=R
+        show
+        > x3
+        "#,
+        expect![[r#"
+            tick 1: A=R
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼
+            ☼.aA..○..☼
+            ☼........☼
+            ☼☼☼☼☼☼☼☼☼☼
+            A: len=2 dir=R flying=4 score=0
+            hidden: stone at [3,1]
+
+            tick 2: -
+            tick 3: -
+            tick 4: -
+              A ate apple at [6,1]
+              A +1 (apple)
+            round 1 tick 4
+            ☼☼☼☼☼☼☼☼☼☼
+            ☼..●aaA..☼
+            ☼........☼
+            ☼☼☼☼☼☼☼☼☼☼
+            A: len=3 dir=R flying=1 score=1
+        "#]],
+    );
+}
+
+#[test]
+fn codenjoy_last_direction_wins() {
+    // Every command counts and the last direction wins; a last direction
+    // that reverses the snake is ignored like any reversal.
+    check(
+        r#"
+        game: profile=codenjoy
+        ☼☼☼☼☼☼☼
+        ☼.....☼
+        ☼aA...☼
+        ☼.....☼
+        ☼bB...☼
+        ☼.....☼
+        ☼..C..☼
+        ☼..c..☼
+        ☼☼☼☼☼☼☼
+        > A=[LEFT,UP] B=[UP,RIGHT,DOWN] C=[UP,DOWN]
+        "#,
+        expect![[r#"
+            tick 1: A=[LEFT,UP]→U B=[UP,RIGHT,DOWN]→D C=[UP,DOWN]→D
+            round 1 tick 1
+            ☼☼☼☼☼☼☼
+            ☼.A...☼
+            ☼.a...☼
+            ☼.....☼
+            ☼.b...☼
+            ☼.BC..☼
+            ☼..c..☼
+            ☼.....☼
+            ☼☼☼☼☼☼☼
+            A: len=2 dir=U score=0
+            B: len=2 dir=D score=0
+            C: len=2 dir=U score=0
+        "#]],
+    );
+}
+
+#[test]
+fn codenjoy_act_drops_before_move() {
+    // `RIGHT,ACT` drops at the old tail, before the move, like `ACT,RIGHT`.
+    check(
+        r#"
+        game: profile=codenjoy
+        ☼☼☼☼☼☼☼
+        ☼aaA..☼
+        ☼bbB..☼
+        ☼.....☼
+        ☼☼☼☼☼☼☼
+        A: stones=1
+        B: stones=1
+        > A=[RIGHT,ACT] B=[ACT,RIGHT]
+        "#,
+        expect![[r#"
+            tick 1: A=[RIGHT,ACT]→AR B=[ACT,RIGHT]→AR
+              A dropped a stone at [1,1]
+              B dropped a stone at [1,2]
+            round 1 tick 1
+            ☼☼☼☼☼☼☼
+            ☼●aaA.☼
+            ☼●bbB.☼
+            ☼.....☼
+            ☼☼☼☼☼☼☼
+            A: len=3 dir=R score=0
+            B: len=3 dir=R score=0
+        "#]],
+    );
+}
+
+#[test]
+fn codenjoy_no_rounds() {
+    // No round ends, not even at tick 300 with one snake left; a dead snake
+    // comes back awake at once and moves in the tick it appears.
+    check(
+        r#"
+        game: profile=codenjoy tick=299
+        ☼☼☼☼☼☼☼☼
+        ☼....aA☼
+        ☼bbB...☼
+        ☼#.....☼
+        ☼☼☼☼☼☼☼☼
+        > A=R B=R
+        > B=R
+        "#,
+        expect![[r#"
+            tick 300: A=R B=R
+              A died: wall
+            tick 301: B=R
+              A spawned at [1,3]
+            round 1 tick 301
+            ☼☼☼☼☼☼☼☼
+            ☼......☼
+            ☼..bbB.☼
+            ☼aA....☼
+            ☼☼☼☼☼☼☼☼
+            A: len=2 dir=R score=0
+            B: len=3 dir=R score=0
+        "#]],
+    );
+}

@@ -1,0 +1,285 @@
+// The admin page, /admin. The token is asked for once and kept in
+// sessionStorage (this tab only); every call sends it as a Bearer token.
+'use strict';
+
+(function () {
+  const SP = window.Snakepit;
+  const $ = SP.$;
+  const h = SP.h;
+  const KEY = 'snakepit.adminToken';
+
+  let token = sessionStorage.getItem(KEY) || '';
+  let okTimer = null;
+
+  function call(path, body) {
+    return SP.api(path, { method: 'POST', body, token });
+  }
+
+  function fail(e) {
+    if (e.status === 401) {
+      SP.say($('admin-error'), 'The server refused the admin token (' + e.message + '). Sign out and enter the right one.');
+    } else {
+      SP.say($('admin-error'), e.message);
+    }
+  }
+
+  function done(text, link) {
+    SP.say($('admin-error'), '');
+    const box = $('admin-ok');
+    SP.fill(box, text);
+    if (link) box.append(' ', h('a', { href: link, text: link }));
+    box.classList.remove('hidden');
+    clearTimeout(okTimer);
+    okTimer = setTimeout(() => box.classList.add('hidden'), link ? 30000 : 4000);
+  }
+
+  // ---- Sign in ----
+
+  function showConsole(on) {
+    $('login').classList.toggle('hidden', on);
+    $('console').classList.toggle('hidden', !on);
+  }
+
+  $('login-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const t = $('login-token').value.trim();
+    try {
+      await SP.api('/api/admin/players', { token: t });
+      token = t;
+      sessionStorage.setItem(KEY, t);
+      $('login-token').value = '';
+      SP.say($('login-error'), '');
+      start();
+    } catch (err) {
+      SP.say($('login-error'), err.status === 401 ? 'Wrong token.' : err.message);
+    }
+  });
+
+  $('logout').addEventListener('click', () => {
+    sessionStorage.removeItem(KEY);
+    token = '';
+    showConsole(false);
+    $('login-token').focus();
+  });
+
+  // ---- Rooms ----
+
+  const roomRows = new Map();
+
+  function roomRow(name) {
+    const cells = {
+      round: h('td', { class: 'num' }),
+      tick: h('td', { class: 'num' }),
+      state: h('td'),
+      seats: h('td', { class: 'small' }),
+      period: h('td', { class: 'num' }),
+    };
+    const pause = h('button', { type: 'button', class: 'small' });
+    pause.addEventListener('click', async () => {
+      const paused = pause.dataset.paused === 'true';
+      try {
+        await call('/api/admin/rooms/' + encodeURIComponent(name) + (paused ? '/resume' : '/pause'));
+        done((paused ? 'Resumed ' : 'Paused ') + name + '.');
+        loadRooms();
+      } catch (err) {
+        fail(err);
+      }
+    });
+    const ms = h('input', { type: 'number', class: 'small', min: '10', max: '60000', step: '10', placeholder: 'ms', 'aria-label': 'tick period of ' + name });
+    const set = h('button', { type: 'button', class: 'small', text: 'Set' });
+    set.addEventListener('click', async () => {
+      const v = Number(ms.value);
+      if (!ms.value || !Number.isFinite(v) || v <= 0) {
+        SP.say($('admin-error'), 'Give a tick period in milliseconds.');
+        return;
+      }
+      try {
+        const r = await call('/api/admin/rooms/' + encodeURIComponent(name) + '/tick', { tick_ms: Math.round(v) });
+        done('Tick period of ' + name + ' is now ' + SP.ms(r && r.tick_ms) + '.');
+        ms.value = '';
+        loadRooms();
+      } catch (err) {
+        fail(err);
+      }
+    });
+    const tr = h(
+      'tr',
+      { dataset: { room: name } },
+      h('td', null, h('a', { href: '/room/' + encodeURIComponent(name), text: name })),
+      cells.round,
+      cells.tick,
+      cells.state,
+      cells.seats,
+      cells.period,
+      h('td', { class: 'actions' }, pause, ms, set)
+    );
+    return { tr, cells, pause };
+  }
+
+  async function loadRooms() {
+    if (!token) return;
+    let rooms;
+    try {
+      rooms = await SP.api('/api/rooms');
+    } catch (err) {
+      fail(err);
+      return;
+    }
+    const body = $('rooms-body');
+    const seen = new Set();
+    for (const r of rooms || []) {
+      seen.add(r.name);
+      let row = roomRows.get(r.name);
+      if (!row) {
+        row = roomRow(r.name);
+        roomRows.set(r.name, row);
+      }
+      body.appendChild(row.tr); // keeps the server's order; moves, not copies
+      row.cells.round.textContent = String(r.round);
+      row.cells.tick.textContent = String(r.tick);
+      SP.fill(row.cells.state, h('span', { class: r.paused ? 'badge info' : 'badge ok', text: r.paused ? 'paused' : 'running' }));
+      const seats = r.seats || [];
+      const players = seats.filter((s) => s.name && !s.bot).length;
+      const bots = seats.filter((s) => s.bot).length;
+      row.cells.seats.textContent = players + ' players, ' + bots + ' bots, ' + r.free_seats + ' free';
+      row.cells.period.textContent = SP.ms(r.tick_ms);
+      row.pause.dataset.paused = String(r.paused);
+      row.pause.textContent = r.paused ? 'Resume' : 'Pause';
+    }
+    for (const [name, row] of roomRows) {
+      if (!seen.has(name)) {
+        row.tr.remove();
+        roomRows.delete(name);
+      }
+    }
+    if (!roomRows.size) SP.fill(body, h('tr', null, h('td', { colspan: '7', class: 'empty', text: 'No rooms.' })));
+    else for (const tr of Array.from(body.children)) if (!tr.dataset.room) tr.remove();
+  }
+
+  $('room-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const name = $('room-name').value.trim();
+    const tick = $('room-tick').value;
+    const body = { name };
+    if (tick) body.tick_ms = Math.round(Number(tick));
+    try {
+      await call('/api/admin/rooms', body);
+      done('Created room ' + name + '.');
+      $('room-name').value = '';
+      $('room-tick').value = '';
+      loadRooms();
+    } catch (err) {
+      fail(err);
+    }
+  });
+
+  // ---- Players ----
+
+  let lastPlayers = '';
+
+  async function loadPlayers() {
+    if (!token) return;
+    let players;
+    try {
+      players = await SP.api('/api/admin/players', { token });
+    } catch (err) {
+      fail(err);
+      return;
+    }
+    const json = JSON.stringify(players);
+    if (json === lastPlayers) return;
+    lastPlayers = json;
+    const list = Array.isArray(players) ? players : [];
+    if (!list.length) {
+      SP.fill($('players-body'), h('tr', null, h('td', { colspan: '5', class: 'empty', text: 'No players registered.' })));
+      return;
+    }
+    SP.fill(
+      $('players-body'),
+      list.map((p) => {
+        const kick = h('button', { type: 'button', class: 'small danger', text: 'Kick', disabled: !p.room });
+        kick.title = p.room ? 'Remove from room ' + p.room : 'Not in a room';
+        kick.addEventListener('click', async () => {
+          try {
+            const r = await call('/api/admin/players/' + encodeURIComponent(p.id) + '/kick');
+            done((r && r.kicked ? 'Kicked ' : 'Released ') + p.name + ' from ' + ((r && r.room) || 'the room') + '.');
+            lastPlayers = '';
+            loadPlayers();
+            loadRooms();
+          } catch (err) {
+            fail(err);
+          }
+        });
+        return h(
+          'tr',
+          { dataset: { player: p.id } },
+          h('td', { class: 'name-cell', text: p.name }),
+          h('td', { class: 'mono small', text: p.id }),
+          h('td', null, p.room ? h('a', { href: '/room/' + encodeURIComponent(p.room), text: p.room }) : h('span', { class: 'faint', text: '–' })),
+          h('td', { class: 'url-cell' }, h('a', { href: p.url, text: p.url })),
+          h('td', { class: 'actions' }, kick)
+        );
+      })
+    );
+  }
+
+  $('player-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      const p = await call('/api/admin/players', { name: $('player-name').value });
+      done('Added ' + p.name + '. Their secret URL:', p.url);
+      $('player-name').value = '';
+      loadPlayers();
+    } catch (err) {
+      fail(err);
+    }
+  });
+
+  // ---- Scores ----
+
+  const reset = $('reset-scores');
+  let armTimer = null;
+  reset.addEventListener('click', async () => {
+    if (!reset.classList.contains('armed')) {
+      reset.classList.add('armed');
+      reset.textContent = 'Click again to reset every score';
+      armTimer = setTimeout(() => {
+        reset.classList.remove('armed');
+        reset.textContent = 'Reset all scores';
+      }, 4000);
+      return;
+    }
+    clearTimeout(armTimer);
+    reset.classList.remove('armed');
+    reset.textContent = 'Reset all scores';
+    try {
+      const r = await call('/api/admin/reset-scores');
+      done('Scores reset (' + ((r && r.rows_cleared) || 0) + ' rows cleared).');
+    } catch (err) {
+      fail(err);
+    }
+  });
+
+  $('refresh').addEventListener('click', () => {
+    lastPlayers = '';
+    loadRooms();
+    loadPlayers();
+  });
+
+  let started = false;
+  function start() {
+    showConsole(true);
+    if (started) {
+      lastPlayers = '';
+      loadRooms();
+      loadPlayers();
+      return;
+    }
+    started = true;
+    SP.poll(loadRooms, 3000);
+    SP.poll(loadPlayers, 5000);
+  }
+
+  if (token) start();
+  else showConsole(false);
+})();

@@ -1,0 +1,110 @@
+// Shared pieces of the browser tests: the server under test (from the
+// environment set by scripts/browser-tests.sh), a headless Chromium with a
+// fresh profile, page-error collection, and API helpers.
+
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Base URL of the server under test, e.g. http://127.0.0.1:41234 */
+export const BASE = (process.env.SNAKEPIT_URL || '').replace(/\/+$/, '');
+/** The admin token the server was started with. */
+export const ADMIN_TOKEN = process.env.SNAKEPIT_ADMIN_TOKEN || '';
+/** The room the server creates at start. */
+export const ROOM = process.env.SNAKEPIT_ROOM || 'snakebattle';
+
+if (!BASE) throw new Error('SNAKEPIT_URL is not set: run the tests through scripts/browser-tests.sh');
+
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * Starts Chromium with a fresh user data dir. Returns `{ context, newPage,
+ * close, problems }`: every page made by `newPage` records console errors,
+ * uncaught exceptions and dialogs into `problems`.
+ */
+export async function launch(t) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snakepit-chromium-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1400, height: 950 },
+  });
+  const problems = { errors: [], dialogs: [] };
+  async function newPage() {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => problems.errors.push('pageerror: ' + e.message));
+    page.on('console', (m) => {
+      // A failed WebSocket handshake logs an error too; the tests that
+      // expect one say so. Everything else (CSP violations above all) counts.
+      if (m.type() === 'error') problems.errors.push('console: ' + m.text());
+    });
+    page.on('dialog', async (d) => {
+      problems.dialogs.push(d.type() + ': ' + d.message());
+      await d.dismiss().catch(() => {});
+    });
+    return page;
+  }
+  async function close() {
+    await context.close().catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  if (t && t.after) t.after(close);
+  return { context, newPage, close, problems };
+}
+
+/** Calls the JSON API from the test process. */
+export async function api(method, p, body, token) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = 'Bearer ' + token;
+  const res = await fetch(BASE + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  return { status: res.status, data };
+}
+
+/** Registers a player; returns `{id, name, code, url}`. */
+export async function register(name) {
+  const r = await api('POST', '/api/register', { name });
+  if (r.status !== 201) throw new Error('register ' + JSON.stringify(name) + ': ' + r.status + ' ' + JSON.stringify(r.data));
+  return r.data;
+}
+
+/** A name unlikely to clash with other tests on the same server. */
+export function uniqueName(prefix) {
+  return prefix + '-' + Math.random().toString(36).slice(2, 7);
+}
+
+/** Polls `fn` until it returns a truthy value. */
+export async function until(fn, { timeout = 30000, every = 200, what = 'condition' } = {}) {
+  const end = Date.now() + timeout;
+  let last;
+  for (;;) {
+    last = await fn();
+    if (last) return last;
+    if (Date.now() > end) throw new Error('timed out waiting for ' + what);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+/** Console errors that are not expected by the caller. */
+export function unexpectedErrors(problems, allow = []) {
+  return problems.errors.filter((e) => !allow.some((re) => re.test(e)));
+}
