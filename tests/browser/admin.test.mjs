@@ -1,7 +1,7 @@
 // The admin page: sign-in, room controls and errors from the API.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, ADMIN_TOKEN, api, launch, uniqueName, until, unexpectedErrors } from './helpers.mjs';
+import { BASE, ADMIN_TOKEN, api, launch, register, uniqueName, until, unexpectedErrors } from './helpers.mjs';
 
 test('the admin page signs in, creates, pauses and resumes a room', { timeout: 60000 }, async (t) => {
   const b = await launch(t);
@@ -51,5 +51,29 @@ test('the admin page signs in, creates, pauses and resumes a room', { timeout: 6
 
   await page.goto(BASE + '/admin');
   await page.screenshot({ path: '/tmp/snakepit-admin-login.png' });
-  assert.deepEqual(unexpectedErrors(b.problems, [/status of 401/]), []);
+  // The wrong token (401) and the duplicate room (409) are expected.
+  assert.deepEqual(unexpectedErrors(b.problems, [/status of 40[19]/]), []);
+});
+
+test('kicking a player from the admin page closes their page with the reason', { timeout: 60000 }, async (t) => {
+  const b = await launch(t);
+  const me = await register(uniqueName('kickme'));
+  const player = await b.newPage();
+  await player.goto(me.url);
+  await player.waitForFunction(() => window.__snakepit && window.__snakepit.player, null, { timeout: 15000 });
+
+  const admin = await b.newPage();
+  await admin.addInitScript((tok) => sessionStorage.setItem('snakepit.adminToken', tok), ADMIN_TOKEN);
+  await admin.goto(BASE + '/admin');
+  const row = admin.locator('#players-body tr[data-player="' + me.id + '"]');
+  await row.waitFor();
+  await row.getByRole('button', { name: 'Kick' }).click();
+  await admin.waitForSelector('#admin-ok:not(.hidden)');
+  assert.match(await admin.locator('#admin-ok').textContent(), /Kicked/);
+
+  await player.waitForFunction(() => /kicked/.test(window.__snakepit.error || ''), null, { timeout: 10000 });
+  assert.match(await player.locator('#player-error').textContent(), /kicked by the organiser/);
+  // The page does not reconnect after a kick.
+  await player.waitForFunction(() => /disconnected/.test(document.getElementById('conn').textContent), null, { timeout: 5000 });
+  assert.deepEqual(unexpectedErrors(b.problems), []);
 });

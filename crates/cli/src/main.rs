@@ -1,4 +1,5 @@
-//! The `snakepit` command: play games between bots and check their replays.
+//! The `snakepit` command: serve an arena, play games between bots, check
+//! their replays, and administer a contest.
 //!
 //! `main` stays thin: it parses the command line, sets up logging and hands
 //! over to the subcommand's module. Each subcommand is one module with an
@@ -7,11 +8,13 @@
 //! plus its module. Failures come back as `anyhow::Error` and become one line
 //! on stderr and an exit code chosen in [`exit`].
 
+mod admin;
 mod bot_spec;
 mod exit;
 mod input;
 mod play;
 mod replay;
+mod serve;
 mod view;
 
 use clap::{Parser, Subcommand};
@@ -29,15 +32,21 @@ struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the arena server (web UI, WebSocket bots, rooms) until Ctrl-C
+    Serve(serve::ServeArgs),
     /// Play one game between bots, as fast as they answer, and print the scores
     Play(play::Args),
     /// Print a replay file tick by tick, or verify it with --verify
     Replay(replay::Args),
+    /// Manage players, rooms and scores
+    Admin(admin::AdminArgs),
 }
 
 impl Command {
     fn run(self) -> anyhow::Result<()> {
         match self {
+            Command::Serve(args) => serve::run(args),
+            Command::Admin(args) => admin::run(args),
             Command::Play(args) => play::run(args),
             Command::Replay(args) => replay::run(args),
         }
@@ -112,6 +121,24 @@ mod tests {
         let Command::Replay(args) = cli.command else { panic!("not replay: {cli:?}") };
         assert_eq!(args.file, std::path::PathBuf::from("game.jsonl"));
         assert!(args.verify);
+    }
+
+    #[test]
+    fn serve_flags() {
+        let cli = Cli::parse_from(["snakepit", "serve", "--port", "0", "--db", "x.sqlite", "--tick-ms", "50", "--bind", "127.0.0.1"]);
+        let Command::Serve(args) = cli.command else { panic!("not serve: {cli:?}") };
+        let cfg = serve::config(&args).unwrap();
+        assert_eq!(cfg.port, 0);
+        assert_eq!(cfg.snakebattle.tick_ms, 50);
+        assert_eq!(cfg.db, std::path::PathBuf::from("x.sqlite"));
+    }
+
+    #[test]
+    fn admin_flags() {
+        let cli = Cli::parse_from(["snakepit", "admin", "add-player", "ann", "--db", "x.sqlite"]);
+        let Command::Admin(args) = cli.command else { panic!("not admin: {cli:?}") };
+        assert!(matches!(args.command, admin::AdminCommand::AddPlayer { ref name } if name == "ann"));
+        assert!(Cli::try_parse_from(["snakepit", "admin", "fly"]).is_err());
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! The loop is the Codenjoy one: every tick each seat's bot gets its own
 //! `board=` message and answers with a command, the answers are read under
 //! the game's command rule, and the engine steps once. Built-in bots are
-//! plain function calls, so a game of hundreds of ticks takes milliseconds.
+//! plain function calls and there is no clock, so the game runs as fast as
+//! the rules and the bots compute.
 
 use crate::bot_spec::BotSpec;
 use crate::exit::BadInput;

@@ -15,11 +15,11 @@ use snakepit_engine::{Dir, Game, Rng};
 
 /// Games per profile and their length; the pair keeps the whole file near
 /// ten seconds in a debug build on two cores.
-const SEEDS: u64 = 200;
+const SEEDS: u64 = 120;
 const TICKS: usize = 1000;
 const SEATS: usize = 5;
 /// Where each game is cloned and the clone played on beside it.
-const FORK_AT: usize = 700;
+const FORK_AT: usize = 800;
 
 /// A 12x12 arena with five start floors, where snakes meet far more often
 /// than on the default 30x30 map.
@@ -51,30 +51,47 @@ fn setup(profile: Profile, seed: u64) -> (Settings, Map) {
 }
 
 /// Random answers for every seat, as bots could send them: mostly a
-/// direction (often one that does not kill at once, so that snakes live
-/// long enough to fight), sometimes with ACT before or after, sometimes
-/// nothing or a combination the rules read as a skipped turn, and rarely
-/// `ACT(0)`.
+/// direction, sometimes with ACT before or after, sometimes nothing or a
+/// combination the rules read as a skipped turn, and rarely `ACT(0)`. Seats
+/// 0-2 pick a direction that does not kill at once nine times in ten; seats
+/// 3 and 4 are careful nearly always and also keep away from other heads
+/// and, while short, from stones, so that some snakes grow long enough for
+/// bites, self-bites and rounds that run to their end.
 fn random_actions(game: &SnakeBattle, rng: &mut Rng) -> Vec<Action> {
     let map = game.map();
-    // Cells a head must not enter; built once for all seats.
+    // Cells a head must not enter, and how many live heads each cell is
+    // next to; built once for all seats.
     let mut blocked: Vec<bool> = map.terrain.iter().map(|&t| t != Terrain::Empty).collect();
+    let mut near_heads = vec![0u8; blocked.len()];
     for s in game.snakes().iter().filter(|s| s.alive) {
         for &c in &s.body {
             if let Some(i) = map.index(c) {
                 blocked[i] = true;
             }
         }
+        for d in Dir::ALL {
+            if let Some(i) = s.head().and_then(|h| map.index(h.step(d))) {
+                near_heads[i] += 1;
+            }
+        }
     }
-    let safe = |p| map.index(p).is_some_and(|i| !blocked[i]);
     (0..game.seats())
         .map(|seat| {
             let s = &game.snakes()[seat];
+            let careful = seat >= 3;
+            let ok = |p| {
+                map.index(p).is_some_and(|i| {
+                    !blocked[i]
+                        // Every cell a head can enter is next to that head.
+                        && (!careful || near_heads[i] < 2)
+                        && (!careful || s.len() >= 5 || s.fury > 0 || game.items()[i] != Some(Item::Stone))
+                })
+            };
             let dir = match s.head() {
-                Some(head) if rng.below(10) < 7 => {
-                    let ok: Vec<Dir> =
-                        Dir::ALL.into_iter().filter(|&d| d != s.dir.opposite() && safe(head.step(d))).collect();
-                    if ok.is_empty() { Dir::ALL[rng.index(4)] } else { ok[rng.index(ok.len())] }
+                Some(head) if rng.below(100) < if careful { 99 } else { 90 } => {
+                    let good: Vec<Dir> =
+                        Dir::ALL.into_iter().filter(|&d| d != s.dir.opposite() && ok(head.step(d))).collect();
+                    if good.is_empty() { Dir::ALL[rng.index(4)] } else { good[rng.index(good.len())] }
                 }
                 _ => Dir::ALL[rng.index(4)],
             };
@@ -87,7 +104,7 @@ fn random_actions(game: &SnakeBattle, rng: &mut Rng) -> Vec<Action> {
                 850..=899 => vec![Token::Act],
                 900..=929 => vec![Token::Dir(other), Token::Dir(dir)],
                 930..=959 => vec![Token::Act, Token::Act],
-                960..=994 => vec![Token::Dir(other), Token::Act, Token::Dir(dir)],
+                960..=998 => vec![Token::Dir(other), Token::Act, Token::Dir(dir)],
                 _ => vec![Token::Dir(dir), Token::ActZero],
             };
             Action::from_tokens(&tokens, game.settings().commands)
@@ -223,6 +240,10 @@ fn play(profile: Profile, seed: u64, all_sums: bool) -> Result<(Vec<Input>, Vec<
         }
         let before = Before::of(&game);
         let events = game.step(&actions);
+        for e in &events { let k = format!("{e:?}"); let k = k.split(|c| c == ' ' || c == '{').next().unwrap_or("").to_string();
+            let k = match e { Event::Died { cause, .. } => format!("Died {:?}", cause).split('(').next().unwrap().to_string(), Event::RoundEnded { reason, .. } => format!("RoundEnded {reason:?}"), Event::Ate { item, .. } => format!("Ate {item:?}"), _ => k };
+            STATS.with(|m| *m.borrow_mut().entry(k).or_insert(0u64) += 1); }
+        STATS.with(|m| { let mx = game.snakes().iter().map(|s| s.len() as u64).max().unwrap_or(0); let e = m.borrow_mut().entry("maxlen".into()).or_insert(0u64).clone(); if mx > e { m.borrow_mut().insert("maxlen".into(), mx); } });
         let input = Input { presence, actions };
         check_tick(&before, &game, &events).map_err(|e| format!("tick {}: {e}\nevents: {events:?}", tick + 1))?;
         inputs.push(input);
@@ -254,6 +275,7 @@ fn replay(profile: Profile, seed: u64, inputs: &[Input]) -> Result<Vec<u64>, Str
 // The ban on reading the environment is for the engine's rules; a test
 // choosing which seeds to run is outside them.
 #[allow(clippy::disallowed_methods)]
+thread_local! { static STATS: std::cell::RefCell<std::collections::BTreeMap<String, u64>> = Default::default(); }
 fn run_profile(profile: Profile) {
     let seeds: Vec<u64> = match std::env::var("SIM_SEED") {
         Ok(s) => vec![s.parse().expect("SIM_SEED is a number")],
@@ -277,11 +299,13 @@ fn run_profile(profile: Profile) {
 #[test]
 fn simulate_codebattle() {
     run_profile(Profile::Codebattle);
+    STATS.with(|m| println!("codebattle {:?}", m.borrow()));
 }
 
 #[test]
 fn simulate_codenjoy() {
     run_profile(Profile::Codenjoy);
+    STATS.with(|m| println!("codenjoy {:?}", m.borrow()));
 }
 
 // ---------------------------------------------------------------------------

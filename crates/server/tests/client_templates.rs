@@ -1,7 +1,8 @@
 //! The client templates, end to end: a player downloads each language's
 //! archive through the HTTP API, it unpacks with a standard unzip, builds
 //! with the language's own tools, and plays on a real server using the URL
-//! filled into the archive (no arguments).
+//! filled into the archive (no arguments), reconnecting after an admin
+//! kicks it.
 //!
 //! The tools come from `scripts/install-test-deps.sh` (websocket-client for
 //! Python, `ws` in `clients/javascript/node_modules`, mono-mcs); `javac`,
@@ -28,8 +29,9 @@ use tokio_tungstenite::tungstenite::Message;
 
 /// Tick period of the test rooms.
 const TICK_MS: u64 = 20;
-/// Boards each template answers before it exits.
-const TICKS: u32 = 60;
+/// Boards each template answers before it exits. Enough to outlast the
+/// kick in the middle of the run (and the reconnect delay that follows).
+const TICKS: u32 = 100;
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
@@ -169,6 +171,15 @@ async fn seat(addr: SocketAddr, name: &str) -> Option<serde_json::Value> {
     rooms.as_array()?.iter().flat_map(|r| r["seats"].as_array().cloned().unwrap_or_default()).find(|s| s["name"] == name)
 }
 
+/// Waits until the seat of `name` is (or is not) held by a connected bot.
+async fn wait_connected(addr: SocketAddr, name: &str, connected: bool, within: Duration) {
+    let deadline = tokio::time::Instant::now() + within;
+    while seat(addr, name).await.is_some_and(|s| s["connected"] == true) != connected {
+        assert!(tokio::time::Instant::now() < deadline, "{name}: connected never became {connected}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Commands that build an unpacked template: (program, arguments, time limit).
 type Build = fn(&Path) -> Vec<(String, Vec<String>, Duration)>;
 /// The command that runs an unpacked template: (program, arguments).
@@ -210,15 +221,13 @@ async fn plays(lang: &str, build: Build, run: Run) {
         .env("NODE_PATH", &node_path);
     let bot = Running::spawn(&mut cmd, &format!("the {lang} template"));
 
-    // The seat shows the bot connected while it plays.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        if seat(addr, &name).await.is_some_and(|s| s["connected"] == true) {
-            break;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "the {lang} template never connected");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    // The seat shows the bot connected while it plays; an admin kick drops
+    // the connection, and the bot comes back by itself.
+    wait_connected(addr, &name, true, Duration::from_secs(30)).await;
+    let (status, body) = http(addr, "POST", &format!("/api/admin/players/{id}/kick"), None, Some(TOKEN)).await;
+    assert_eq!(status, 200, "{body}");
+    wait_connected(addr, &name, false, Duration::from_secs(10)).await;
+    wait_connected(addr, &name, true, Duration::from_secs(30)).await;
 
     let (status, out, err) = bot.finish(Duration::from_secs(60)).await;
     assert!(status.success(), "the {lang} template exited with {status}:\n{out}\n{err}");
@@ -226,6 +235,8 @@ async fn plays(lang: &str, build: Build, run: Run) {
     assert_eq!(boards, TICKS as usize, "the {lang} template answered {boards} boards:\n{out}\n{err}");
     assert!(out.contains(&format!("done: answered {TICKS} boards")), "{out}");
     assert!(out.lines().any(|l| l.starts_with("board ") && !l.contains("head none")), "it never saw its head:\n{out}");
+    assert!(out.contains("disconnected"), "{out}");
+    assert!(out.lines().filter(|l| l.trim() == "connected").count() >= 2, "it did not reconnect:\n{out}");
     server.shutdown().await;
     eprintln!("{lang}: built in {built:?}, done in {:?}", started.elapsed());
 }
@@ -302,7 +313,10 @@ async fn rust_template_plays() {
         |_| {
             let target = rust_target_dir().to_string_lossy().into_owned();
             let args = s(&["build", "--locked", "--quiet", "--target-dir", &target]);
-            vec![("cargo".into(), args, Duration::from_secs(900))]
+            // The cargo that runs this test, rather than whichever is first
+            // on PATH.
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            vec![(cargo, args, Duration::from_secs(900))]
         },
         |_| (rust_target_dir().join("debug/snakepit-client").to_string_lossy().into_owned(), Vec::new()),
     )

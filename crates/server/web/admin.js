@@ -64,6 +64,10 @@
 
   // ---- Rooms ----
 
+  function plural(n, word) {
+    return n + ' ' + word + (n === 1 ? '' : 's');
+  }
+
   const roomRows = new Map();
 
   function roomRow(name) {
@@ -141,7 +145,7 @@
       const seats = r.seats || [];
       const players = seats.filter((s) => s.name && !s.bot).length;
       const bots = seats.filter((s) => s.bot).length;
-      row.cells.seats.textContent = players + ' players, ' + bots + ' bots, ' + r.free_seats + ' free';
+      row.cells.seats.textContent = plural(players, 'player') + ', ' + plural(bots, 'bot') + ', ' + r.free_seats + ' open to players';
       row.cells.period.textContent = SP.ms(r.tick_ms);
       row.pause.dataset.paused = String(r.paused);
       row.pause.textContent = r.paused ? 'Resume' : 'Pause';

@@ -71,6 +71,7 @@
       this.animMs = 0;
       this.mySeat = null;
       this.raf = 0;
+      this.pulseTimer = 0;
       this.cssSize = 0;
       this.dpr = 1;
       this.terrain = null;
@@ -130,7 +131,14 @@
       this.draw(t, now);
       const f = this.frame;
       const pulsing = f && !f.paused && f.snakes.some((s) => s.alive && (s.fury > 0 || s.flying > 0 || s.sleeping));
-      if (t < 1 || pulsing) this.kick();
+      if (t < 1) this.kick();
+      else if (pulsing && !this.pulseTimer) {
+        // Glows and sleeping z's need no more than ~20 frames a second.
+        this.pulseTimer = setTimeout(() => {
+          this.pulseTimer = 0;
+          this.kick();
+        }, 50);
+      }
     }
 
     draw(t, now) {

@@ -37,7 +37,7 @@
         h('span', { text: 'round ' + r.round }),
         h('span', { text: 'tick ' + r.tick }),
         h('span', { text: SP.ms(r.tick_ms) + ' / tick' }),
-        h('span', { text: r.free_seats + ' free' })
+        h('span', { title: 'seats that are empty or held by a built-in bot', text: r.free_seats + (r.free_seats === 1 ? ' open seat' : ' open seats') })
       ),
       h('ul', { class: 'seats' }, seats.map(seatItem)),
       h('div', { class: 'row' }, h('a', { class: 'button', href, text: 'Watch' }))

@@ -46,7 +46,14 @@
     SP.say($('player-error'), text);
   }
 
+  let staleError = false;
+
   function onFrame(f) {
+    // The first frame after a reconnect means the last error is over.
+    if (staleError) {
+      staleError = false;
+      showError('');
+    }
     hook.frame = f;
     hook.frames += 1;
     view.setFrame(f);
@@ -151,7 +158,7 @@
       SP.connStatus($('conn'), state, info);
       if (state === 'open') {
         failures = 0;
-        if (hook.error && /^(Could not connect|Connection lost)/.test(hook.error)) showError('');
+        staleError = !!hook.error;
       }
       if (state === 'retry') {
         failures += info.opened ? 0 : 1;

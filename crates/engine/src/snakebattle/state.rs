@@ -837,12 +837,11 @@ impl SnakeBattle {
     /// call this after every tick.
     pub fn check_invariants(&self) -> Result<(), String> {
         let mut counts = [0u32; 5];
-        for (i, it) in self.items.iter().enumerate() {
-            if let Some(it) = it {
-                counts[it.index()] += 1;
-                if self.map.terrain[i] != Terrain::Empty {
-                    return Err(format!("{it:?} on {:?} at {}", self.map.terrain[i], self.map.pos(i)));
-                }
+        for (i, (it, t)) in self.items.iter().zip(&self.map.terrain).enumerate() {
+            let Some(it) = it else { continue };
+            counts[it.index()] += 1;
+            if *t != Terrain::Empty {
+                return Err(format!("{it:?} on {t:?} at {}", self.map.pos(i)));
             }
         }
         if counts != self.item_counts {

@@ -61,27 +61,26 @@ pub fn render_board(game: &SnakeBattle, seat: Option<SnakeIdx>) -> String {
 /// all seats is done once.
 pub fn render_boards(game: &SnakeBattle) -> Vec<String> {
     let scene = Scene::paint(game);
-    let background = Background::encode(game, &scene);
+    let background = Background::encode(&scene.cells);
     let mut own = Vec::new();
     let snakes = game.snakes();
     (0..snakes.len()).map(|seat| background.for_seat(&scene, &snakes[seat], seat, &mut own)).collect()
 }
 
-/// The snakes as every viewer sees them before the viewer is known: the
-/// winning snake part of each cell, in its enemy form, and whose it is.
+/// What every cell shows before the viewer is known: the element (snake
+/// parts in their enemy form) and, for a snake part, its seat.
 struct Scene {
     size: usize,
-    /// `None` where no snake is drawn.
-    parts: Vec<Option<Element>>,
-    /// The seat of the part in `parts`; meaningless where that is `None`.
+    cells: Vec<Element>,
+    /// The seat of the snake part on a cell; meaningless on other cells.
     owner: Vec<u32>,
 }
 
 impl Scene {
     fn paint(game: &SnakeBattle) -> Scene {
         let map = game.map();
-        let cells = map.size * map.size;
-        let mut scene = Scene { size: map.size, parts: vec![None; cells], owner: vec![0; cells] };
+        let cells = map.terrain.iter().zip(game.items()).map(|(&t, &it)| field(t, it)).collect();
+        let mut scene = Scene { size: map.size, cells, owner: vec![0; map.size * map.size] };
         let snakes = game.snakes();
         // Upstream's order reversed, so that the last write wins: the
         // longest snakes first (later seats first among equals), non-flying
@@ -104,7 +103,7 @@ impl Scene {
 
     fn put(&mut self, cell: Option<usize>, part: Element, owner: SnakeIdx) {
         if let Some(i) = cell {
-            self.parts[i] = Some(part);
+            self.cells[i] = part;
             self.owner[i] = owner as u32;
         }
     }
@@ -122,28 +121,28 @@ struct Background {
 const RUN_MAX: usize = 32;
 
 impl Background {
-    /// One pass over the cells that copies whole runs of equal glyphs at a
-    /// time: a row is mostly long runs of floor and wall, so this is a few
-    /// hundred copies instead of one per cell, and, every piece being a
-    /// `&str` already, the text needs no UTF-8 validation.
-    fn encode(game: &SnakeBattle, scene: &Scene) -> Background {
-        let (terrain, items) = (&game.map().terrain, game.items());
+    /// Copies whole runs of equal glyphs at a time: a row is mostly long
+    /// runs of floor and wall, so this is a couple of hundred copies for a
+    /// 30x30 board instead of one per cell, and, every piece being a `&str`
+    /// already, the text needs no UTF-8 validation. Each loop is kept free
+    /// of calls but the one copy per run, which keeps it in registers.
+    fn encode(cells: &[Element]) -> Background {
+        let mut at = 0;
+        let mut offsets = Vec::with_capacity(cells.len() + 1);
+        offsets.extend(cells.iter().map(|&e| {
+            let start = at;
+            at += u32::from(WIDTH[e as usize]);
+            start
+        }));
+        offsets.push(at);
         let runs = glyph_runs();
-        let cells = scene.parts.len();
-        let mut text = String::with_capacity(cells * 3);
-        let mut offsets = Vec::with_capacity(cells + 1);
-        let (mut run, mut run_len) = (Element::None, 0);
-        for i in 0..cells {
-            let e = scene.parts[i].unwrap_or_else(|| field(terrain[i], items[i]));
-            if e != run || run_len == RUN_MAX {
-                text.push_str(&runs[run as usize][..run_len * WIDTH[run as usize] as usize]);
-                (run, run_len) = (e, 0);
-            }
-            offsets.push((text.len() + run_len * WIDTH[e as usize] as usize) as u32);
-            run_len += 1;
+        let mut text = String::with_capacity(at as usize);
+        let mut rest = cells;
+        while let Some(&e) = rest.first() {
+            let run = rest.iter().take(RUN_MAX).take_while(|&&c| c == e).count();
+            text.push_str(&runs[e as usize][..run * usize::from(WIDTH[e as usize])]);
+            rest = &rest[run..];
         }
-        text.push_str(&runs[run as usize][..run_len * WIDTH[run as usize] as usize]);
-        offsets.push(text.len() as u32);
         Background { text, offsets }
     }
 
@@ -154,8 +153,8 @@ impl Background {
         let size = scene.size as i32;
         own.extend(snake.body.iter().filter_map(|p| {
             let inside = p.x >= 0 && p.y >= 0 && p.x < size && p.y < size;
-            let i = (p.y * size + p.x) as usize;
-            (inside && scene.owner[i] == seat as u32 && scene.parts[i].is_some()).then_some(i)
+            let i = inside.then(|| (p.y * size + p.x) as usize)?;
+            (scene.owner[i] == seat as u32 && scene.cells[i].is_snake()).then_some(i)
         }));
         if own.is_empty() {
             return self.text.clone();
@@ -168,7 +167,7 @@ impl Background {
         for &i in own.iter() {
             let (start, end) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
             out.push_str(&self.text[copied..start]);
-            out.push(scene.parts[i].map_or(Element::Other, Element::to_mine).glyph());
+            out.push(scene.cells[i].to_mine().glyph());
             copied = end;
         }
         out.push_str(&self.text[copied..]);

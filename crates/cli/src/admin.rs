@@ -1,0 +1,160 @@
+//! `snakepit admin`: manage players, rooms and scores, either directly in
+//! the database or through a running server's admin API.
+//!
+//! Players, the room list and scores live in the database, so those
+//! commands work with the server stopped. Pausing, resuming and kicking act
+//! on live rooms and need `--server` (and the admin token).
+
+use anyhow::{Context, bail};
+use snakepit_server::store::Store;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Where `admin` acts.
+#[derive(clap::Args, Debug)]
+pub struct AdminArgs {
+    /// The database file (used when no --server is given).
+    #[arg(long, default_value = "snakepit.sqlite", global = true)]
+    pub db: PathBuf,
+    /// A running server, e.g. http://127.0.0.1:8080.
+    #[arg(long, global = true)]
+    pub server: Option<String>,
+    /// The admin token (or SNAKEPIT_ADMIN_TOKEN).
+    #[arg(long, env = "SNAKEPIT_ADMIN_TOKEN", global = true, hide_env_values = true)]
+    pub token: Option<String>,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: AdminCommand,
+}
+
+/// Admin commands.
+#[derive(clap::Subcommand, Debug)]
+pub enum AdminCommand {
+    /// Registers a player and prints their secret URL.
+    AddPlayer {
+        /// Display name.
+        name: String,
+    },
+    /// Lists players.
+    Players,
+    /// Lists rooms.
+    Rooms,
+    /// Pauses a room (needs --server).
+    Pause {
+        /// Room name.
+        room: String,
+    },
+    /// Resumes a room (needs --server).
+    Resume {
+        /// Room name.
+        room: String,
+    },
+    /// Removes a player from their room (needs --server).
+    Kick {
+        /// Player id.
+        player: String,
+    },
+    /// Sets scores to zero.
+    ResetScores {
+        /// Only this game's.
+        #[arg(long)]
+        game: Option<String>,
+    },
+}
+
+/// Runs an admin command.
+pub fn run(args: AdminArgs) -> anyhow::Result<()> {
+    match &args.server {
+        Some(url) => remote(&args, url),
+        None => local(&args),
+    }
+}
+
+fn local(args: &AdminArgs) -> anyhow::Result<()> {
+    let store = Store::open(&args.db).with_context(|| format!("opening {}", args.db.display()))?;
+    match &args.command {
+        AdminCommand::AddPlayer { name } => {
+            let p = store.add_player(name.trim())?;
+            println!("id: {}\ncode: {}\nurl: http://HOST:PORT/codenjoy-contest/board/player/{}?code={}", p.id, p.code, p.id, p.code);
+        }
+        AdminCommand::Players => {
+            for p in store.players()? {
+                println!("{}\t{}\t/codenjoy-contest/board/player/{}?code={}", p.id, p.name, p.id, p.code);
+            }
+        }
+        AdminCommand::Rooms => {
+            for r in store.rooms()? {
+                println!("{}\t{}\ttick {} ms\t{}", r.name, r.game, r.tick_ms, if r.paused { "paused" } else { "running" });
+            }
+        }
+        AdminCommand::ResetScores { game } => {
+            let n = store.reset_scores(game.as_deref())?;
+            println!("cleared {n} score rows");
+        }
+        AdminCommand::Pause { .. } | AdminCommand::Resume { .. } | AdminCommand::Kick { .. } => {
+            bail!("this command acts on a running server: give --server http://HOST:PORT and the admin token")
+        }
+    }
+    Ok(())
+}
+
+fn remote(args: &AdminArgs, url: &str) -> anyhow::Result<()> {
+    let token = args.token.as_deref().context("--token or SNAKEPIT_ADMIN_TOKEN is needed with --server")?;
+    let (method, path, body) = match &args.command {
+        AdminCommand::AddPlayer { name } => ("POST", "/api/admin/players".to_string(), serde_json::json!({ "name": name }).to_string()),
+        AdminCommand::Players => ("GET", "/api/admin/players".to_string(), String::new()),
+        AdminCommand::Rooms => ("GET", "/api/rooms".to_string(), String::new()),
+        AdminCommand::Pause { room } => ("POST", format!("/api/admin/rooms/{room}/pause"), String::new()),
+        AdminCommand::Resume { room } => ("POST", format!("/api/admin/rooms/{room}/resume"), String::new()),
+        AdminCommand::Kick { player } => ("POST", format!("/api/admin/players/{player}/kick"), String::new()),
+        AdminCommand::ResetScores { game } => (
+            "POST",
+            match game {
+                Some(g) => format!("/api/admin/reset-scores?game={g}"),
+                None => "/api/admin/reset-scores".to_string(),
+            },
+            String::new(),
+        ),
+    };
+    let (status, body) = http(url, method, &path, &body, token)?;
+    if !(200..300).contains(&status) {
+        bail!("the server answered {status}: {}", body.trim());
+    }
+    println!("{}", body.trim());
+    Ok(())
+}
+
+/// A single HTTP/1.1 request over plain TCP; the admin API is small and
+/// local, so a client library would be all weight.
+fn http(base: &str, method: &str, path: &str, body: &str, token: &str) -> anyhow::Result<(u16, String)> {
+    let host = base.strip_prefix("http://").context("--server must start with http://")?.trim_end_matches('/');
+    let mut s = TcpStream::connect(host).with_context(|| format!("connecting to {host}"))?;
+    s.set_read_timeout(Some(Duration::from_secs(30)))?;
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )?;
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf)?;
+    let text = String::from_utf8_lossy(&buf);
+    let (head, rest) = text.split_once("\r\n\r\n").context("malformed response")?;
+    let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).context("malformed status line")?;
+    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
+    Ok((status, body))
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((len, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = rest[n..].strip_prefix("\r\n").unwrap_or(&rest[n..]);
+    }
+    out
+}

@@ -1,0 +1,91 @@
+//! `snakepit serve`: run the arena server until Ctrl-C or SIGTERM.
+
+use anyhow::Context;
+use snakepit_server::config::Config;
+use std::path::PathBuf;
+
+/// Options of `snakepit serve`; they override the config file and the
+/// `SNAKEPIT_*` environment.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// TOML configuration file.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Address to listen on.
+    #[arg(long)]
+    pub bind: Option<String>,
+    /// Port (0 picks a free one).
+    #[arg(long)]
+    pub port: Option<u16>,
+    /// SQLite database file.
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+    /// Tick period of SnakeBattle rooms, in milliseconds (10 to 60000).
+    #[arg(long)]
+    pub tick_ms: Option<u64>,
+    /// SnakeBattle rule profile: codebattle or codenjoy.
+    #[arg(long)]
+    pub profile: Option<String>,
+}
+
+/// Builds the configuration from the file, the environment and the flags.
+pub fn config(args: &ServeArgs) -> anyhow::Result<Config> {
+    let mut cfg = Config::load(args.config.as_deref())?;
+    if let Some(b) = &args.bind {
+        cfg.bind = b.clone();
+    }
+    if let Some(p) = args.port {
+        cfg.port = p;
+    }
+    if let Some(d) = &args.db {
+        cfg.db = d.clone();
+    }
+    if let Some(t) = args.tick_ms {
+        cfg.snakebattle.tick_ms = t;
+    }
+    if let Some(p) = &args.profile {
+        cfg.snakebattle.profile = p.clone();
+    }
+    Ok(cfg)
+}
+
+/// Runs the server.
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let cfg = config(&args)?;
+    // Every bot is a socket; the usual soft limit of 1024 descriptors would
+    // cap a contest at about a thousand bots.
+    if let Err(e) = rlimit::increase_nofile_limit(u64::MAX) {
+        tracing::warn!("cannot raise the open files limit: {e}");
+    }
+    let rt = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    rt.block_on(async move {
+        let server = snakepit_server::Server::start(cfg).await?;
+        println!("snakepit listening on http://{}", server.addr);
+        println!("admin token: {}", server.admin_token);
+        shutdown_signal().await;
+        eprintln!("shutting down: finishing the tick and writing scores");
+        server.shutdown().await;
+        anyhow::Ok(())
+    })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}

@@ -1,0 +1,179 @@
+//! `snakepit serve` as a user runs it: a real process on a loopback port.
+//! Players, codes and scores must survive the process being killed with
+//! SIGKILL, and a graceful stop must close bot sockets with a reason.
+
+use futures_util::{SinkExt, StreamExt};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(db: &Path) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snakepit"))
+        .args(["serve", "--bind", "127.0.0.1", "--port", "0", "--tick-ms", "20", "--db"])
+        .arg(db)
+        .env("SNAKEPIT_ADMIN_TOKEN", "t")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("snakepit serve starts");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let addr = loop {
+        let line = lines.next().expect("serve prints its address").unwrap();
+        if let Some(a) = line.strip_prefix("snakepit listening on http://") {
+            break a.parse().unwrap();
+        }
+    };
+    // Keep draining stdout so the server never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    Server { child, addr }
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("snakepit-serve-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(s, "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    let status = out.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, out.split_once("\r\n\r\n").unwrap().1.to_string())
+}
+
+fn score_of(addr: SocketAddr, name: &str) -> i64 {
+    let (_, body) = http(addr, "GET", "/api/leaderboard?game=snakebattle", "");
+    // The body may be chunked; find the row by its name.
+    let start = body.find('[').unwrap();
+    let end = body.rfind(']').unwrap();
+    let rows: serde_json::Value = serde_json::from_str(&body[start..=end]).unwrap();
+    rows.as_array().unwrap().iter().find(|r| r["name"] == name).map_or(0, |r| r["score"].as_i64().unwrap())
+}
+
+/// Plays with the greedy built-in logic over the real socket until the
+/// player has a positive stored score.
+async fn play_until_scored(addr: SocketAddr, id: &str, code: &str, name: &str) -> i64 {
+    let url = format!("ws://{addr}/codenjoy-contest/ws?user={id}&code={code}");
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let mut bot = safe_mover();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut boards = 0;
+    while Instant::now() < deadline {
+        let Some(Ok(Message::Text(t))) = ws.next().await else { panic!("socket closed") };
+        ws.send(Message::Text(bot(&t).into())).await.unwrap();
+        boards += 1;
+        if boards % 50 == 0 {
+            let s = score_of(addr, name);
+            if s > 0 {
+                return s;
+            }
+        }
+    }
+    panic!("no score after 60 s");
+}
+
+/// A tiny safe mover, enough to eat apples now and then; the real built-in
+/// bots are tested in their crate.
+fn safe_mover() -> impl FnMut(&str) -> String {
+    let mut turn = 0usize;
+    move |msg: &str| {
+        let board: Vec<char> = msg.trim_start_matches("board=").chars().collect();
+        let n = (board.len() as f64).sqrt() as usize;
+        let head = board.iter().position(|c| "▲►▼◄♥".contains(*c));
+        turn += 1;
+        let Some(h) = head else { return "RIGHT".into() };
+        let (x, y) = (h % n, h / n);
+        let dirs = [("UP", 0i32, -1i32), ("RIGHT", 1, 0), ("DOWN", 0, 1), ("LEFT", -1, 0)];
+        for k in 0..4 {
+            let (name, dx, dy) = dirs[(k + turn / 7) % 4];
+            let (nx, ny) = (x as i32 + dx, y as i32 + dy);
+            if nx < 0 || ny < 0 || nx >= n as i32 || ny >= n as i32 {
+                continue;
+            }
+            let c = board[ny as usize * n + nx as usize];
+            if c == ' ' || c == '○' || c == '$' {
+                return name.into();
+            }
+        }
+        "UP".into()
+    }
+}
+
+#[test]
+fn scores_players_and_codes_survive_sigkill() {
+    let dir = temp_dir("kill");
+    let db = dir.join("db.sqlite");
+    let server = serve(&db);
+    let (status, body) = http(server.addr, "POST", "/api/register", r#"{"name":"survivor"}"#);
+    assert_eq!(status, 201, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let (id, code) = (v["id"].as_str().unwrap().to_string(), v["code"].as_str().unwrap().to_string());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let before = rt.block_on(play_until_scored(server.addr, &id, &code, "survivor"));
+    // Scores are written at least once a second; let one batch land.
+    std::thread::sleep(Duration::from_millis(1500));
+    let before = before.max(score_of(server.addr, "survivor"));
+    let pid = server.child.id();
+    let status = Command::new("kill").args(["-KILL", &pid.to_string()]).status().unwrap();
+    assert!(status.success());
+    drop(server);
+
+    let again = serve(&db);
+    let after = score_of(again.addr, "survivor");
+    assert!(after >= before, "score {before} before SIGKILL, {after} after restart");
+    assert!(after > 0);
+    // The same id and code still open the bot socket.
+    rt.block_on(async {
+        let url = format!("ws://{}/codenjoy-contest/ws?user={id}&code={code}", again.addr);
+        let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("the code still works");
+        let Some(Ok(Message::Text(t))) = ws.next().await else { panic!("no board after restart") };
+        assert!(t.starts_with("board="));
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sigterm_closes_bots_with_a_reason() {
+    let dir = temp_dir("term");
+    let server = serve(&dir.join("db.sqlite"));
+    let (_, body) = http(server.addr, "POST", "/api/register", r#"{"name":"leaver"}"#);
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let url = format!("ws://{}/codenjoy-contest/ws?user={}&code={}", server.addr, v["id"].as_str().unwrap(), v["code"].as_str().unwrap());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let reason = rt.block_on(async {
+        let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        let _ = ws.next().await;
+        let status = Command::new("kill").args(["-TERM", &server.child.id().to_string()]).status().unwrap();
+        assert!(status.success());
+        loop {
+            match tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
+                Ok(Some(Ok(Message::Close(Some(f))))) => break f.reason.to_string(),
+                Ok(Some(Ok(_))) => continue,
+                other => panic!("no close frame: {other:?}"),
+            }
+        }
+    });
+    assert!(reason.contains("shutting down"), "{reason}");
+    let mut server = server;
+    let code = server.child.wait().unwrap();
+    assert!(code.success(), "graceful exit, got {code:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
