@@ -7,9 +7,6 @@
 #   bash scripts/browser-tests.sh room       # only files whose name has "room"
 set -euo pipefail
 
-# Which server to start: "example" (crates/server/examples/dev_serve.rs)
-# until `snakepit serve` exists, then "cli".
-SERVER_KIND=example
 
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -61,20 +58,8 @@ if [[ ! -d tests/browser/node_modules/playwright-core ]]; then
 fi
 
 # 3. Build and start the server.
-case $SERVER_KIND in
-  example)
-    cargo build -q -p snakepit-server --example dev_serve
-    SERVER=("$TARGET_DIR/debug/examples/dev_serve" 0 "$DB" "$TICK_MS")
-    ;;
-  cli)
-    cargo build -q -p snakepit --bin snakepit
-    SERVER=("$TARGET_DIR/debug/snakepit" serve --bind 127.0.0.1 --port 0 --db "$DB")
-    ;;
-  *)
-    echo "unknown SERVER_KIND $SERVER_KIND" >&2
-    exit 2
-    ;;
-esac
+cargo build -q -p snakepit --bin snakepit
+SERVER=("$TARGET_DIR/debug/snakepit" serve --bind 127.0.0.1 --port 0 --db "$DB" --tick-ms "$TICK_MS")
 SNAKEPIT_ADMIN_TOKEN=$ADMIN_TOKEN SNAKEPIT_TICK_MS=$TICK_MS RUST_LOG=${RUST_LOG:-warn} \
   "${SERVER[@]}" >"$LOG" 2>&1 </dev/null &
 SERVER_PID=$!

@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+echo "== test dependencies"
+bash scripts/install-test-deps.sh
+
 echo "== clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 

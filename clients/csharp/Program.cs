@@ -109,10 +109,9 @@ public static class Program
                     if (done())
                     {
                         // Waiting for the server's reply to the close is not
-                        // worth hanging over.
-                        await Task.WhenAny(
-                            ws.CloseOutputAsync(WebSocketCloseStatus.NormalClosure, "done", CancellationToken.None),
-                            Task.Delay(1000));
+                        // worth hanging over. A plain wait, not Task.Delay:
+                        // Mono can crash at exit while a timer is pending.
+                        ws.CloseOutputAsync(WebSocketCloseStatus.NormalClosure, "done", CancellationToken.None).Wait(1000);
                         break;
                     }
                     Console.WriteLine("disconnected: " + ws.CloseStatus + " " + ws.CloseStatusDescription);

@@ -3,7 +3,7 @@
 //! **API Boundary:** a built-in bot gets the same `board=...` text a
 //! WebSocket bot gets and answers with the text a real client would send;
 //! it never looks at engine state. It reads the board with
-//! [`Board`](snakepit_protocol::codenjoy::Board), so every game with
+//! [`Board`], so every game with
 //! built-in bots also exercises the renderer, the board parser and the
 //! command parser end to end.
 //!

@@ -38,19 +38,26 @@ fn play(names: &[&str], seed: u64, running_ticks: u32) -> Vec<i64> {
 #[test]
 fn greedy_beats_random() {
     // 20 games of 300 running ticks, 2 greedy and 3 random bots, seats
-    // rotated so that neither kind keeps the same seats.
+    // rotated so that neither kind keeps the same seats. The games are
+    // independent, so they run on all cores.
     let kinds = ["greedy", "random", "random", "greedy", "random"];
+    let lineups: Vec<Vec<&str>> = (0..20).map(|game| (0..5).map(|seat| kinds[(seat + game) % 5]).collect()).collect();
+    let results: Vec<Vec<i64>> = std::thread::scope(|scope| {
+        let games: Vec<_> = lineups
+            .iter()
+            .enumerate()
+            .map(|(game, names)| scope.spawn(move || play(names, game as u64, 300)))
+            .collect();
+        games.into_iter().map(|g| g.join().unwrap()).collect()
+    });
     let (mut greedy, mut random) = (0, 0);
-    for game in 0..20u64 {
-        let names: Vec<&str> = (0..5).map(|seat| kinds[(seat + game as usize) % 5]).collect();
-        let scores = play(&names, game, 300);
+    for (names, scores) in lineups.iter().zip(results) {
         for (name, score) in names.iter().zip(scores) {
             if *name == "greedy" { greedy += score } else { random += score }
         }
     }
     // Per seat: 2 greedy seats against 3 random ones.
     let (greedy, random) = (greedy as f64 / 2.0, random as f64 / 3.0);
-    eprintln!("greedy {greedy} per seat, random {random} per seat");
     assert!(greedy > 2.0 * random, "greedy {greedy} per seat, random {random} per seat");
 }
 
@@ -109,4 +116,80 @@ fn random_spreads_over_safe_moves() {
     }
     let want: std::collections::BTreeSet<String> = ["UP", "RIGHT", "DOWN"].map(String::from).into();
     assert_eq!(seen, want);
+}
+
+fn greedy() -> Box<dyn SnakeBot> {
+    by_name("greedy", 0).unwrap()
+}
+
+/// Joins board rows into the message a bot receives.
+fn board(rows: &[&str]) -> String {
+    message(&rows.concat())
+}
+
+#[test]
+fn greedy_eats_stones_only_when_furious() {
+    let calm = board(&["☼☼☼☼☼☼☼", "☼     ☼", "☼     ☼", "☼╘═►● ☼", "☼     ☼", "☼     ☼", "☼☼☼☼☼☼☼"]);
+    let answer = greedy().answer(&calm);
+    assert!(answer == "UP" || answer == "DOWN", "{answer}");
+    let furious = board(&["☼☼☼☼☼☼☼", "☼     ☼", "☼     ☼", "☼╘═♥● ☼", "☼     ☼", "☼     ☼", "☼☼☼☼☼☼☼"]);
+    assert_eq!(greedy().answer(&furious), "RIGHT");
+}
+
+/// A 10x10 walled board whose third row is `row`.
+fn row_board(row: &str) -> String {
+    let mut rows = vec!["☼☼☼☼☼☼☼☼☼☼"; 10];
+    for r in &mut rows[1..9] {
+        *r = "☼        ☼";
+    }
+    rows[2] = row;
+    board(&rows)
+}
+
+#[test]
+fn greedy_keeps_away_from_heads_that_would_win() {
+    // The apple in front of me is next to an enemy head as long as mine: a
+    // head-on there would kill me, so it turns away.
+    let answer = greedy().answer(&row_board("☼  ╘═►○<─ö"));
+    assert!(answer == "UP" || answer == "DOWN", "{answer}");
+    // Two longer than the enemy, I would survive a head-on: take the apple.
+    assert_eq!(greedy().answer(&row_board("☼╘═══►○<─ö")), "RIGHT");
+    // A furious enemy wins whatever the lengths.
+    let answer = greedy().answer(&row_board("☼╘═══►○♣─ö"));
+    assert!(answer == "UP" || answer == "DOWN", "{answer}");
+}
+
+#[test]
+fn greedy_drops_a_stone_on_a_chaser() {
+    // First, furious, it eats the stone in front of it...
+    let before = board(&[
+        "☼☼☼☼☼☼☼☼☼",
+        "☼       ☼",
+        "☼╘════♥●☼",
+        "☼       ☼",
+        "☼       ☼",
+        "☼       ☼",
+        "☼       ☼",
+        "☼       ☼",
+        "☼☼☼☼☼☼☼☼☼",
+    ]);
+    let after = board(&[
+        "☼☼☼☼☼☼☼☼☼",
+        "☼       ☼",
+        "☼ ×─>╘═►☼",
+        "☼       ☼",
+        "☼       ☼",
+        "☼       ☼",
+        "☼       ☼",
+        "☼       ☼",
+        "☼☼☼☼☼☼☼☼☼",
+    ]);
+    let mut bot = greedy();
+    assert_eq!(bot.answer(&before), "RIGHT");
+    // ...then an enemy head sits right behind its tail: move, then drop.
+    let answer = bot.answer(&after);
+    assert!(answer == "UP,ACT" || answer == "DOWN,ACT", "{answer}");
+    // The stone is spent; and a bot that never ate one has none to drop.
+    assert!(!bot.answer(&after).ends_with("ACT"));
+    assert!(!greedy().answer(&after).ends_with("ACT"));
 }

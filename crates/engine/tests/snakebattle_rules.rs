@@ -15,6 +15,31 @@ mod common;
 use common::check;
 use expect_test::expect;
 
+/// The table of rule sentences in `src/snakebattle/mod.rs` and the tests
+/// of this file name each other exactly.
+#[test]
+fn rule_table_matches_tests() {
+    let table: std::collections::BTreeSet<String> = include_str!("../src/snakebattle/mod.rs")
+        .lines()
+        .filter(|l| l.starts_with("//! | ") && !l.starts_with("//! |---"))
+        .filter_map(|l| l.rsplit(" | ").next())
+        .flat_map(|cell| cell.split('`').skip(1).step_by(2).map(str::to_string).collect::<Vec<_>>())
+        .filter(|name| name != "test")
+        // The table writes the examples as a range.
+        .chain((2..=4).map(|i| format!("fight_example_{i}")))
+        .collect();
+    let this_file = include_str!("snakebattle_rules.rs");
+    let tests: std::collections::BTreeSet<String> = this_file
+        .split("#[test]\nfn ")
+        .skip(1)
+        .filter_map(|rest| rest.split('(').next())
+        .filter(|&name| name != "rule_table_matches_tests")
+        .map(str::to_string)
+        .collect();
+    assert!(tests.len() > 40, "found only {} tests; has the layout of this file changed?", tests.len());
+    assert_eq!(table, tests, "the rule table of src/snakebattle/mod.rs and these tests disagree");
+}
+
 // ---------------------------------------------------------------------------
 // Movement
 

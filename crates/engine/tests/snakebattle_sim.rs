@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use snakepit_engine::snakebattle::{
     Action, CommandRule, Event, Item, Map, Profile, ScoreReason, Settings, SnakeBattle, Terrain, Token,
 };
-use snakepit_engine::{Dir, Game, Rng};
+use snakepit_engine::{Dir, Game, Pos, Rng};
 
 /// Games per profile and their length; the pair keeps the whole file near
 /// ten seconds in a debug build on two cores.
@@ -46,18 +46,21 @@ fn setup(profile: Profile, seed: u64) -> (Settings, Map) {
         pairs.push(("points_die_penalty", "30"));
     }
     let settings = Settings::from_pairs(pairs).expect("valid settings");
-    let map = if seed % 2 == 0 { Map::default_map() } else { Map::parse(SMALL_MAP).expect("the small map parses") };
+    let map = match seed % 2 {
+        0 => Map::default_map(),
+        _ => Map::parse(SMALL_MAP).expect("the small map parses"),
+    };
     (settings, map)
 }
 
 /// Random answers for every seat, as bots could send them: mostly a
 /// direction, sometimes with ACT before or after, sometimes nothing or a
-/// combination the rules read as a skipped turn, and rarely `ACT(0)`. Seats
-/// 0-2 pick a direction that does not kill at once nine times in ten; seats
-/// 3 and 4 are careful nearly always and also keep away from other heads
-/// and, while short, from stones, so that some snakes grow long enough for
-/// bites, self-bites and rounds that run to their end.
-fn random_actions(game: &SnakeBattle, rng: &mut Rng) -> Vec<Action> {
+/// combination the rules read as a skipped turn, and rarely `ACT(0)`. The
+/// first `reckless` seats pick a direction that does not kill at once nine
+/// times in ten; the others nearly always, and they also keep away from
+/// other heads and, while short, from stones, so that some snakes grow long
+/// enough for bites, self-bites and rounds that run to their end.
+fn random_actions(game: &SnakeBattle, reckless: usize, rng: &mut Rng) -> Vec<Action> {
     let map = game.map();
     // Cells a head must not enter, and how many live heads each cell is
     // next to; built once for all seats.
@@ -78,7 +81,7 @@ fn random_actions(game: &SnakeBattle, rng: &mut Rng) -> Vec<Action> {
     (0..game.seats())
         .map(|seat| {
             let s = &game.snakes()[seat];
-            let careful = seat >= 3;
+            let careful = seat >= reckless;
             let ok = |p| {
                 map.index(p).is_some_and(|i| {
                     !blocked[i]
@@ -96,7 +99,11 @@ fn random_actions(game: &SnakeBattle, rng: &mut Rng) -> Vec<Action> {
                 _ => Dir::ALL[rng.index(4)],
             };
             let other = Dir::ALL[rng.index(4)];
-            let tokens: Vec<Token> = match rng.below(1000) {
+            // Answers without an effective direction keep the snake going
+            // straight; a careful bot only sends them when that is safe.
+            let straight_ok = s.head().is_some_and(|h| ok(h.step(s.dir)));
+            let roll = if careful && !straight_ok { 100 + rng.below(750) } else { rng.below(1000) };
+            let tokens: Vec<Token> = match roll {
                 0..=99 => vec![],
                 100..=549 => vec![Token::Dir(dir)],
                 550..=699 => vec![Token::Act, Token::Dir(dir)],
@@ -232,7 +239,12 @@ fn play(profile: Profile, seed: u64, all_sums: bool) -> Result<(Vec<Input>, Vec<
             let seat = rng.index(SEATS);
             (seat, !game.snakes()[seat].present)
         });
-        let actions = random_actions(&game, &mut rng);
+        // One game in three has no reckless bots, for long rounds.
+        let reckless = match seed % 3 {
+            0 => 0,
+            _ => 3,
+        };
+        let actions = random_actions(&game, reckless, &mut rng);
         // Leaving is not a death and has no event, so the state checked
         // against the events is the one after it.
         if let Some((seat, present)) = presence {
@@ -240,10 +252,6 @@ fn play(profile: Profile, seed: u64, all_sums: bool) -> Result<(Vec<Input>, Vec<
         }
         let before = Before::of(&game);
         let events = game.step(&actions);
-        for e in &events { let k = format!("{e:?}"); let k = k.split(|c| c == ' ' || c == '{').next().unwrap_or("").to_string();
-            let k = match e { Event::Died { cause, .. } => format!("Died {:?}", cause).split('(').next().unwrap().to_string(), Event::RoundEnded { reason, .. } => format!("RoundEnded {reason:?}"), Event::Ate { item, .. } => format!("Ate {item:?}"), _ => k };
-            STATS.with(|m| *m.borrow_mut().entry(k).or_insert(0u64) += 1); }
-        STATS.with(|m| { let mx = game.snakes().iter().map(|s| s.len() as u64).max().unwrap_or(0); let e = m.borrow_mut().entry("maxlen".into()).or_insert(0u64).clone(); if mx > e { m.borrow_mut().insert("maxlen".into(), mx); } });
         let input = Input { presence, actions };
         check_tick(&before, &game, &events).map_err(|e| format!("tick {}: {e}\nevents: {events:?}", tick + 1))?;
         inputs.push(input);
@@ -275,7 +283,6 @@ fn replay(profile: Profile, seed: u64, inputs: &[Input]) -> Result<Vec<u64>, Str
 // The ban on reading the environment is for the engine's rules; a test
 // choosing which seeds to run is outside them.
 #[allow(clippy::disallowed_methods)]
-thread_local! { static STATS: std::cell::RefCell<std::collections::BTreeMap<String, u64>> = Default::default(); }
 fn run_profile(profile: Profile) {
     let seeds: Vec<u64> = match std::env::var("SIM_SEED") {
         Ok(s) => vec![s.parse().expect("SIM_SEED is a number")],
@@ -285,8 +292,12 @@ fn run_profile(profile: Profile) {
         // Replaying every tenth game from scratch is enough to catch
         // hidden state; the clone covers every game.
         let replayed = seed % 10 == 0;
-        let (inputs, sums) = play(profile, seed, replayed)
-            .unwrap_or_else(|e| panic!("profile {}, seed {seed} (SIM_SEED={seed}): {e}", profile.name()));
+        let name = profile.name();
+        // `step` asserts the invariants itself in a debug build; its panic
+        // must name the seed too.
+        let (inputs, sums) = std::panic::catch_unwind(|| play(profile, seed, replayed))
+            .unwrap_or_else(|_| Err("the engine panicked (message above)".to_string()))
+            .unwrap_or_else(|e| panic!("profile {name}, seed {seed} (SIM_SEED={seed}): {e}"));
         if replayed {
             let again = replay(profile, seed, &inputs).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
             if let Some(tick) = (0..sums.len()).find(|&t| sums[t] != again[t]) {
@@ -299,13 +310,38 @@ fn run_profile(profile: Profile) {
 #[test]
 fn simulate_codebattle() {
     run_profile(Profile::Codebattle);
-    STATS.with(|m| println!("codebattle {:?}", m.borrow()));
 }
 
 #[test]
 fn simulate_codenjoy() {
     run_profile(Profile::Codenjoy);
-    STATS.with(|m| println!("codenjoy {:?}", m.borrow()));
+}
+
+/// `check_invariants` is what the simulation relies on, so it must itself
+/// reject broken states, and accept the overlaps flying makes legal.
+#[test]
+fn invariants_reject_broken_states() {
+    let p = Pos::new;
+    let check = |profile: Profile, bodies: Vec<Vec<Pos>>| {
+        let map = Map::parse(SMALL_MAP).expect("the small map parses");
+        let mut game = SnakeBattle::new(Settings::profile(profile), map, 1, 1).expect("one seat fits");
+        let items = vec![None; game.items().len()];
+        let snakes = bodies.into_iter().map(|b| SnakeBattle::make_snake(b, Dir::Right)).collect();
+        game.set_position(items, snakes);
+        game.check_invariants()
+    };
+    let a = vec![p(4, 4), p(3, 4), p(2, 4)];
+    let crossing = vec![p(3, 6), p(3, 5), p(3, 4), p(3, 3)];
+    let onto_a = vec![p(3, 4), p(3, 5), p(3, 6)];
+    assert_eq!(check(Profile::Codebattle, vec![a.clone(), vec![p(4, 6), p(3, 6)]]), Ok(()));
+    assert!(check(Profile::Codebattle, vec![a.clone(), crossing.clone()]).is_err(), "bodies crossing");
+    assert_eq!(check(Profile::Codenjoy, vec![a.clone(), crossing]), Ok(()), "a crossing left by a flight");
+    assert!(check(Profile::Codenjoy, vec![a.clone(), onto_a]).is_err(), "a head on a body");
+    assert!(check(Profile::Codebattle, vec![vec![p(4, 4)]]).is_err(), "one cell");
+    assert!(check(Profile::Codebattle, vec![vec![p(4, 4), p(2, 4)]]).is_err(), "not contiguous");
+    assert!(check(Profile::Codebattle, vec![vec![p(4, 4), p(4, 3), p(4, 4)]]).is_err(), "a cell twice");
+    assert!(check(Profile::Codebattle, vec![vec![p(0, 4), p(-1, 4)]]).is_err(), "off the board");
+    assert!(check(Profile::Codebattle, vec![vec![p(0, 4), p(1, 4)]]).is_err(), "head in a wall");
 }
 
 // ---------------------------------------------------------------------------
@@ -419,7 +455,7 @@ proptest! {
         let mut game = SnakeBattle::new(Settings::profile(profile), map, seats, seed).expect("seats fit");
         let mut rng = Rng::new(seed);
         for _ in 0..60 {
-            let actions = random_actions(&game, &mut rng);
+            let actions = random_actions(&game, 2, &mut rng);
             let before = Before::of(&game);
             let events = game.step(&actions);
             if let Err(e) = check_tick(&before, &game, &events) {

@@ -318,7 +318,8 @@ fn head_states() -> SnakeBattle {
 #[test]
 fn head_states_mine() {
     let g = head_states();
-    let mine: String = (0..6).map(|seat| rows(&g, Some(seat)).lines().nth(seat + 1).unwrap().to_string() + "\n").collect();
+    let mine: String =
+        (0..6).map(|seat| rows(&g, Some(seat)).lines().nth(seat + 1).unwrap().to_string() + "\n").collect();
     expect![[r#"
         ☼╘═☻   ☼
         ☼~═&   ☼

@@ -166,10 +166,16 @@ pub fn check_name(name: &str) -> Result<String, AppError> {
     Ok(name.to_string())
 }
 
-/// The page a player copies into their client.
+/// The page a player copies into their client. Behind a TLS-terminating
+/// proxy that sets `X-Forwarded-Proto: https` the URL is `https`, so that
+/// clients derive `wss` from it.
 pub fn player_url(headers: &HeaderMap, id: &str, code: &str) -> String {
     let host = headers.get("host").and_then(|h| h.to_str().ok()).unwrap_or("127.0.0.1:8080");
-    format!("http://{host}/codenjoy-contest/board/player/{id}?code={code}")
+    let scheme = match headers.get("x-forwarded-proto").and_then(|h| h.to_str().ok()) {
+        Some("https") => "https",
+        _ => "http",
+    };
+    format!("{scheme}://{host}/codenjoy-contest/board/player/{id}?code={code}")
 }
 
 async fn api_register(State(st): Shared, headers: HeaderMap, Json(r): Json<Register>) -> Result<impl IntoResponse, AppError> {

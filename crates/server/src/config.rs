@@ -71,7 +71,8 @@ pub struct Limits {
     pub max_message_bytes: usize,
     /// Messages per second a client may send before it is disconnected.
     pub messages_per_sec: u32,
-    /// A client silent for this long is disconnected.
+    /// A bot silent for this long is disconnected (pages only watch, so
+    /// they are exempt; a dead page fails the send timeout instead).
     pub idle_timeout_ms: u64,
     /// A client that does not take a message within this time is disconnected.
     pub send_timeout_ms: u64,

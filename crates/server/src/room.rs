@@ -395,7 +395,12 @@ impl Room {
                         }
                         s.note(tick, "", "bot connected".to_string());
                     }
-                    ConnKind::Page => s.pages.push((conn_id, tx)),
+                    ConnKind::Page => {
+                        s.pages.push((conn_id, tx));
+                        // A page opened while the room is paused still
+                        // shows the player's seat and board at once.
+                        send_view(s, seat, &self.cfg.name, &self.boards[seat]);
+                    }
                 }
                 let _ = reply.send(Ok(seat));
                 self.publish(false);
@@ -515,30 +520,17 @@ impl Room {
         let release_after = Duration::from_millis(self.cfg.release_after_ms);
         let mut released = Vec::new();
         for (i, s) in self.seats.iter_mut().enumerate() {
-            if let Some(b) = &mut s.bot {
-                if !b.awaiting {
-                    let msg: Arc<str> = Arc::from(codenjoy::message(&self.boards[i]));
-                    match b.tx.try_send(Outgoing::Board(msg, probe.clone())) {
-                        Ok(()) => b.awaiting = true,
-                        Err(mpsc::error::TrySendError::Closed(_)) => s.bot = None,
-                        Err(mpsc::error::TrySendError::Full(_)) => {}
-                    }
+            if let Some(b) = &mut s.bot
+                && !b.awaiting
+            {
+                let msg: Arc<str> = Arc::from(codenjoy::message(&self.boards[i]));
+                match b.tx.try_send(Outgoing::Board(msg, probe.clone())) {
+                    Ok(()) => b.awaiting = true,
+                    Err(mpsc::error::TrySendError::Closed(_)) => s.bot = None,
+                    Err(mpsc::error::TrySendError::Full(_)) => {}
                 }
             }
-            if !s.pages.is_empty() {
-                if let Holder::Player(p) = &s.holder {
-                    let view = PlayerView {
-                        name: p.name.clone(),
-                        room: self.cfg.name.clone(),
-                        seat: i,
-                        board: self.boards[i].clone(),
-                        log: s.log.iter().cloned().collect(),
-                        bot_connected: s.bot.is_some(),
-                    };
-                    let msg: Arc<str> = Arc::from(spectator::envelope("player", &view));
-                    s.pages.retain(|(_, tx)| !matches!(tx.try_send(Outgoing::Text(msg.clone())), Err(mpsc::error::TrySendError::Closed(_))));
-                }
-            }
+            send_view(s, i, &self.cfg.name, &self.boards[i]);
             if matches!(s.holder, Holder::Player(_)) && s.bot.is_none() && s.pages.is_empty() && s.last_connected.elapsed() > release_after {
                 released.push(i);
             }
@@ -703,6 +695,24 @@ impl Room {
     }
 }
 
+/// Sends a seat's private view to its open pages.
+fn send_view(s: &mut Seat, seat: usize, room: &str, board: &str) {
+    let Holder::Player(p) = &s.holder else { return };
+    if s.pages.is_empty() {
+        return;
+    }
+    let view = PlayerView {
+        name: p.name.clone(),
+        room: room.to_string(),
+        seat,
+        board: board.to_string(),
+        log: s.log.iter().cloned().collect(),
+        bot_connected: s.bot.is_some(),
+    };
+    let msg: Arc<str> = Arc::from(spectator::envelope("player", &view));
+    s.pages.retain(|(_, tx)| !matches!(tx.try_send(Outgoing::Text(msg.clone())), Err(mpsc::error::TrySendError::Closed(_))));
+}
+
 fn new_interval(ms: u64) -> tokio::time::Interval {
     let period = Duration::from_millis(ms.clamp(MIN_TICK_MS, MAX_TICK_MS));
     let mut i = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
@@ -723,6 +733,24 @@ fn describe(text: &str, rule: snakepit_engine::snakebattle::CommandRule) -> Stri
     } else if action == Action::default() {
         "this combination skips the turn".to_string()
     } else {
-        format!("ok: {}", action.to_text())
+        let mut parts = Vec::new();
+        if action.drop == Some(snakepit_engine::snakebattle::StoneDrop::BeforeMove) {
+            parts.push("ACT");
+        }
+        if let Some(d) = action.dir {
+            parts.push(match d {
+                snakepit_engine::Dir::Up => "UP",
+                snakepit_engine::Dir::Right => "RIGHT",
+                snakepit_engine::Dir::Down => "DOWN",
+                snakepit_engine::Dir::Left => "LEFT",
+            });
+        }
+        if action.drop == Some(snakepit_engine::snakebattle::StoneDrop::AfterMove) {
+            parts.push("then ACT");
+        }
+        if action.suicide {
+            parts.push("ACT(0)");
+        }
+        format!("ok: {}", parts.join(", "))
     }
 }

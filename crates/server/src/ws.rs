@@ -42,11 +42,11 @@ async fn authenticate(st: &Arc<AppState>, q: &BTreeMap<String, String>) -> Resul
     }
 }
 
-fn permit(st: &Arc<AppState>) -> Result<OwnedSemaphorePermit, Response> {
+fn permit(st: &Arc<AppState>) -> Result<OwnedSemaphorePermit, Box<Response>> {
     st.sockets
         .clone()
         .try_acquire_owned()
-        .map_err(|_| (StatusCode::SERVICE_UNAVAILABLE, "too many connections").into_response())
+        .map_err(|_| Box::new((StatusCode::SERVICE_UNAVAILABLE, "too many connections").into_response()))
 }
 
 /// `GET /codenjoy-contest/ws?user=ID&code=CODE`: a bot.
@@ -57,7 +57,7 @@ pub async fn bot_socket(State(st): State<Arc<AppState>>, Query(q): Q, ws: WebSoc
     };
     let permit = match permit(&st) {
         Ok(p) => p,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let max = st.cfg.limits.max_message_bytes;
     ws.max_message_size(max)
@@ -73,7 +73,7 @@ pub async fn page_socket(State(st): State<Arc<AppState>>, Query(q): Q, ws: WebSo
     };
     let permit = match permit(&st) {
         Ok(p) => p,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let max = st.cfg.limits.max_message_bytes;
     ws.max_message_size(max)
@@ -88,7 +88,7 @@ pub async fn spectator_socket(State(st): State<Arc<AppState>>, Path(name): Path<
     };
     let permit = match permit(&st) {
         Ok(p) => p,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let send_timeout = Duration::from_millis(st.cfg.limits.send_timeout_ms);
     ws.max_message_size(1024).on_upgrade(move |mut socket| async move {
@@ -228,7 +228,7 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
                 }
                 Some(Ok(_)) => deadline.as_mut().reset(Instant::now() + idle),
             },
-            _ = &mut deadline => {
+            _ = &mut deadline, if kind == ConnKind::Bot => {
                 let why = format!("idle for {} s", idle.as_secs());
                 let _ = room.tx.try_send(note(format!("disconnected: {why}")));
                 break Some((4008, why));

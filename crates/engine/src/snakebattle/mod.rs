@@ -13,7 +13,8 @@
 //! # Rule sentences of the seed and where they are tested
 //!
 //! Each sentence of seed 000 that states a rule has a test of the same name
-//! in `tests/snakebattle_rules.rs`:
+//! in `tests/snakebattle_rules.rs`, as do the decisions taken where the
+//! seed is silent and the `codenjoy` profile's differences:
 //!
 //! | seed sentence | test |
 //! |---|---|
@@ -27,10 +28,12 @@
 //! | fury lasts 15 moves, bites bodies, eats stones freely | `fury_lasts_fifteen_ticks`, `fury_bites_body`, `fury_eats_stone_freely` |
 //! | gold only gives points | `gold_scores` |
 //! | biting one's own tail shortens, nothing else | `self_bite_cuts_tail` |
-//! | head-on: the shorter dies, the longer loses its length | `head_on_shorter_dies` |
+//! | head-on: the shorter dies, the longer loses its length | `head_on_shorter_dies`, `head_on_equal_lengths_both_die` |
+//! | movement step 2: a length owed is taken before the next move | `head_on_survivor_shrinks_on_next_move` |
 //! | fury always wins a collision | `head_on_fury_wins` |
 //! | both furious: normal rules | `head_on_both_fury` |
 //! | the neck counts as the head | `neck_counts_as_head` |
+//! | steps 4-5: eat, then fight again (a regrown tail is hit) | `growing_tail_is_hit_in_second_fight`, `apple_after_a_bite_regrows_under_the_biter` |
 //! | `ACT` first: stone at the tail before the move | `act_before_move_drops_at_old_tail` |
 //! | `ACT` after: stone at the tail after the move | `act_after_move_drops_at_new_tail` |
 //! | `ACT(0)` kills | `act_zero_kills` |
@@ -42,6 +45,16 @@
 //! | scores: apple 1, gold 10, stone 15, kill 10 x length | `score_table` |
 //! | scores never go below zero | `score_floor_is_zero` |
 //! | examples 1-5 of the fight rules | `fight_example_1` ... `fight_example_5` |
+//! | decision: entering the cell one's own tail leaves is no bite | `move_into_own_vacated_tail_is_not_a_bite` |
+//! | decision: a sleeping snake is an obstacle, not a fighter | `sleeping_snake_is_an_obstacle` |
+//! | `codenjoy`: fury 10, stone +5 | `codenjoy_fury_lasts_ten_ticks`, `codenjoy_stone_scores_five` |
+//! | `codenjoy`: a flying snake passes over bodies and stones | `codenjoy_flying_passes_over_bodies`, `codenjoy_flying_passes_over_stones` |
+//! | `codenjoy`: the last direction wins; `ACT` drops before the move | `codenjoy_last_direction_wins`, `codenjoy_act_drops_before_move` |
+//! | `codenjoy`: no rounds | `codenjoy_no_rounds` |
+//!
+//! `tests/snakebattle_sim.rs` plays seeded random games under both
+//! profiles, checking [`SnakeBattle::check_invariants`], the events and
+//! determinism after every tick.
 
 mod action;
 mod map;

@@ -559,10 +559,8 @@ impl SnakeBattle {
             if !s.is_playing() {
                 continue;
             }
-            if let Some(d) = a.dir {
-                if d != s.dir.opposite() {
-                    s.dir = d;
-                }
+            if let Some(d) = a.dir.filter(|&d| d != s.dir.opposite()) {
+                s.dir = d;
             }
             if a.drop == Some(StoneDrop::BeforeMove) {
                 self.drop_stone(seat, ev);
@@ -592,12 +590,11 @@ impl SnakeBattle {
             let head = s.body[0].step(s.dir);
             s.body.push_front(head);
             s.vacated = s.body.pop_back();
-            if s.flying == 0 {
-                if let Some(k) = s.body.iter().skip(1).position(|&c| c == head) {
-                    let cut = s.len() - (k + 1);
-                    s.body.truncate(k + 1);
-                    ev.push(Event::SelfBite { snake: seat, cut });
-                }
+            let bitten = if s.flying == 0 { s.body.iter().skip(1).position(|&c| c == head) } else { None };
+            if let Some(k) = bitten {
+                let cut = s.len() - (k + 1);
+                s.body.truncate(k + 1);
+                ev.push(Event::SelfBite { snake: seat, cut });
             }
         }
     }

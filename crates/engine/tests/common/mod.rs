@@ -16,7 +16,7 @@
 //! A: fury=5 stones=2 score=10
 //! B: sleeping
 //! C: score=7
-//! > A=R B=AL
+//! > A=R B=RA
 //! > A=[LEFT,UP]
 //! show
 //! > x3
@@ -55,11 +55,11 @@
 //!
 //! # Output
 //!
-//! Each tick prints `tick N: <moves>` (N counts the ticks of the round) and
-//! one line per event, indented. A
-//! bracketed move is shown with the action it was read as. Then, for every
-//! `show` and at the end, the position: the round clock, the board in the
-//! input notation, and one line per seat:
+//! Each tick prints `tick N: <moves>`, where N counts the ticks of the round
+//! (`tick of countdown N` between rounds), then one line per event,
+//! indented. A bracketed move is shown with the action it was read as. Then,
+//! for every `show` and at the end, the position: the round clock, the
+//! board in the input notation (empty cells as `.`), and one line per seat:
 //! `A: <state> len=N dir=D fury=N flying=N stones=N shrink=N score=N`,
 //! where `<state>` is `dead`, `sleeping`, `waiting` (present, off the field)
 //! or `empty` (no player), absent for a playing snake; zero counters are left

@@ -12,54 +12,100 @@ use std::fmt;
 /// snake, enemy snakes), which clients index by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
-#[allow(missing_docs)] // Each variant is documented by the constant of the same name in `glyphs`.
 pub enum Element {
+    /// ` ` ([`NONE`](super::glyphs::NONE)). Empty cell.
     None,
+    /// `☼` ([`WALL`](super::glyphs::WALL)). Wall; a head that enters it dies.
     Wall,
+    /// `#` ([`START_FLOOR`](super::glyphs::START_FLOOR)). Start floor, where snakes appear; a head that enters it dies.
     StartFloor,
+    /// `?` ([`OTHER`](super::glyphs::OTHER)). Upstream's "never seen" element. Never rendered; parsers accept it.
     Other,
+    /// `○` ([`APPLE`](super::glyphs::APPLE)). Apple: +1 length.
     Apple,
+    /// `●` ([`STONE`](super::glyphs::STONE)). Stone: -3 length without fury.
     Stone,
+    /// `©` ([`FLYING_PILL`](super::glyphs::FLYING_PILL)). Flying pill (codenjoy profile only).
     FlyingPill,
+    /// `®` ([`FURY_PILL`](super::glyphs::FURY_PILL)). Fury pill.
     FuryPill,
+    /// `$` ([`GOLD`](super::glyphs::GOLD)). Gold: points only.
     Gold,
+    /// `▼` ([`HEAD_DOWN`](super::glyphs::HEAD_DOWN)). My head, moving down.
     HeadDown,
+    /// `◄` ([`HEAD_LEFT`](super::glyphs::HEAD_LEFT)). My head, moving left.
     HeadLeft,
+    /// `►` ([`HEAD_RIGHT`](super::glyphs::HEAD_RIGHT)). My head, moving right.
     HeadRight,
+    /// `▲` ([`HEAD_UP`](super::glyphs::HEAD_UP)). My head, moving up.
     HeadUp,
+    /// `☻` ([`HEAD_DEAD`](super::glyphs::HEAD_DEAD)). My head, dead (shown for exactly one board).
     HeadDead,
+    /// `♥` ([`HEAD_EVIL`](super::glyphs::HEAD_EVIL)). My head, furious.
     HeadEvil,
+    /// `♠` ([`HEAD_FLY`](super::glyphs::HEAD_FLY)). My head, flying.
     HeadFly,
+    /// `&` ([`HEAD_SLEEP`](super::glyphs::HEAD_SLEEP)). My head, sleeping before the round starts.
     HeadSleep,
+    /// `╙` ([`TAIL_END_DOWN`](super::glyphs::TAIL_END_DOWN)). My tail; the body continues upwards from it.
     TailEndDown,
+    /// `╘` ([`TAIL_END_LEFT`](super::glyphs::TAIL_END_LEFT)). My tail; the body continues to its right.
     TailEndLeft,
+    /// `╓` ([`TAIL_END_UP`](super::glyphs::TAIL_END_UP)). My tail; the body continues downwards from it.
     TailEndUp,
+    /// `╕` ([`TAIL_END_RIGHT`](super::glyphs::TAIL_END_RIGHT)). My tail; the body continues to its left.
     TailEndRight,
+    /// `~` ([`TAIL_INACTIVE`](super::glyphs::TAIL_INACTIVE)). My tail while my snake sleeps.
     TailInactive,
+    /// `═` ([`BODY_HORIZONTAL`](super::glyphs::BODY_HORIZONTAL)). My body, joining left and right.
     BodyHorizontal,
+    /// `║` ([`BODY_VERTICAL`](super::glyphs::BODY_VERTICAL)). My body, joining up and down.
     BodyVertical,
+    /// `╗` ([`BODY_LEFT_DOWN`](super::glyphs::BODY_LEFT_DOWN)). My body, joining left and down.
     BodyLeftDown,
+    /// `╝` ([`BODY_LEFT_UP`](super::glyphs::BODY_LEFT_UP)). My body, joining left and up.
     BodyLeftUp,
+    /// `╔` ([`BODY_RIGHT_DOWN`](super::glyphs::BODY_RIGHT_DOWN)). My body, joining right and down.
     BodyRightDown,
+    /// `╚` ([`BODY_RIGHT_UP`](super::glyphs::BODY_RIGHT_UP)). My body, joining right and up.
     BodyRightUp,
+    /// `˅` ([`ENEMY_HEAD_DOWN`](super::glyphs::ENEMY_HEAD_DOWN)). An enemy head, moving down (U+02C5, not the letter `v`).
     EnemyHeadDown,
+    /// `<` ([`ENEMY_HEAD_LEFT`](super::glyphs::ENEMY_HEAD_LEFT)). An enemy head, moving left.
     EnemyHeadLeft,
+    /// `>` ([`ENEMY_HEAD_RIGHT`](super::glyphs::ENEMY_HEAD_RIGHT)). An enemy head, moving right.
     EnemyHeadRight,
+    /// `˄` ([`ENEMY_HEAD_UP`](super::glyphs::ENEMY_HEAD_UP)). An enemy head, moving up (U+02C4, not `^`).
     EnemyHeadUp,
+    /// `☺` ([`ENEMY_HEAD_DEAD`](super::glyphs::ENEMY_HEAD_DEAD)). An enemy head, dead.
     EnemyHeadDead,
+    /// `♣` ([`ENEMY_HEAD_EVIL`](super::glyphs::ENEMY_HEAD_EVIL)). An enemy head, furious.
     EnemyHeadEvil,
+    /// `♦` ([`ENEMY_HEAD_FLY`](super::glyphs::ENEMY_HEAD_FLY)). An enemy head, flying.
     EnemyHeadFly,
+    /// `ø` ([`ENEMY_HEAD_SLEEP`](super::glyphs::ENEMY_HEAD_SLEEP)). An enemy head, sleeping.
     EnemyHeadSleep,
+    /// `¤` ([`ENEMY_TAIL_END_DOWN`](super::glyphs::ENEMY_TAIL_END_DOWN)). An enemy tail; the body continues upwards from it.
     EnemyTailEndDown,
+    /// `×` ([`ENEMY_TAIL_END_LEFT`](super::glyphs::ENEMY_TAIL_END_LEFT)). An enemy tail; the body continues to its right.
     EnemyTailEndLeft,
+    /// `æ` ([`ENEMY_TAIL_END_UP`](super::glyphs::ENEMY_TAIL_END_UP)). An enemy tail; the body continues downwards from it.
     EnemyTailEndUp,
+    /// `ö` ([`ENEMY_TAIL_END_RIGHT`](super::glyphs::ENEMY_TAIL_END_RIGHT)). An enemy tail; the body continues to its left.
     EnemyTailEndRight,
+    /// `*` ([`ENEMY_TAIL_INACTIVE`](super::glyphs::ENEMY_TAIL_INACTIVE)). An enemy tail while that snake sleeps.
     EnemyTailInactive,
+    /// `─` ([`ENEMY_BODY_HORIZONTAL`](super::glyphs::ENEMY_BODY_HORIZONTAL)). Enemy body, joining left and right (U+2500, not `—` U+2014).
     EnemyBodyHorizontal,
+    /// `│` ([`ENEMY_BODY_VERTICAL`](super::glyphs::ENEMY_BODY_VERTICAL)). Enemy body, joining up and down (U+2502, not `|`).
     EnemyBodyVertical,
+    /// `┐` ([`ENEMY_BODY_LEFT_DOWN`](super::glyphs::ENEMY_BODY_LEFT_DOWN)). Enemy body, joining left and down.
     EnemyBodyLeftDown,
+    /// `┘` ([`ENEMY_BODY_LEFT_UP`](super::glyphs::ENEMY_BODY_LEFT_UP)). Enemy body, joining left and up.
     EnemyBodyLeftUp,
+    /// `┌` ([`ENEMY_BODY_RIGHT_DOWN`](super::glyphs::ENEMY_BODY_RIGHT_DOWN)). Enemy body, joining right and down.
     EnemyBodyRightDown,
+    /// `└` ([`ENEMY_BODY_RIGHT_UP`](super::glyphs::ENEMY_BODY_RIGHT_UP)). Enemy body, joining right and up.
     EnemyBodyRightUp,
 }
 
@@ -72,13 +118,53 @@ impl Element {
     pub const ALL: [Element; 47] = {
         use Element::*;
         [
-            None, Wall, StartFloor, Other, Apple, Stone, FlyingPill, FuryPill, Gold, HeadDown, HeadLeft, HeadRight,
-            HeadUp, HeadDead, HeadEvil, HeadFly, HeadSleep, TailEndDown, TailEndLeft, TailEndUp, TailEndRight,
-            TailInactive, BodyHorizontal, BodyVertical, BodyLeftDown, BodyLeftUp, BodyRightDown, BodyRightUp,
-            EnemyHeadDown, EnemyHeadLeft, EnemyHeadRight, EnemyHeadUp, EnemyHeadDead, EnemyHeadEvil, EnemyHeadFly,
-            EnemyHeadSleep, EnemyTailEndDown, EnemyTailEndLeft, EnemyTailEndUp, EnemyTailEndRight,
-            EnemyTailInactive, EnemyBodyHorizontal, EnemyBodyVertical, EnemyBodyLeftDown, EnemyBodyLeftUp,
-            EnemyBodyRightDown, EnemyBodyRightUp,
+            None,
+            Wall,
+            StartFloor,
+            Other,
+            Apple,
+            Stone,
+            FlyingPill,
+            FuryPill,
+            Gold,
+            HeadDown,
+            HeadLeft,
+            HeadRight,
+            HeadUp,
+            HeadDead,
+            HeadEvil,
+            HeadFly,
+            HeadSleep,
+            TailEndDown,
+            TailEndLeft,
+            TailEndUp,
+            TailEndRight,
+            TailInactive,
+            BodyHorizontal,
+            BodyVertical,
+            BodyLeftDown,
+            BodyLeftUp,
+            BodyRightDown,
+            BodyRightUp,
+            EnemyHeadDown,
+            EnemyHeadLeft,
+            EnemyHeadRight,
+            EnemyHeadUp,
+            EnemyHeadDead,
+            EnemyHeadEvil,
+            EnemyHeadFly,
+            EnemyHeadSleep,
+            EnemyTailEndDown,
+            EnemyTailEndLeft,
+            EnemyTailEndUp,
+            EnemyTailEndRight,
+            EnemyTailInactive,
+            EnemyBodyHorizontal,
+            EnemyBodyVertical,
+            EnemyBodyLeftDown,
+            EnemyBodyLeftUp,
+            EnemyBodyRightDown,
+            EnemyBodyRightUp,
         ]
     };
 

@@ -29,11 +29,7 @@ fn rand_suffix() -> u64 {
 
 /// A config for tests: loopback, port 0, fast ticks, small limits.
 pub fn config(db: PathBuf, tick_ms: u64) -> Config {
-    let mut cfg = Config::default();
-    cfg.bind = "127.0.0.1".into();
-    cfg.port = 0;
-    cfg.db = db;
-    cfg.admin_token = TOKEN.into();
+    let mut cfg = Config { bind: "127.0.0.1".into(), port: 0, db, admin_token: TOKEN.into(), ..Config::default() };
     cfg.snakebattle.tick_ms = tick_ms;
     cfg
 }
@@ -63,8 +59,7 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>
 
 fn dechunk(mut s: &str) -> String {
     let mut out = String::new();
-    loop {
-        let Some((len, rest)) = s.split_once("\r\n") else { break };
+    while let Some((len, rest)) = s.split_once("\r\n") {
         let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
         if n == 0 {
             break;
