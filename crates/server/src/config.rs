@@ -179,4 +179,14 @@ mod tests {
         assert_eq!(cfg.snakebattle.tick_ms, 200);
         assert!(toml::from_str::<Config>("nonsense = 1").is_err());
     }
+
+    #[test]
+    fn the_example_file_is_the_defaults() {
+        let cfg: Config = toml::from_str(include_str!("../../../snakepit.example.toml")).unwrap();
+        let d = Config::default();
+        assert_eq!((cfg.bind, cfg.port, cfg.db, cfg.admin_token), (d.bind, d.port, d.db, d.admin_token));
+        assert_eq!(cfg.snakebattle.fill_bots, d.snakebattle.fill_bots);
+        assert_eq!(cfg.limits.max_message_bytes, d.limits.max_message_bytes);
+        assert_eq!(cfg.limits.seat_release_ms, d.limits.seat_release_ms);
+    }
 }

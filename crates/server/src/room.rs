@@ -85,7 +85,7 @@ pub enum RoomInput {
         /// Where the room sends this connection's messages.
         tx: mpsc::Sender<Outgoing>,
         /// The seat, or why the room cannot take the player.
-        reply: oneshot::Sender<Result<usize, String>>,
+        reply: oneshot::Sender<Result<usize, AttachError>>,
     },
     /// A connection went away.
     Detach {
@@ -132,6 +132,15 @@ pub enum RoomInput {
     ResetScores,
     /// Stop after writing pending scores.
     Shutdown(oneshot::Sender<()>),
+}
+
+/// Why a room did not take a connection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AttachError {
+    /// Every seat is held by a player; another room may have one.
+    Full,
+    /// The player is seated here but this connection breaks a limit.
+    Refused(String),
 }
 
 /// One line of the lobby's room list.
@@ -190,6 +199,8 @@ pub struct RoomConfig {
     pub release_after_ms: u64,
     /// Where tick-to-last-board latencies go.
     pub latency: Arc<Histogram>,
+    /// Browser pages one player may have open at once.
+    pub pages_per_player: usize,
 }
 
 /// The cheap, cloneable face of a running room.
@@ -381,12 +392,19 @@ impl Room {
                     None => match self.take_seat(player) {
                         Some(s) => s,
                         None => {
-                            let _ = reply.send(Err("the room is full".to_string()));
+                            let _ = reply.send(Err(AttachError::Full));
                             return;
                         }
                     },
                 };
                 let s = &mut self.seats[seat];
+                if kind == ConnKind::Page && s.pages.len() >= self.cfg.pages_per_player {
+                    let _ = reply.send(Err(AttachError::Refused(format!(
+                        "at most {} pages per player are open at once",
+                        self.cfg.pages_per_player
+                    ))));
+                    return;
+                }
                 s.last_connected = Instant::now();
                 match kind {
                     ConnKind::Bot => {

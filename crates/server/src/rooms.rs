@@ -7,7 +7,7 @@
 
 use crate::config::Config;
 use crate::metrics::Histogram;
-use crate::room::{self, ConnKind, Outgoing, PlayerRef, RoomConfig, RoomHandle, RoomInput};
+use crate::room::{self, AttachError, ConnKind, Outgoing, PlayerRef, RoomConfig, RoomHandle, RoomInput};
 use crate::store::{RoomRow, Store};
 use anyhow::Context;
 use snakepit_engine::snakebattle::{Map, Settings};
@@ -27,6 +27,7 @@ pub struct Rooms {
     fill_bots: Vec<String>,
     default_tick_ms: u64,
     seat_release_ms: u64,
+    pages_per_player: usize,
     /// Tick-to-last-board latency of every room.
     pub latency: Arc<Histogram>,
 }
@@ -62,6 +63,7 @@ impl Rooms {
             fill_bots: sb.fill_bots.clone(),
             default_tick_ms: sb.tick_ms,
             seat_release_ms: cfg.limits.seat_release_ms,
+            pages_per_player: cfg.limits.pages_per_player,
             latency: Arc::new(Histogram::default()),
         };
         for row in store.rooms()? {
@@ -92,6 +94,7 @@ impl Rooms {
                 fill_bots: self.fill_bots.clone(),
                 release_after_ms: self.seat_release_ms,
                 latency: self.latency.clone(),
+                pages_per_player: self.pages_per_player,
             },
             self.store.clone(),
         )?;
@@ -181,9 +184,10 @@ impl Rooms {
                     self.lock().player_room.insert(player.id.clone(), handle.name.clone());
                     return Ok((handle, seat));
                 }
-                Ok(Err(_full)) => {
+                Ok(Err(AttachError::Full)) => {
                     self.lock().player_room.remove(&player.id);
                 }
+                Ok(Err(AttachError::Refused(why))) => return Err(why),
                 Err(_) => return Err("the room has stopped".to_string()),
             }
         }

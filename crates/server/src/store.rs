@@ -185,19 +185,22 @@ impl Store {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         {
-            let mut st = tx.prepare_cached(
-                "INSERT INTO scores (player_id, game, score, deaths, kills, wins) VALUES (?1, ?2, max(0, ?3), ?4, ?5, ?6)
-                 ON CONFLICT(player_id, game) DO UPDATE SET
-                   score = max(0, score + excluded.score), deaths = deaths + excluded.deaths,
-                   kills = kills + excluded.kills, wins = wins + excluded.wins",
+            // A row is created first and then updated, so that a negative
+            // delta is applied to the stored total and floored there (an
+            // upsert would floor the delta itself).
+            let mut create = tx.prepare_cached("INSERT OR IGNORE INTO scores (player_id, game) VALUES (?1, ?2)")?;
+            let mut update = tx.prepare_cached(
+                "UPDATE scores SET score = max(0, score + ?3), deaths = deaths + ?4, kills = kills + ?5, wins = wins + ?6
+                 WHERE player_id = ?1 AND game = ?2",
             )?;
             for d in deltas {
                 // A delta for a player removed meanwhile is dropped, not an error.
-                match st.execute(params![d.player_id, game, d.score, d.deaths, d.kills, d.wins]) {
+                match create.execute(params![d.player_id, game]) {
                     Ok(_) => {}
-                    Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation => {}
+                    Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation => continue,
                     Err(e) => return Err(e.into()),
                 }
+                update.execute(params![d.player_id, game, d.score, d.deaths, d.kills, d.wins])?;
             }
         }
         tx.commit()?;

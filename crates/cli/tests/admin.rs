@@ -1,0 +1,81 @@
+//! `snakepit admin` against a database file and against a running server.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn snakepit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_snakepit")).args(args).env("SNAKEPIT_ADMIN_TOKEN", "tok").output().unwrap()
+}
+
+fn temp_db(tag: &str) -> (PathBuf, String) {
+    let d = std::env::temp_dir().join(format!("snakepit-admin-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let db = d.join("db.sqlite");
+    let s = db.to_str().unwrap().to_string();
+    (d, s)
+}
+
+fn stdout(o: &Output) -> String {
+    assert!(o.status.success(), "failed: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+#[test]
+fn players_against_the_database() {
+    let (dir, db) = temp_db("local");
+    let out = stdout(&snakepit(&["admin", "add-player", "ann", "--db", &db]));
+    let id = out.lines().find_map(|l| l.strip_prefix("id: ")).unwrap().to_string();
+    let code = out.lines().find_map(|l| l.strip_prefix("code: ")).unwrap().to_string();
+    assert_eq!(id.len(), 20);
+    assert!(code.bytes().all(|b| b.is_ascii_digit()));
+    let list = stdout(&snakepit(&["admin", "players", "--db", &db]));
+    assert!(list.contains(&format!("{id}\tann\t/codenjoy-contest/board/player/{id}?code={code}")), "{list}");
+    // A taken name is a clear error.
+    let dup = snakepit(&["admin", "add-player", "ann", "--db", &db]);
+    assert!(!dup.status.success());
+    assert!(String::from_utf8_lossy(&dup.stderr).contains("taken"));
+    // Live-room commands say they need a server.
+    let pause = snakepit(&["admin", "pause", "snakebattle", "--db", &db]);
+    assert!(!pause.status.success());
+    assert!(String::from_utf8_lossy(&pause.stderr).contains("--server"));
+    assert!(stdout(&snakepit(&["admin", "reset-scores", "--db", &db])).contains("cleared"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn pause_and_resume_a_running_server() {
+    let (dir, db) = temp_db("remote");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snakepit"))
+        .args(["serve", "--bind", "127.0.0.1", "--port", "0", "--db", &db, "--tick-ms", "50"])
+        .env("SNAKEPIT_ADMIN_TOKEN", "tok")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let url = loop {
+        let l = lines.next().unwrap().unwrap();
+        if let Some(a) = l.strip_prefix("snakepit listening on ") {
+            break a.to_string();
+        }
+    };
+    let paused = stdout(&snakepit(&["admin", "pause", "snakebattle", "--server", &url]));
+    assert!(paused.contains("\"paused\":true"), "{paused}");
+    let rooms = stdout(&snakepit(&["admin", "rooms", "--server", &url]));
+    assert!(rooms.contains("\"paused\":true"), "{rooms}");
+    let resumed = stdout(&snakepit(&["admin", "resume", "snakebattle", "--server", &url]));
+    assert!(resumed.contains("\"paused\":false"), "{resumed}");
+    let added = stdout(&snakepit(&["admin", "add-player", "bob", "--server", &url]));
+    assert!(added.contains("/codenjoy-contest/board/player/"), "{added}");
+    let wrong = Command::new(env!("CARGO_BIN_EXE_snakepit"))
+        .args(["admin", "pause", "snakebattle", "--server", &url, "--token", "nope"])
+        .output()
+        .unwrap();
+    assert!(!wrong.status.success());
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("401"));
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(dir);
+}
