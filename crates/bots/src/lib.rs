@@ -4,3 +4,5 @@
 //! answer with the same text, so they exercise the wire format too.
 
 pub mod builtin;
+pub mod http;
+pub mod process;

@@ -10,9 +10,14 @@
 //! command is a legal input (it means "keep going"), and every consequence of
 //! a move is reported as an event.
 
+pub mod battlesnake;
+pub mod carrots;
 pub mod checksum;
+pub mod duel;
 pub mod game;
 pub mod geom;
+pub mod hex;
+pub mod multisnake;
 pub mod rng;
 pub mod snakebattle;
 

@@ -6,9 +6,16 @@
 //!
 //! - [`codenjoy`]: the per-player `board=` string and the command grammar of
 //!   Codenjoy SnakeBattle.
+//! - [`hex`]: the Codenjoy Hex board string and `ACT(x,y),DIR` commands.
+//! - [`battlesnake`]: the Battlesnake HTTP API's JSON.
+//! - [`stdio`]: the stdin/stdout formats of CodeCarrots, KingOfBots and SOI,
+//!   and a JSON-lines protocol for any game.
 //! - [`replay`]: the replay file, JSON lines.
 //! - [`spectator`]: JSON messages to browsers.
 
+pub mod battlesnake;
 pub mod codenjoy;
+pub mod hex;
+pub mod stdio;
 pub mod replay;
 pub mod spectator;

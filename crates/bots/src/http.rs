@@ -1,0 +1,1 @@
+//! HTTP bots (the Battlesnake API).

@@ -1,0 +1,1 @@
+//! Bots as sandboxed child processes.

@@ -1,0 +1,1 @@
+//! Battlesnake rulesets (standard, solo, royale, wrapped, constrictor).

@@ -1,0 +1,1 @@
+//! CodeCarrots snakes (seed 002): one endless shared board.

@@ -1,0 +1,1 @@
+//! KingOfBots Snake (seed 003): a 13x14 duel with walls.

@@ -1,0 +1,1 @@
+//! SOI Multisnake (seed 004): wrapping maps, +/- tiles, growth every T.

@@ -1,0 +1,1 @@
+//! The Battlesnake HTTP API's JSON.

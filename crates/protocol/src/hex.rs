@@ -1,0 +1,1 @@
+//! The Codenjoy Hex wire format.

@@ -1,0 +1,1 @@
+//! The stdin/stdout wire formats of the process arenas.
