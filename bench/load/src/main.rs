@@ -124,7 +124,9 @@ async fn main() -> anyhow::Result<()> {
     let mut tasks = Vec::new();
     for (id, code) in players {
         let url = format!("ws://{addr}/codenjoy-contest/ws?user={id}&code={code}");
-        let (mut ws, _) = tokio_tungstenite::connect_async(url).await.context("websocket")?;
+        // Small buffers: the generator holds every socket in one process.
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(8192).write_buffer_size(0);
+        let (mut ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), false).await.context("websocket")?;
         let boards = boards.clone();
         let stop = stop.clone();
         tasks.push(tokio::spawn(async move {

@@ -21,6 +21,9 @@ pub const ROOM_NAME_MAX_CHARS: usize = 40;
 /// All rooms.
 pub struct Rooms {
     inner: Mutex<Inner>,
+    /// Serialises room creation, so that two connections arriving together
+    /// neither pick the same new name nor open two half-empty rooms.
+    creating: Mutex<()>,
     store: Store,
     settings: Settings,
     map: Map,
@@ -57,6 +60,7 @@ impl Rooms {
         }
         let rooms = Rooms {
             inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new() }),
+            creating: Mutex::new(()),
             store: store.clone(),
             settings,
             map,
@@ -104,7 +108,13 @@ impl Rooms {
 
     /// Creates, persists and starts a room.
     pub fn create(&self, name: &str, tick_ms: Option<u64>) -> anyhow::Result<RoomHandle> {
+        let _creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
+        self.create_locked(name, tick_ms)
+    }
+
+    fn create_locked(&self, name: &str, tick_ms: Option<u64>) -> anyhow::Result<RoomHandle> {
         anyhow::ensure!(valid_room_name(name), "room names are 1 to {ROOM_NAME_MAX_CHARS} of a-z, 0-9, - and _");
+        anyhow::ensure!(self.get(name).is_none(), "room {name:?} exists");
         let mut seed = [0u8; 8];
         getrandom::fill(&mut seed).context("random seed")?;
         let row = RoomRow {
@@ -158,20 +168,28 @@ impl Rooms {
         conn_id: u64,
         tx: mpsc::Sender<Outgoing>,
     ) -> Result<(RoomHandle, usize), String> {
-        for _ in 0..4 {
-            let handle = {
+        // Several connections may race for the last seat of a room; the losers
+        // try again, and a new room is opened when none has a seat.
+        for _ in 0..32 {
+            let find = || {
                 let inner = self.lock();
                 let current = inner.player_room.get(&player.id).and_then(|r| inner.rooms.get(r)).cloned();
                 current.or_else(|| {
                     inner.rooms.values().find(|h| h.game == "snakebattle" && h.summary.borrow().free_seats > 0).cloned()
                 })
             };
-            let handle = match handle {
+            let handle = match find() {
                 Some(h) => h,
                 None => {
-                    let n = self.lock().rooms.len() + 1;
-                    let name = (n..).map(|i| format!("snakebattle-{i}")).find(|c| self.get(c).is_none()).expect("some name is free");
-                    self.create(&name, None).map_err(|e| format!("cannot open a room: {e:#}"))?
+                    let _creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
+                    match find() {
+                        Some(h) => h,
+                        None => {
+                            let n = self.lock().rooms.len() + 1;
+                            let name = (n..).map(|i| format!("snakebattle-{i}")).find(|c| self.get(c).is_none()).expect("some name is free");
+                            self.create_locked(&name, None).map_err(|e| format!("cannot open a room: {e:#}"))?
+                        }
+                    }
                 }
             };
             let (reply_tx, reply_rx) = oneshot::channel();

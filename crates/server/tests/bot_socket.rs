@@ -185,3 +185,62 @@ async fn reconnect_takes_the_snake_back() {
     assert_eq!(seat_of(&room_before), seat_of(&room_after), "same room, same seat");
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_arrivals_fill_rooms_of_five() {
+    let server = start(config(temp_db("crowd"), 50)).await;
+    let addr = server.addr;
+    let mut players = Vec::new();
+    for i in 0..23 {
+        players.push(register(addr, &format!("crowd{i}")).await);
+    }
+    let sockets = futures_util::future::join_all(players.iter().map(|(id, code, _)| connect_bot(addr, id, code))).await;
+    let mut sockets = sockets;
+    for ws in &mut sockets {
+        assert!(next_text(ws, Duration::from_secs(5)).await.is_some(), "every bot gets a board");
+    }
+    let (_, body) = http(addr, "GET", "/api/rooms", None, None).await;
+    let rooms: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let rooms = rooms.as_array().unwrap();
+    let seated: Vec<String> = rooms
+        .iter()
+        .flat_map(|r| r["seats"].as_array().unwrap().iter().filter(|s| s["bot"] == false && s["name"] != "").map(|s| s["name"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(seated.len(), 23, "every player has exactly one seat: {seated:?}");
+    // 23 players need 5 rooms of five; racing arrivals must not open more.
+    assert_eq!(rooms.len(), 5, "{body}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_browser_payload_carries_a_code() {
+    let server = start(config(temp_db("nocode"), 20)).await;
+    let addr = server.addr;
+    let (id, code, _) = register(addr, "secretive").await;
+    let mut bot = connect_bot(addr, &id, &code).await;
+    let url = format!("ws://{addr}/ws/player?user={id}&code={code}");
+    let mut page = tokio_tungstenite::connect_async(url).await.unwrap().0;
+    let (_, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
+    let v: serde_json::Value = serde_json::from_str(&rooms).unwrap();
+    let room = v.as_array().unwrap().iter().find(|r| r["seats"].as_array().unwrap().iter().any(|s| s["name"] == "secretive")).unwrap();
+    let spectate = format!("ws://{addr}/ws/room/{}", room["name"].as_str().unwrap());
+    let mut spectator = tokio_tungstenite::connect_async(spectate).await.unwrap().0;
+    let mut seen = 0;
+    for _ in 0..20 {
+        if let Some(b) = next_text(&mut bot, Duration::from_secs(2)).await {
+            send(&mut bot, "UP").await;
+            assert!(!b.contains(&code));
+        }
+        for ws in [&mut page, &mut spectator] {
+            let msg = next_text(ws, Duration::from_secs(2)).await.expect("browsers get frames");
+            assert!(!msg.contains(&code), "a browser message carries the code: {msg}");
+            seen += 1;
+        }
+    }
+    assert!(seen >= 40);
+    for path in ["/api/rooms", "/api/leaderboard?game=snakebattle", "/api/metrics"] {
+        let (_, body) = http(addr, "GET", path, None, None).await;
+        assert!(!body.contains(&code), "{path} carries the code");
+    }
+    server.shutdown().await;
+}
