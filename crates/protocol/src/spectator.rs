@@ -61,6 +61,21 @@ pub struct SnakeView {
     pub dir: &'static str,
 }
 
+/// One seated player or bot.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PlayerInfo {
+    /// Seat index.
+    pub seat: usize,
+    /// Name.
+    pub name: String,
+    /// A built-in bot.
+    pub bot: bool,
+    /// CSS colour.
+    pub color: String,
+    /// Score in this room's game.
+    pub score: i64,
+}
+
 /// A room after a tick.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Frame {
@@ -84,8 +99,13 @@ pub struct Frame {
     pub size: usize,
     /// Background glyphs, `size * size` characters.
     pub cells: String,
-    /// Snakes by seat (absent seats are left out).
+    /// Snakes by seat (absent seats are left out); empty in games
+    /// without snakes.
     pub snakes: Vec<SnakeView>,
+    /// Pieces as `[x, y, seat]`, in territory games (Hex); empty otherwise.
+    pub pieces: Vec<[i32; 3]>,
+    /// Everyone seated, by seat: name, colour, score.
+    pub players: Vec<PlayerInfo>,
     /// Notable events of the tick, as short sentences.
     pub events: Vec<String>,
 }

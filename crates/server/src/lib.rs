@@ -7,6 +7,7 @@
 //!
 //! - [`config`]: the TOML file and environment overrides.
 //! - [`store`]: SQLite; the only module that knows SQL.
+//! - [`games`]: the games a room can host, behind one trait.
 //! - [`room`]: one task per room, owning its game.
 //! - [`rooms`]: the registry of rooms and player seating.
 //! - [`app`]: HTTP routes, JSON API, admin API, errors as responses.
@@ -16,6 +17,7 @@
 
 pub mod app;
 pub mod config;
+pub mod games;
 pub mod metrics;
 pub mod room;
 pub mod rooms;

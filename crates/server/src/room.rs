@@ -13,13 +13,11 @@
 //! answer that arrives late is applied at the next tick; no answer means the
 //! snake keeps going.
 
+use crate::games::{BuiltinBot, NotePart, RoomGame, TickReport};
 use crate::metrics::{Histogram, TickProbe};
 use crate::store::{ScoreDelta, Store};
-use snakepit_bots::builtin::{self, SnakeBot};
-use snakepit_engine::Game;
-use snakepit_engine::snakebattle::{Action, Death, Event, Map, ScoreReason, Settings, SnakeBattle};
 use snakepit_protocol::codenjoy;
-use snakepit_protocol::spectator::{self, AnswerLog, Frame, PlayerView, SnakeView};
+use snakepit_protocol::spectator::{self, AnswerLog, Frame, PlayerView};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -186,12 +184,8 @@ pub struct RoomConfig {
     pub tick_ms: u64,
     /// Start paused.
     pub paused: bool,
-    /// Seed of the game.
+    /// Seed of the game (also seeds the built-in bots).
     pub seed: u64,
-    /// Rules.
-    pub settings: Settings,
-    /// Map.
-    pub map: Map,
     /// Built-in bots holding seats that no player holds (by name, cycled).
     pub fill_bots: Vec<String>,
     /// A seat whose player has had no connection for this long goes back to
@@ -220,7 +214,7 @@ pub struct RoomHandle {
 
 enum Holder {
     Empty,
-    Builtin { name: String, bot: Box<dyn SnakeBot> },
+    Builtin { name: String, bot: BuiltinBot },
     Player(PlayerRef),
 }
 
@@ -273,9 +267,9 @@ pub const COLORS: [&str; 15] = [
     "#008080", "#e6beff", "#9a6324", "#fffac8", "#800000",
 ];
 
-struct Room {
+struct Room<G> {
     cfg: RoomConfig,
-    game: SnakeBattle,
+    game: G,
     seats: Vec<Seat>,
     boards: Vec<String>,
     store: Store,
@@ -286,19 +280,18 @@ struct Room {
     events: Vec<String>,
 }
 
-/// Starts a room task.
-pub fn spawn(cfg: RoomConfig, store: Store) -> anyhow::Result<RoomHandle> {
-    let seats_n = cfg.settings.players_per_field as usize;
-    let game = SnakeBattle::new(cfg.settings.clone(), cfg.map.clone(), seats_n, cfg.seed)?;
+/// Starts a room task for a game.
+pub fn spawn<G: RoomGame>(mut game: G, cfg: RoomConfig, store: Store) -> RoomHandle {
+    let seats_n = game.seats();
     let (tx, rx) = mpsc::channel(ROOM_QUEUE_LEN);
     let (frames_tx, frames_rx) = watch::channel(Arc::<str>::from("{}"));
     let (summary_tx, summary_rx) = watch::channel(RoomSummary::default());
     let mut seats = Vec::with_capacity(seats_n);
     for i in 0..seats_n {
-        let holder = match cfg.fill_bots.get(i % cfg.fill_bots.len().max(1)) {
-            Some(name) if !cfg.fill_bots.is_empty() => builtin_holder(name, cfg.seed, i),
-            _ => Holder::Empty,
-        };
+        let holder = builtin_holder(&game, &cfg, cfg.seed, i);
+        if matches!(holder, Holder::Empty) {
+            game.set_present(i, false);
+        }
         seats.push(Seat {
             holder,
             baseline: 0,
@@ -309,8 +302,15 @@ pub fn spawn(cfg: RoomConfig, store: Store) -> anyhow::Result<RoomHandle> {
             last_connected: Instant::now(),
         });
     }
+    let handle = RoomHandle {
+        name: cfg.name.clone(),
+        game: game.name().to_string(),
+        tx,
+        frames: frames_rx,
+        summary: summary_rx,
+    };
     let mut room = Room {
-        boards: codenjoy::render_boards(&game),
+        boards: game.boards(),
         game,
         seats,
         store,
@@ -321,31 +321,22 @@ pub fn spawn(cfg: RoomConfig, store: Store) -> anyhow::Result<RoomHandle> {
         events: Vec::new(),
         cfg,
     };
-    for i in 0..seats_n {
-        if matches!(room.seats[i].holder, Holder::Empty) {
-            room.game.set_present(i, false);
-        }
-    }
     room.publish(true);
-    let handle = RoomHandle {
-        name: room.cfg.name.clone(),
-        game: "snakebattle".to_string(),
-        tx,
-        frames: frames_rx,
-        summary: summary_rx,
-    };
     tokio::spawn(room.run(rx));
-    Ok(handle)
+    handle
 }
 
-fn builtin_holder(name: &str, seed: u64, seat: usize) -> Holder {
-    match builtin::by_name(name, seed.wrapping_mul(31).wrapping_add(seat as u64)) {
+/// The built-in bot that holds a seat no player holds, if the room fills
+/// seats with bots.
+fn builtin_holder<G: RoomGame>(game: &G, cfg: &RoomConfig, seed: u64, seat: usize) -> Holder {
+    let Some(name) = cfg.fill_bots.get(seat % cfg.fill_bots.len().max(1)) else { return Holder::Empty };
+    match game.builtin(name, seed.wrapping_mul(31).wrapping_add(seat as u64)) {
         Some(bot) => Holder::Builtin { name: format!("{name}-{}", seat + 1), bot },
         None => Holder::Empty,
     }
 }
 
-impl Room {
+impl<G: RoomGame> Room<G> {
     async fn run(mut self, mut rx: mpsc::Receiver<RoomInput>) {
         let mut interval = new_interval(self.cfg.tick_ms);
         loop {
@@ -441,7 +432,7 @@ impl Room {
                 match &mut s.bot {
                     Some(b) if b.id == conn_id && b.awaiting => {
                         b.awaiting = false;
-                        let note = describe(&text, self.cfg.settings.commands);
+                        let note = self.game.describe_command(&text);
                         s.note(tick, &text, note);
                         s.pending = Some(text);
                     }
@@ -453,7 +444,7 @@ impl Room {
             }
             RoomInput::Key { player_id, text } => {
                 let Some(seat) = self.seat_of(&player_id) else { return };
-                let note = format!("from the page: {}", describe(&text, self.cfg.settings.commands));
+                let note = format!("from the page: {}", self.game.describe_command(&text));
                 let s = &mut self.seats[seat];
                 s.note(tick, &text, note);
                 s.pending = Some(text);
@@ -479,7 +470,7 @@ impl Room {
             RoomInput::ResetScores => {
                 self.deltas.clear();
                 for (i, s) in self.seats.iter_mut().enumerate() {
-                    s.baseline = self.game.snakes()[i].score;
+                    s.baseline = self.game.score(i);
                 }
             }
             RoomInput::SetTick(_) | RoomInput::Shutdown(_) => unreachable!("handled in run"),
@@ -498,17 +489,14 @@ impl Room {
         s.holder = Holder::Player(player);
         s.pending = None;
         s.log.clear();
-        s.baseline = self.game.snakes()[seat].score;
+        s.baseline = self.game.score(seat);
         self.game.set_present(seat, false);
         self.game.set_present(seat, true);
         Some(seat)
     }
 
     fn release_seat(&mut self, seat: usize) {
-        let holder = match self.cfg.fill_bots.get(seat % self.cfg.fill_bots.len().max(1)) {
-            Some(name) => builtin_holder(name, self.cfg.seed ^ self.game.tick(), seat),
-            None => Holder::Empty,
-        };
+        let holder = builtin_holder(&self.game, &self.cfg, self.cfg.seed ^ self.game.tick(), seat);
         let s = &mut self.seats[seat];
         s.holder = holder;
         s.pending = None;
@@ -522,18 +510,17 @@ impl Room {
 
     fn tick(&mut self) {
         let started = Instant::now();
-        let rule = self.cfg.settings.commands;
-        let mut actions = vec![Action::default(); self.seats.len()];
+        let mut commands = vec![None; self.seats.len()];
         for (i, s) in self.seats.iter_mut().enumerate() {
-            actions[i] = match &mut s.holder {
-                Holder::Builtin { bot, .. } => codenjoy::parse_action(&bot.answer(&codenjoy::message(&self.boards[i])), rule),
-                Holder::Player(_) => s.pending.take().map(|t| codenjoy::parse_action(&t, rule)).unwrap_or_default(),
-                Holder::Empty => Action::default(),
+            commands[i] = match &mut s.holder {
+                Holder::Builtin { bot, .. } => Some(bot(&codenjoy::message(&self.boards[i]))),
+                Holder::Player(_) => s.pending.take(),
+                Holder::Empty => None,
             };
         }
-        let events = self.game.step(&actions);
-        self.account(&events);
-        self.boards = codenjoy::render_boards(&self.game);
+        let report = self.game.step(&commands);
+        self.account(&report);
+        self.boards = self.game.boards();
         let probe = TickProbe::new(started, self.cfg.latency.clone());
         let release_after = Duration::from_millis(self.cfg.release_after_ms);
         let mut released = Vec::new();
@@ -556,35 +543,35 @@ impl Room {
         for i in released {
             self.release_seat(i);
         }
-        self.events = events.iter().filter_map(|e| self.describe_event(e)).collect();
+        self.events = report.notes.iter().map(|n| self.sentence(n)).collect();
         self.publish(false);
     }
 
-    /// Turns engine score changes and events into per-player deltas.
-    fn account(&mut self, events: &[Event]) {
+    /// Turns score changes and the tick's report into per-player deltas.
+    fn account(&mut self, report: &TickReport) {
         for (i, s) in self.seats.iter_mut().enumerate() {
             let Holder::Player(p) = &s.holder else { continue };
-            let now = self.game.snakes()[i].score;
-            let mut d = ScoreDelta { player_id: p.id.clone(), score: now - s.baseline, ..ScoreDelta::default() };
+            let now = self.game.score(i);
+            let count = |seats: &[usize]| seats.iter().filter(|&&x| x == i).count() as i64;
+            let d = ScoreDelta {
+                player_id: p.id.clone(),
+                score: now - s.baseline,
+                deaths: count(&report.deaths),
+                kills: count(&report.kills),
+                wins: count(&report.wins),
+            };
             s.baseline = now;
-            for e in events {
-                match e {
-                    Event::Died { snake, .. } if *snake == i => d.deaths += 1,
-                    Event::Scored { snake, reason: ScoreReason::Kill(_), .. } if *snake == i => d.kills += 1,
-                    Event::Scored { snake, reason: ScoreReason::Win, .. } if *snake == i => d.wins += 1,
-                    _ => {}
-                }
+            if d.score == 0 && d.deaths == 0 && d.kills == 0 && d.wins == 0 {
+                continue;
             }
-            if d != (ScoreDelta { player_id: p.id.clone(), ..ScoreDelta::default() }) {
-                match self.deltas.iter_mut().find(|x| x.player_id == d.player_id) {
-                    Some(x) => {
-                        x.score += d.score;
-                        x.deaths += d.deaths;
-                        x.kills += d.kills;
-                        x.wins += d.wins;
-                    }
-                    None => self.deltas.push(d),
+            match self.deltas.iter_mut().find(|x| x.player_id == d.player_id) {
+                Some(x) => {
+                    x.score += d.score;
+                    x.deaths += d.deaths;
+                    x.kills += d.kills;
+                    x.wins += d.wins;
                 }
+                None => self.deltas.push(d),
             }
         }
     }
@@ -596,7 +583,7 @@ impl Room {
         self.last_flush = Instant::now();
         let deltas = std::mem::take(&mut self.deltas);
         let store = self.store.clone();
-        let game = "snakebattle";
+        let game = self.game.name();
         let res = tokio::task::spawn_blocking(move || store.add_scores(game, &deltas).map_err(|e| (e, deltas))).await;
         match res {
             Ok(Ok(())) => {}
@@ -616,40 +603,19 @@ impl Room {
         }
     }
 
-    fn describe_event(&self, e: &Event) -> Option<String> {
-        Some(match e {
-            Event::Died { snake, cause } => {
-                let why = match cause {
-                    Death::Wall => "hit a wall".to_string(),
-                    Death::StartFloor => "ran onto a start floor".to_string(),
-                    Death::OffBoard => "left the board".to_string(),
-                    Death::Stone => "ate a stone too many".to_string(),
-                    Death::HeadOn(b) => format!("lost a head-on against {}", self.name_of(*b)),
-                    Death::Crash(b) => format!("crashed into {}", self.name_of(*b)),
-                    Death::Shrink => "shrank below 2".to_string(),
-                    Death::Suicide => "sent ACT(0)".to_string(),
-                };
-                format!("{} {why}", self.name_of(*snake))
-            }
-            Event::Bite { attacker, victim, cut } => format!("{} bit {} cells off {}", self.name_of(*attacker), cut, self.name_of(*victim)),
-            Event::RoundStarted { round } => format!("round {round} started"),
-            Event::RoundEnded { round, winners, .. } => {
-                let names: Vec<String> = winners.iter().map(|&w| self.name_of(w)).collect();
-                if names.is_empty() {
-                    format!("round {round} ended without a winner")
-                } else {
-                    format!("round {round} won by {}", names.join(", "))
-                }
-            }
-            _ => return None,
-        })
+    fn sentence(&self, note: &[NotePart]) -> String {
+        note.iter()
+            .map(|p| match p {
+                NotePart::Text(t) => t.clone(),
+                NotePart::Seat(i) => self.name_of(*i),
+            })
+            .collect()
     }
 
     fn publish(&mut self, always: bool) {
-        let snakes = self.game.snakes();
         let summary = RoomSummary {
             name: self.cfg.name.clone(),
-            game: "snakebattle".to_string(),
+            game: self.game.name().to_string(),
             tick_ms: self.cfg.tick_ms,
             paused: self.cfg.paused,
             tick: self.game.tick(),
@@ -662,7 +628,7 @@ impl Room {
                     name: if matches!(s.holder, Holder::Empty) { String::new() } else { self.name_of(i) },
                     bot: matches!(s.holder, Holder::Builtin { .. }),
                     connected: s.bot.is_some(),
-                    score: snakes[i].score,
+                    score: self.game.score(i),
                 })
                 .collect(),
             free_seats: self.seats.iter().filter(|s| !matches!(s.holder, Holder::Player(_))).count(),
@@ -671,40 +637,33 @@ impl Room {
         if !always && self.frames.receiver_count() == 0 {
             return;
         }
-        let (phase, phase_ticks) = spectator::phase_view(self.game.phase());
+        let mut view = self.game.view();
+        for snake in &mut view.snakes {
+            snake.name = self.name_of(snake.seat);
+            snake.bot = matches!(self.seats[snake.seat].holder, Holder::Builtin { .. });
+            snake.color = COLORS[snake.seat % COLORS.len()].to_string();
+        }
         let frame = Frame {
             room: self.cfg.name.clone(),
-            game: "snakebattle".to_string(),
+            game: self.game.name().to_string(),
             tick: self.game.tick(),
             round: self.game.round(),
-            phase,
-            phase_ticks,
+            phase: view.phase,
+            phase_ticks: view.phase_ticks,
             paused: self.cfg.paused,
             tick_ms: self.cfg.tick_ms,
-            size: self.game.size(),
-            cells: spectator::snakebattle_cells(&self.game),
-            snakes: snakes
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.present && !s.body.is_empty())
-                .map(|(i, s)| SnakeView {
+            size: view.size,
+            cells: view.cells,
+            snakes: view.snakes,
+            pieces: view.pieces,
+            players: (0..self.seats.len())
+                .filter(|&i| !matches!(self.seats[i].holder, Holder::Empty))
+                .map(|i| spectator::PlayerInfo {
                     seat: i,
                     name: self.name_of(i),
                     bot: matches!(self.seats[i].holder, Holder::Builtin { .. }),
                     color: COLORS[i % COLORS.len()].to_string(),
-                    alive: s.alive,
-                    sleeping: !s.active,
-                    fury: s.fury,
-                    flying: s.flying,
-                    stones: s.stones,
-                    score: s.score,
-                    body: s.body.iter().map(|p| [p.x, p.y]).collect(),
-                    dir: match s.dir {
-                        snakepit_engine::Dir::Up => "up",
-                        snakepit_engine::Dir::Right => "right",
-                        snakepit_engine::Dir::Down => "down",
-                        snakepit_engine::Dir::Left => "left",
-                    },
+                    score: self.game.score(i),
                 })
                 .collect(),
             events: self.events.clone(),
@@ -738,37 +697,4 @@ fn new_interval(ms: u64) -> tokio::time::Interval {
     // bursting to catch up, as Codenjoy's fixed-rate timer effectively does.
     i.set_missed_tick_behavior(MissedTickBehavior::Delay);
     i
-}
-
-/// What the server made of an answer, for the player's page.
-fn describe(text: &str, rule: snakepit_engine::snakebattle::CommandRule) -> String {
-    let tokens = codenjoy::parse_command(text);
-    let action = Action::from_tokens(&tokens, rule);
-    if text.trim().is_empty() {
-        "empty answer: the snake keeps going".to_string()
-    } else if tokens.is_empty() {
-        "no command recognised: the snake keeps going".to_string()
-    } else if action == Action::default() {
-        "this combination skips the turn".to_string()
-    } else {
-        let mut parts = Vec::new();
-        if action.drop == Some(snakepit_engine::snakebattle::StoneDrop::BeforeMove) {
-            parts.push("ACT");
-        }
-        if let Some(d) = action.dir {
-            parts.push(match d {
-                snakepit_engine::Dir::Up => "UP",
-                snakepit_engine::Dir::Right => "RIGHT",
-                snakepit_engine::Dir::Down => "DOWN",
-                snakepit_engine::Dir::Left => "LEFT",
-            });
-        }
-        if action.drop == Some(snakepit_engine::snakebattle::StoneDrop::AfterMove) {
-            parts.push("then ACT");
-        }
-        if action.suicide {
-            parts.push("ACT(0)");
-        }
-        format!("ok: {}", parts.join(", "))
-    }
 }

@@ -10,7 +10,8 @@ use crate::metrics::Histogram;
 use crate::room::{self, AttachError, ConnKind, Outgoing, PlayerRef, RoomConfig, RoomHandle, RoomInput};
 use crate::store::{RoomRow, Store};
 use anyhow::Context;
-use snakepit_engine::snakebattle::{Map, Settings};
+use crate::games::SnakeBattleRoom;
+use snakepit_engine::snakebattle::{Map, Settings, SnakeBattle};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
@@ -87,21 +88,23 @@ impl Rooms {
     }
 
     fn launch(&self, row: RoomRow) -> anyhow::Result<RoomHandle> {
+        anyhow::ensure!(row.game == "snakebattle", "room {}: unknown game {:?}", row.name, row.game);
+        let seats = self.settings.players_per_field as usize;
+        let game = SnakeBattle::new(self.settings.clone(), self.map.clone(), seats, row.seed)?;
         let handle = room::spawn(
+            SnakeBattleRoom::new(game),
             RoomConfig {
                 name: row.name.clone(),
                 tick_ms: row.tick_ms,
                 paused: row.paused,
                 seed: row.seed,
-                settings: self.settings.clone(),
-                map: self.map.clone(),
                 fill_bots: self.fill_bots.clone(),
                 release_after_ms: self.seat_release_ms,
                 latency: self.latency.clone(),
                 pages_per_player: self.pages_per_player,
             },
             self.store.clone(),
-        )?;
+        );
         self.lock().rooms.insert(row.name, handle.clone());
         Ok(handle)
     }

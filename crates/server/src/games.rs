@@ -1,0 +1,266 @@
+//! The games a room can host, behind one trait.
+//!
+//! A room does not know the rules of its game: it feeds the players'
+//! command texts to [`RoomGame::step`], sends each seat the board text the
+//! game renders for it, and shows spectators the game's [`GameView`]. Adding
+//! a Codenjoy-style game to the server is one implementation of this trait.
+
+use snakepit_engine::Game;
+use snakepit_engine::snakebattle::{Action, Death, Event, ScoreReason, Settings, SnakeBattle, StoneDrop};
+use snakepit_protocol::codenjoy;
+use snakepit_protocol::spectator::{self, SnakeView};
+
+/// A built-in bot: the board message in, the answer out.
+pub type BuiltinBot = Box<dyn FnMut(&str) -> String + Send>;
+
+/// Part of a sentence about a tick; seats are named by the room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotePart {
+    /// Literal text.
+    Text(String),
+    /// The name of whoever holds this seat.
+    Seat(usize),
+}
+
+/// What a tick did, as the room needs it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TickReport {
+    /// Seats that died.
+    pub deaths: Vec<usize>,
+    /// Seats credited with a kill (once per kill).
+    pub kills: Vec<usize>,
+    /// Seats that won a round.
+    pub wins: Vec<usize>,
+    /// Notable events, as sentences.
+    pub notes: Vec<Vec<NotePart>>,
+}
+
+/// What spectators see of the game; the room adds names and colours.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameView {
+    /// Board side.
+    pub size: usize,
+    /// Background glyphs, `size * size` characters.
+    pub cells: String,
+    /// `countdown` or `running`.
+    pub phase: &'static str,
+    /// Ticks left in the countdown, or played in the round.
+    pub phase_ticks: u32,
+    /// Snakes, for snake games.
+    pub snakes: Vec<SnakeView>,
+    /// Pieces as `[x, y, seat]`, for territory games.
+    pub pieces: Vec<[i32; 3]>,
+}
+
+/// What a room needs from its game.
+pub trait RoomGame: Send + 'static {
+    /// The game's name in URLs, the database and frames.
+    fn name(&self) -> &'static str;
+    /// Number of seats.
+    fn seats(&self) -> usize;
+    /// Ticks played.
+    fn tick(&self) -> u64;
+    /// Rounds started (0 for games without rounds).
+    fn round(&self) -> u32;
+    /// Seats or unseats a player; the game decides when the piece appears.
+    fn set_present(&mut self, seat: usize, present: bool);
+    /// A seat's score in this game.
+    fn score(&self, seat: usize) -> i64;
+    /// Plays one tick with each seat's command text (`None`: no command).
+    fn step(&mut self, commands: &[Option<String>]) -> TickReport;
+    /// Each seat's board, without the `board=` prefix.
+    fn boards(&self) -> Vec<String>;
+    /// What the server makes of a command, for the player's page.
+    fn describe_command(&self, text: &str) -> String;
+    /// The built-in bots' names.
+    fn builtin_names(&self) -> &'static [&'static str];
+    /// A built-in bot by name.
+    fn builtin(&self, name: &str, seed: u64) -> Option<BuiltinBot>;
+    /// The spectators' view.
+    fn view(&self) -> GameView;
+}
+
+/// Codenjoy SnakeBattle in a room.
+pub struct SnakeBattleRoom {
+    game: SnakeBattle,
+}
+
+impl SnakeBattleRoom {
+    /// Wraps a game.
+    pub fn new(game: SnakeBattle) -> SnakeBattleRoom {
+        SnakeBattleRoom { game }
+    }
+
+    fn settings(&self) -> &Settings {
+        self.game.settings()
+    }
+}
+
+impl RoomGame for SnakeBattleRoom {
+    fn name(&self) -> &'static str {
+        "snakebattle"
+    }
+
+    fn seats(&self) -> usize {
+        self.game.seats()
+    }
+
+    fn tick(&self) -> u64 {
+        self.game.tick()
+    }
+
+    fn round(&self) -> u32 {
+        self.game.round()
+    }
+
+    fn set_present(&mut self, seat: usize, present: bool) {
+        self.game.set_present(seat, present);
+    }
+
+    fn score(&self, seat: usize) -> i64 {
+        self.game.snakes()[seat].score
+    }
+
+    fn step(&mut self, commands: &[Option<String>]) -> TickReport {
+        let rule = self.settings().commands;
+        let actions: Vec<Action> =
+            commands.iter().map(|c| c.as_deref().map(|t| codenjoy::parse_action(t, rule)).unwrap_or_default()).collect();
+        let events = self.game.step(&actions);
+        let mut report = TickReport::default();
+        for e in &events {
+            match e {
+                Event::Died { snake, cause } => {
+                    report.deaths.push(*snake);
+                    let why = |t: &str| NotePart::Text(t.to_string());
+                    let mut note = vec![NotePart::Seat(*snake)];
+                    match cause {
+                        Death::Wall => note.push(why(" hit a wall")),
+                        Death::StartFloor => note.push(why(" ran onto a start floor")),
+                        Death::OffBoard => note.push(why(" left the board")),
+                        Death::Stone => note.push(why(" ate a stone too many")),
+                        Death::HeadOn(b) => note.extend([why(" lost a head-on against "), NotePart::Seat(*b)]),
+                        Death::Crash(b) => note.extend([why(" crashed into "), NotePart::Seat(*b)]),
+                        Death::Shrink => note.push(why(" shrank below 2")),
+                        Death::Suicide => note.push(why(" sent ACT(0)")),
+                    }
+                    report.notes.push(note);
+                }
+                Event::Scored { snake, reason: ScoreReason::Kill(_), .. } => report.kills.push(*snake),
+                Event::Scored { snake, reason: ScoreReason::Win, .. } => report.wins.push(*snake),
+                Event::Bite { attacker, victim, cut } => report.notes.push(vec![
+                    NotePart::Seat(*attacker),
+                    NotePart::Text(format!(" bit {cut} cells off ")),
+                    NotePart::Seat(*victim),
+                ]),
+                Event::RoundStarted { round } => report.notes.push(vec![NotePart::Text(format!("round {round} started"))]),
+                Event::RoundEnded { round, winners, .. } => {
+                    if winners.is_empty() {
+                        report.notes.push(vec![NotePart::Text(format!("round {round} ended without a winner"))]);
+                    } else {
+                        let mut note = vec![NotePart::Text(format!("round {round} won by "))];
+                        for (k, w) in winners.iter().enumerate() {
+                            if k > 0 {
+                                note.push(NotePart::Text(", ".to_string()));
+                            }
+                            note.push(NotePart::Seat(*w));
+                        }
+                        report.notes.push(note);
+                    }
+                }
+                _ => {}
+            }
+        }
+        report
+    }
+
+    fn boards(&self) -> Vec<String> {
+        codenjoy::render_boards(&self.game)
+    }
+
+    fn describe_command(&self, text: &str) -> String {
+        let tokens = codenjoy::parse_command(text);
+        let action = Action::from_tokens(&tokens, self.settings().commands);
+        if text.trim().is_empty() {
+            return "empty answer: the snake keeps going".to_string();
+        }
+        if tokens.is_empty() {
+            return "no command recognised: the snake keeps going".to_string();
+        }
+        if action == Action::default() {
+            return "this combination skips the turn".to_string();
+        }
+        let mut parts = Vec::new();
+        if action.drop == Some(StoneDrop::BeforeMove) {
+            parts.push("ACT");
+        }
+        if let Some(d) = action.dir {
+            parts.push(dir_command(d));
+        }
+        if action.drop == Some(StoneDrop::AfterMove) {
+            parts.push("then ACT");
+        }
+        if action.suicide {
+            parts.push("ACT(0)");
+        }
+        format!("ok: {}", parts.join(", "))
+    }
+
+    fn builtin_names(&self) -> &'static [&'static str] {
+        snakepit_bots::builtin::NAMES
+    }
+
+    fn builtin(&self, name: &str, seed: u64) -> Option<BuiltinBot> {
+        let mut bot = snakepit_bots::builtin::by_name(name, seed)?;
+        Some(Box::new(move |msg: &str| bot.answer(msg)))
+    }
+
+    fn view(&self) -> GameView {
+        let (phase, phase_ticks) = spectator::phase_view(self.game.phase());
+        GameView {
+            size: self.game.size(),
+            cells: spectator::snakebattle_cells(&self.game),
+            phase,
+            phase_ticks,
+            snakes: self
+                .game
+                .snakes()
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.present && !s.body.is_empty())
+                .map(|(i, s)| SnakeView {
+                    seat: i,
+                    name: String::new(),
+                    bot: false,
+                    color: String::new(),
+                    alive: s.alive,
+                    sleeping: !s.active,
+                    fury: s.fury,
+                    flying: s.flying,
+                    stones: s.stones,
+                    score: s.score,
+                    body: s.body.iter().map(|p| [p.x, p.y]).collect(),
+                    dir: dir_word(s.dir),
+                })
+                .collect(),
+            pieces: Vec::new(),
+        }
+    }
+}
+
+fn dir_command(d: snakepit_engine::Dir) -> &'static str {
+    match d {
+        snakepit_engine::Dir::Up => "UP",
+        snakepit_engine::Dir::Right => "RIGHT",
+        snakepit_engine::Dir::Down => "DOWN",
+        snakepit_engine::Dir::Left => "LEFT",
+    }
+}
+
+fn dir_word(d: snakepit_engine::Dir) -> &'static str {
+    match d {
+        snakepit_engine::Dir::Up => "up",
+        snakepit_engine::Dir::Right => "right",
+        snakepit_engine::Dir::Down => "down",
+        snakepit_engine::Dir::Left => "left",
+    }
+}
