@@ -36,6 +36,9 @@ pub enum AdminCommand {
     AddPlayer {
         /// Display name.
         name: String,
+        /// The game the player registers for.
+        #[arg(long, default_value = "snakebattle")]
+        game: String,
     },
     /// Lists players.
     Players,
@@ -75,8 +78,9 @@ pub fn run(args: AdminArgs) -> anyhow::Result<()> {
 fn local(args: &AdminArgs) -> anyhow::Result<()> {
     let store = Store::open(&args.db).with_context(|| format!("opening {}", args.db.display()))?;
     match &args.command {
-        AdminCommand::AddPlayer { name } => {
-            let p = store.add_player(name.trim())?;
+        AdminCommand::AddPlayer { name, game } => {
+            anyhow::ensure!(snakepit_server::rooms::GAMES.contains(&game.as_str()), "unknown game {game:?}");
+            let p = store.add_player(name.trim(), game)?;
             println!("id: {}\ncode: {}\nurl: http://HOST:PORT/codenjoy-contest/board/player/{}?code={}", p.id, p.code, p.id, p.code);
         }
         AdminCommand::Players => {
@@ -103,7 +107,9 @@ fn local(args: &AdminArgs) -> anyhow::Result<()> {
 fn remote(args: &AdminArgs, url: &str) -> anyhow::Result<()> {
     let token = args.token.as_deref().context("--token or SNAKEPIT_ADMIN_TOKEN is needed with --server")?;
     let (method, path, body) = match &args.command {
-        AdminCommand::AddPlayer { name } => ("POST", "/api/admin/players".to_string(), serde_json::json!({ "name": name }).to_string()),
+        AdminCommand::AddPlayer { name, game } => {
+            ("POST", "/api/admin/players".to_string(), serde_json::json!({ "name": name, "game": game }).to_string())
+        }
         AdminCommand::Players => ("GET", "/api/admin/players".to_string(), String::new()),
         AdminCommand::Rooms => ("GET", "/api/rooms".to_string(), String::new()),
         AdminCommand::Pause { room } => ("POST", format!("/api/admin/rooms/{room}/pause"), String::new()),

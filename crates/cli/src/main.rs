@@ -137,7 +137,7 @@ mod tests {
     fn admin_flags() {
         let cli = Cli::parse_from(["snakepit", "admin", "add-player", "ann", "--db", "x.sqlite"]);
         let Command::Admin(args) = cli.command else { panic!("not admin: {cli:?}") };
-        assert!(matches!(args.command, admin::AdminCommand::AddPlayer { ref name } if name == "ann"));
+        assert!(matches!(args.command, admin::AdminCommand::AddPlayer { ref name, ref game } if name == "ann" && game == "snakebattle"));
         assert!(Cli::try_parse_from(["snakepit", "admin", "fly"]).is_err());
     }
 

@@ -20,7 +20,7 @@ pub struct ServeArgs {
     /// SQLite database file.
     #[arg(long)]
     pub db: Option<PathBuf>,
-    /// Tick period of SnakeBattle rooms, in milliseconds (10 to 60000).
+    /// Tick period of new rooms, in milliseconds (10 to 60000).
     #[arg(long)]
     pub tick_ms: Option<u64>,
     /// SnakeBattle rule profile: codebattle or codenjoy.
@@ -42,6 +42,7 @@ pub fn config(args: &ServeArgs) -> anyhow::Result<Config> {
     }
     if let Some(t) = args.tick_ms {
         cfg.snakebattle.tick_ms = t;
+        cfg.hex.tick_ms = t;
     }
     if let Some(p) = &args.profile {
         cfg.snakebattle.profile = p.clone();

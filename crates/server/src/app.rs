@@ -150,6 +150,8 @@ async fn api_leaderboard(State(st): Shared, Query(q): Query<GameQuery>) -> Resul
 #[derive(Deserialize)]
 struct Register {
     name: String,
+    /// The game to play; SnakeBattle when absent.
+    game: Option<String>,
 }
 
 /// Checks a display name: trimmed, 1 to 40 characters, no control
@@ -180,10 +182,14 @@ pub fn player_url(headers: &HeaderMap, id: &str, code: &str) -> String {
 
 async fn api_register(State(st): Shared, headers: HeaderMap, Json(r): Json<Register>) -> Result<impl IntoResponse, AppError> {
     let name = check_name(&r.name)?;
+    let game = r.game.unwrap_or_else(|| "snakebattle".to_string());
+    if !st.rooms.hosts(&game) {
+        return Err(AppError::Client(StatusCode::BAD_REQUEST, format!("this server hosts {}", crate::rooms::GAMES.join(", "))));
+    }
     let store = st.store.clone();
-    let p = blocking(move || store.add_player(&name)).await?;
+    let p = blocking(move || store.add_player(&name, &game)).await?;
     let url = player_url(&headers, &p.id, &p.code);
-    Ok((StatusCode::CREATED, Json(serde_json::json!({ "id": p.id, "name": p.name, "code": p.code, "url": url }))))
+    Ok((StatusCode::CREATED, Json(serde_json::json!({ "id": p.id, "name": p.name, "game": p.game, "code": p.code, "url": url }))))
 }
 
 fn require_admin(st: &AppState, headers: &HeaderMap) -> Result<(), AppError> {
@@ -205,7 +211,7 @@ async fn admin_players(State(st): Shared, headers: HeaderMap) -> Result<impl Int
         .iter()
         .map(|p| {
             let room = st.rooms.room_of(&p.id).map(|h| h.name);
-            serde_json::json!({ "id": p.id, "name": p.name, "url": player_url(&headers, &p.id, &p.code), "room": room })
+            serde_json::json!({ "id": p.id, "name": p.name, "game": p.game, "url": player_url(&headers, &p.id, &p.code), "room": room })
         })
         .collect();
     Ok(Json(rows))
@@ -231,6 +237,7 @@ async fn admin_kick(State(st): Shared, headers: HeaderMap, Path(id): Path<String
 #[derive(Deserialize)]
 struct NewRoom {
     name: String,
+    game: Option<String>,
     tick_ms: Option<u64>,
 }
 
@@ -242,7 +249,11 @@ async fn admin_create_room(State(st): Shared, headers: HeaderMap, Json(r): Json<
     if !crate::rooms::valid_room_name(&r.name) {
         return Err(AppError::Client(StatusCode::BAD_REQUEST, "room names are a-z, 0-9, - and _".to_string()));
     }
-    let h = st.rooms.create(&r.name, r.tick_ms)?;
+    let game = r.game.unwrap_or_else(|| "snakebattle".to_string());
+    if !st.rooms.hosts(&game) {
+        return Err(AppError::Client(StatusCode::BAD_REQUEST, format!("unknown game {game:?}")));
+    }
+    let h = st.rooms.create(&r.name, &game, r.tick_ms)?;
     Ok((StatusCode::CREATED, Json(serde_json::json!({ "room": h.name }))))
 }
 

@@ -24,6 +24,8 @@ pub struct Config {
     pub admin_token: String,
     /// SnakeBattle settings shared by its rooms.
     pub snakebattle: SnakeBattleConfig,
+    /// Hex settings shared by its rooms.
+    pub hex: HexConfig,
     /// Rooms created at start (in addition to those in the database).
     pub rooms: Vec<RoomSpec>,
     /// Connection limits.
@@ -46,13 +48,41 @@ pub struct SnakeBattleConfig {
     pub fill_bots: Vec<String>,
 }
 
+/// Hex room defaults.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HexConfig {
+    /// `seed` (seed 001 scoring) or `codenjoy`.
+    pub profile: String,
+    /// Extra settings, `key = "value"`.
+    pub settings: std::collections::BTreeMap<String, String>,
+    /// Tick period of new rooms.
+    pub tick_ms: u64,
+    /// Map file; the default 15x15 map when absent.
+    pub map: Option<PathBuf>,
+    /// Built-in bots that hold the first seats (the others wait for players).
+    pub fill_bots: Vec<String>,
+}
+
+impl Default for HexConfig {
+    fn default() -> Self {
+        HexConfig {
+            profile: "seed".to_string(),
+            settings: Default::default(),
+            tick_ms: 1000,
+            map: None,
+            fill_bots: vec!["greedy".into(), "random".into()],
+        }
+    }
+}
+
 /// A room to create at start.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RoomSpec {
     /// Unique name (letters, digits, `-`, `_`).
     pub name: String,
-    /// Game: `snakebattle`.
+    /// Game: `snakebattle` or `hex`.
     #[serde(default = "default_game")]
     pub game: String,
     /// Tick period; the game's default when absent.
@@ -92,7 +122,11 @@ impl Default for Config {
             db: PathBuf::from("snakepit.sqlite"),
             admin_token: String::new(),
             snakebattle: SnakeBattleConfig::default(),
-            rooms: vec![RoomSpec { name: "snakebattle".to_string(), game: default_game(), tick_ms: None }],
+            hex: HexConfig::default(),
+            rooms: vec![
+                RoomSpec { name: "snakebattle".to_string(), game: default_game(), tick_ms: None },
+                RoomSpec { name: "hex".to_string(), game: "hex".to_string(), tick_ms: None },
+            ],
             limits: Limits::default(),
         }
     }
@@ -151,6 +185,7 @@ impl Config {
         }
         if let Some(v) = get("SNAKEPIT_TICK_MS") {
             self.snakebattle.tick_ms = v.parse().context("SNAKEPIT_TICK_MS")?;
+            self.hex.tick_ms = self.snakebattle.tick_ms;
         }
         if let Some(v) = get("SNAKEPIT_PROFILE") {
             self.snakebattle.profile = v;

@@ -6,6 +6,7 @@
 //! a Codenjoy-style game to the server is one implementation of this trait.
 
 use snakepit_engine::Game;
+use snakepit_engine::hex::{self, Hex};
 use snakepit_engine::snakebattle::{Action, Death, Event, ScoreReason, Settings, SnakeBattle, StoneDrop};
 use snakepit_protocol::codenjoy;
 use snakepit_protocol::spectator::{self, SnakeView};
@@ -33,6 +34,8 @@ pub struct TickReport {
     pub wins: Vec<usize>,
     /// Notable events, as sentences.
     pub notes: Vec<Vec<NotePart>>,
+    /// Private notes for one seat's page (a move the rules refused).
+    pub seat_notes: Vec<(usize, String)>,
 }
 
 /// What spectators see of the game; the room adds names and colours.
@@ -70,8 +73,8 @@ pub trait RoomGame: Send + 'static {
     fn step(&mut self, commands: &[Option<String>]) -> TickReport;
     /// Each seat's board, without the `board=` prefix.
     fn boards(&self) -> Vec<String>;
-    /// What the server makes of a command, for the player's page.
-    fn describe_command(&self, text: &str) -> String;
+    /// What the server makes of a seat's command, for the player's page.
+    fn describe_command(&self, seat: usize, text: &str) -> String;
     /// The built-in bots' names.
     fn builtin_names(&self) -> &'static [&'static str];
     /// A built-in bot by name.
@@ -177,7 +180,7 @@ impl RoomGame for SnakeBattleRoom {
         codenjoy::render_boards(&self.game)
     }
 
-    fn describe_command(&self, text: &str) -> String {
+    fn describe_command(&self, _seat: usize, text: &str) -> String {
         let tokens = codenjoy::parse_command(text);
         let action = Action::from_tokens(&tokens, self.settings().commands);
         if text.trim().is_empty() {
@@ -262,5 +265,118 @@ fn dir_word(d: snakepit_engine::Dir) -> &'static str {
         snakepit_engine::Dir::Right => "right",
         snakepit_engine::Dir::Down => "down",
         snakepit_engine::Dir::Left => "left",
+    }
+}
+
+/// Codenjoy Hex in a room: everyone on one field.
+pub struct HexRoom {
+    game: Hex,
+}
+
+impl HexRoom {
+    /// Wraps a game.
+    pub fn new(game: Hex) -> HexRoom {
+        HexRoom { game }
+    }
+}
+
+impl RoomGame for HexRoom {
+    fn name(&self) -> &'static str {
+        "hex"
+    }
+
+    fn seats(&self) -> usize {
+        self.game.seats()
+    }
+
+    fn tick(&self) -> u64 {
+        self.game.tick()
+    }
+
+    fn round(&self) -> u32 {
+        0
+    }
+
+    fn set_present(&mut self, seat: usize, present: bool) {
+        self.game.set_present(seat, present);
+    }
+
+    fn score(&self, seat: usize) -> i64 {
+        self.game.players()[seat].score
+    }
+
+    fn step(&mut self, commands: &[Option<String>]) -> TickReport {
+        let actions: Vec<hex::Action> = commands
+            .iter()
+            .enumerate()
+            .map(|(seat, c)| c.as_deref().map(|t| snakepit_protocol::hex::read_command(&self.game, seat, t).action).unwrap_or_default())
+            .collect();
+        let events = self.game.step(&actions);
+        let mut report = TickReport::default();
+        for e in &events {
+            match e {
+                hex::Event::Ignored { seat, why, .. } => {
+                    report.seat_notes.push((*seat, format!("refused: {}", snakepit_protocol::hex::ignored_text(*why))));
+                }
+                hex::Event::Captured { seat, .. } => report.kills.push(*seat),
+                hex::Event::Restarted { reason } => {
+                    let note = match reason {
+                        hex::Restart::NoPieces(s) => {
+                            vec![NotePart::Seat(*s), NotePart::Text(" has no pieces left: everyone starts again".into())]
+                        }
+                        hex::Restart::BoardFull => vec![NotePart::Text("the board is full: everyone starts again".into())],
+                    };
+                    report.notes.push(note);
+                }
+                hex::Event::WallFormed { seats, .. } => {
+                    let mut note = Vec::new();
+                    for (k, s) in seats.iter().enumerate() {
+                        if k > 0 {
+                            note.push(NotePart::Text(" and ".into()));
+                        }
+                        note.push(NotePart::Seat(*s));
+                    }
+                    note.push(NotePart::Text(" moved to the same cell: a wall".into()));
+                    report.notes.push(note);
+                }
+                _ => {}
+            }
+        }
+        report
+    }
+
+    fn boards(&self) -> Vec<String> {
+        snakepit_protocol::hex::render_boards(&self.game)
+    }
+
+    fn describe_command(&self, seat: usize, text: &str) -> String {
+        snakepit_protocol::hex::read_command(&self.game, seat, text).describe()
+    }
+
+    fn builtin_names(&self) -> &'static [&'static str] {
+        snakepit_bots::hexbots::NAMES
+    }
+
+    fn builtin(&self, name: &str, seed: u64) -> Option<BuiltinBot> {
+        let mut bot = snakepit_bots::hexbots::by_name(name, seed)?;
+        Some(Box::new(move |msg: &str| bot.answer(msg)))
+    }
+
+    fn view(&self) -> GameView {
+        let size = self.game.size();
+        let mut cells = String::with_capacity(size * size * 3);
+        let mut pieces = Vec::new();
+        for (i, c) in self.game.cells().iter().enumerate() {
+            let (x, y) = ((i % size) as i32, (i / size) as i32);
+            cells.push(match c {
+                hex::Cell::Wall => '☼',
+                hex::Cell::Empty => ' ',
+                hex::Cell::Piece(seat) => {
+                    pieces.push([x, y, *seat as i32]);
+                    ' '
+                }
+            });
+        }
+        GameView { size, cells, phase: "running", phase_ticks: 0, snakes: Vec::new(), pieces }
     }
 }

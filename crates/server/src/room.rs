@@ -67,6 +67,8 @@ pub struct PlayerRef {
     pub id: String,
     /// Display name.
     pub name: String,
+    /// The game the player registered for.
+    pub game: String,
 }
 
 /// What connections and admins ask of a room.
@@ -289,9 +291,7 @@ pub fn spawn<G: RoomGame>(mut game: G, cfg: RoomConfig, store: Store) -> RoomHan
     let mut seats = Vec::with_capacity(seats_n);
     for i in 0..seats_n {
         let holder = builtin_holder(&game, &cfg, cfg.seed, i);
-        if matches!(holder, Holder::Empty) {
-            game.set_present(i, false);
-        }
+        game.set_present(i, !matches!(holder, Holder::Empty));
         seats.push(Seat {
             holder,
             baseline: 0,
@@ -329,7 +329,7 @@ pub fn spawn<G: RoomGame>(mut game: G, cfg: RoomConfig, store: Store) -> RoomHan
 /// The built-in bot that holds a seat no player holds, if the room fills
 /// seats with bots.
 fn builtin_holder<G: RoomGame>(game: &G, cfg: &RoomConfig, seed: u64, seat: usize) -> Holder {
-    let Some(name) = cfg.fill_bots.get(seat % cfg.fill_bots.len().max(1)) else { return Holder::Empty };
+    let Some(name) = cfg.fill_bots.get(seat) else { return Holder::Empty };
     match game.builtin(name, seed.wrapping_mul(31).wrapping_add(seat as u64)) {
         Some(bot) => Holder::Builtin { name: format!("{name}-{}", seat + 1), bot },
         None => Holder::Empty,
@@ -432,7 +432,7 @@ impl<G: RoomGame> Room<G> {
                 match &mut s.bot {
                     Some(b) if b.id == conn_id && b.awaiting => {
                         b.awaiting = false;
-                        let note = self.game.describe_command(&text);
+                        let note = self.game.describe_command(seat, &text);
                         s.note(tick, &text, note);
                         s.pending = Some(text);
                     }
@@ -444,7 +444,7 @@ impl<G: RoomGame> Room<G> {
             }
             RoomInput::Key { player_id, text } => {
                 let Some(seat) = self.seat_of(&player_id) else { return };
-                let note = format!("from the page: {}", self.game.describe_command(&text));
+                let note = format!("from the page: {}", self.game.describe_command(seat, &text));
                 let s = &mut self.seats[seat];
                 s.note(tick, &text, note);
                 s.pending = Some(text);
@@ -520,6 +520,14 @@ impl<G: RoomGame> Room<G> {
         }
         let report = self.game.step(&commands);
         self.account(&report);
+        let tick = self.game.tick();
+        for (seat, note) in &report.seat_notes {
+            if let Some(s) = self.seats.get_mut(*seat)
+                && matches!(s.holder, Holder::Player(_))
+            {
+                s.note(tick, "", note.clone());
+            }
+        }
         self.boards = self.game.boards();
         let probe = TickProbe::new(started, self.cfg.latency.clone());
         let release_after = Duration::from_millis(self.cfg.release_after_ms);

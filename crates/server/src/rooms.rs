@@ -10,7 +10,8 @@ use crate::metrics::Histogram;
 use crate::room::{self, AttachError, ConnKind, Outgoing, PlayerRef, RoomConfig, RoomHandle, RoomInput};
 use crate::store::{RoomRow, Store};
 use anyhow::Context;
-use crate::games::SnakeBattleRoom;
+use crate::games::{HexRoom, SnakeBattleRoom};
+use snakepit_engine::hex::{self, Hex};
 use snakepit_engine::snakebattle::{Map, Settings, SnakeBattle};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -19,6 +20,22 @@ use tokio::sync::{mpsc, oneshot};
 /// Longest accepted room name.
 pub const ROOM_NAME_MAX_CHARS: usize = 40;
 
+/// Games the server hosts.
+pub const GAMES: &[&str] = &["snakebattle", "hex"];
+
+/// What is needed to start rooms of one game.
+enum Setup {
+    SnakeBattle { settings: Settings, map: Map },
+    Hex { settings: hex::Settings, map: hex::Map },
+}
+
+/// One game's room defaults.
+struct GameSetup {
+    setup: Setup,
+    fill_bots: Vec<String>,
+    tick_ms: u64,
+}
+
 /// All rooms.
 pub struct Rooms {
     inner: Mutex<Inner>,
@@ -26,10 +43,7 @@ pub struct Rooms {
     /// neither pick the same new name nor open two half-empty rooms.
     creating: Mutex<()>,
     store: Store,
-    settings: Settings,
-    map: Map,
-    fill_bots: Vec<String>,
-    default_tick_ms: u64,
+    games: BTreeMap<&'static str, GameSetup>,
     seat_release_ms: u64,
     pages_per_player: usize,
     /// Tick-to-last-board latency of every room.
@@ -41,6 +55,20 @@ struct Inner {
     player_room: BTreeMap<String, String>,
 }
 
+fn read_map<M, E: std::error::Error + Send + Sync + 'static>(
+    path: Option<&std::path::Path>,
+    parse: impl Fn(&str) -> Result<M, E>,
+    default: impl Fn() -> M,
+) -> anyhow::Result<M> {
+    match path {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            parse(&text).with_context(|| format!("{}", p.display()))
+        }
+        None => Ok(default()),
+    }
+}
+
 impl Rooms {
     /// Builds the registry and starts the rooms of the database and of the
     /// configuration.
@@ -49,24 +77,32 @@ impl Rooms {
         let mut pairs: Vec<(&str, &str)> = vec![("profile", sb.profile.as_str())];
         pairs.extend(sb.settings.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         let settings = Settings::from_pairs(pairs).context("snakebattle settings")?;
-        let map = match &sb.map {
-            Some(p) => {
-                let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-                Map::parse(&text).with_context(|| format!("{}", p.display()))?
-            }
-            None => Map::default_map(),
-        };
+        let map = read_map(sb.map.as_deref(), Map::parse, Map::default_map)?;
         for b in &sb.fill_bots {
             anyhow::ensure!(snakepit_bots::builtin::NAMES.contains(&b.as_str()), "unknown built-in bot {b:?}");
         }
+        let mut games = BTreeMap::new();
+        games.insert(
+            "snakebattle",
+            GameSetup { setup: Setup::SnakeBattle { settings, map }, fill_bots: sb.fill_bots.clone(), tick_ms: sb.tick_ms },
+        );
+        let hx = &cfg.hex;
+        let mut pairs: Vec<(&str, &str)> = vec![("profile", hx.profile.as_str())];
+        pairs.extend(hx.settings.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        let hex_settings = hex::Settings::from_pairs(pairs).context("hex settings")?;
+        let hex_map = read_map(hx.map.as_deref(), hex::Map::parse, hex::Map::default_map)?;
+        for b in &hx.fill_bots {
+            anyhow::ensure!(snakepit_bots::hexbots::NAMES.contains(&b.as_str()), "unknown built-in Hex bot {b:?}");
+        }
+        games.insert(
+            "hex",
+            GameSetup { setup: Setup::Hex { settings: hex_settings, map: hex_map }, fill_bots: hx.fill_bots.clone(), tick_ms: hx.tick_ms },
+        );
         let rooms = Rooms {
             inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new() }),
             creating: Mutex::new(()),
             store: store.clone(),
-            settings,
-            map,
-            fill_bots: sb.fill_bots.clone(),
-            default_tick_ms: sb.tick_ms,
+            games,
             seat_release_ms: cfg.limits.seat_release_ms,
             pages_per_player: cfg.limits.pages_per_player,
             latency: Arc::new(Histogram::default()),
@@ -75,9 +111,8 @@ impl Rooms {
             rooms.launch(row)?;
         }
         for spec in &cfg.rooms {
-            anyhow::ensure!(spec.game == "snakebattle", "room {}: unknown game {:?}", spec.name, spec.game);
             if rooms.get(&spec.name).is_none() {
-                rooms.create(&spec.name, spec.tick_ms)?;
+                rooms.create(&spec.name, &spec.game, spec.tick_ms)?;
             }
         }
         Ok(rooms)
@@ -88,47 +123,57 @@ impl Rooms {
     }
 
     fn launch(&self, row: RoomRow) -> anyhow::Result<RoomHandle> {
-        anyhow::ensure!(row.game == "snakebattle", "room {}: unknown game {:?}", row.name, row.game);
-        let seats = self.settings.players_per_field as usize;
-        let game = SnakeBattle::new(self.settings.clone(), self.map.clone(), seats, row.seed)?;
-        let handle = room::spawn(
-            SnakeBattleRoom::new(game),
-            RoomConfig {
-                name: row.name.clone(),
-                tick_ms: row.tick_ms,
-                paused: row.paused,
-                seed: row.seed,
-                fill_bots: self.fill_bots.clone(),
-                release_after_ms: self.seat_release_ms,
-                latency: self.latency.clone(),
-                pages_per_player: self.pages_per_player,
-            },
-            self.store.clone(),
-        );
+        let g = self.games.get(row.game.as_str()).with_context(|| format!("room {}: unknown game {:?}", row.name, row.game))?;
+        let cfg = RoomConfig {
+            name: row.name.clone(),
+            tick_ms: row.tick_ms,
+            paused: row.paused,
+            seed: row.seed,
+            fill_bots: g.fill_bots.clone(),
+            release_after_ms: self.seat_release_ms,
+            latency: self.latency.clone(),
+            pages_per_player: self.pages_per_player,
+        };
+        let handle = match &g.setup {
+            Setup::SnakeBattle { settings, map } => {
+                let seats = settings.players_per_field as usize;
+                let game = SnakeBattle::new(settings.clone(), map.clone(), seats, row.seed)?;
+                room::spawn(SnakeBattleRoom::new(game), cfg, self.store.clone())
+            }
+            Setup::Hex { settings, map } => {
+                room::spawn(HexRoom::new(Hex::new_room(settings.clone(), map.clone(), row.seed)), cfg, self.store.clone())
+            }
+        };
         self.lock().rooms.insert(row.name, handle.clone());
         Ok(handle)
     }
 
-    /// Creates, persists and starts a room.
-    pub fn create(&self, name: &str, tick_ms: Option<u64>) -> anyhow::Result<RoomHandle> {
+    /// Creates, persists and starts a room of a game.
+    pub fn create(&self, name: &str, game: &str, tick_ms: Option<u64>) -> anyhow::Result<RoomHandle> {
         let _creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
-        self.create_locked(name, tick_ms)
+        self.create_locked(name, game, tick_ms)
     }
 
-    fn create_locked(&self, name: &str, tick_ms: Option<u64>) -> anyhow::Result<RoomHandle> {
+    fn create_locked(&self, name: &str, game: &str, tick_ms: Option<u64>) -> anyhow::Result<RoomHandle> {
         anyhow::ensure!(valid_room_name(name), "room names are 1 to {ROOM_NAME_MAX_CHARS} of a-z, 0-9, - and _");
         anyhow::ensure!(self.get(name).is_none(), "room {name:?} exists");
+        let (game, setup) = self.games.get_key_value(game).with_context(|| format!("unknown game {game:?}"))?;
         let mut seed = [0u8; 8];
         getrandom::fill(&mut seed).context("random seed")?;
         let row = RoomRow {
             name: name.to_string(),
-            game: "snakebattle".to_string(),
-            tick_ms: tick_ms.unwrap_or(self.default_tick_ms).clamp(room::MIN_TICK_MS, room::MAX_TICK_MS),
+            game: game.to_string(),
+            tick_ms: tick_ms.unwrap_or(setup.tick_ms).clamp(room::MIN_TICK_MS, room::MAX_TICK_MS),
             paused: false,
             seed: u64::from_le_bytes(seed) >> 1,
         };
         self.store.save_room(&row)?;
         self.launch(row)
+    }
+
+    /// Whether the server hosts this game.
+    pub fn hosts(&self, game: &str) -> bool {
+        self.games.contains_key(game)
     }
 
     /// A room by name.
@@ -178,7 +223,7 @@ impl Rooms {
                 let inner = self.lock();
                 let current = inner.player_room.get(&player.id).and_then(|r| inner.rooms.get(r)).cloned();
                 current.or_else(|| {
-                    inner.rooms.values().find(|h| h.game == "snakebattle" && h.summary.borrow().free_seats > 0).cloned()
+                    inner.rooms.values().find(|h| h.game == player.game && h.summary.borrow().free_seats > 0).cloned()
                 })
             };
             let handle = match find() {
@@ -189,8 +234,8 @@ impl Rooms {
                         Some(h) => h,
                         None => {
                             let n = self.lock().rooms.len() + 1;
-                            let name = (n..).map(|i| format!("snakebattle-{i}")).find(|c| self.get(c).is_none()).expect("some name is free");
-                            self.create_locked(&name, None).map_err(|e| format!("cannot open a room: {e:#}"))?
+                            let name = (n..).map(|i| format!("{}-{i}", player.game)).find(|c| self.get(c).is_none()).expect("some name is free");
+                            self.create_locked(&name, &player.game, None).map_err(|e| format!("cannot open a room: {e:#}"))?
                         }
                     }
                 }

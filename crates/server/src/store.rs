@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 /// Schema migrations, applied in order at start-up; the index of the last
 /// applied one is kept in `PRAGMA user_version`.
-const MIGRATIONS: &[&str] = &[include_str!("../migrations/001_init.sql")];
+const MIGRATIONS: &[&str] = &[include_str!("../migrations/001_init.sql"), include_str!("../migrations/002_player_game.sql")];
 
 /// A storage failure. Callers log it; a lost score write is retried with the
 /// next batch because deltas accumulate in the room until written.
@@ -37,6 +37,8 @@ pub struct Player {
     pub id: String,
     /// Display name.
     pub name: String,
+    /// The game the player registered for.
+    pub game: String,
     /// Secret code (digits). Never sent to anyone but its owner.
     #[serde(skip)]
     pub code: String,
@@ -127,13 +129,13 @@ impl Store {
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Registers a player with a fresh id and code.
-    pub fn add_player(&self, name: &str) -> Result<Player, StoreError> {
-        let player = Player { id: random_id(), name: name.to_string(), code: random_code() };
+    /// Registers a player for a game with a fresh id and code.
+    pub fn add_player(&self, name: &str, game: &str) -> Result<Player, StoreError> {
+        let player = Player { id: random_id(), name: name.to_string(), game: game.to_string(), code: random_code() };
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
         let res = self.conn().execute(
-            "INSERT INTO players (id, name, code, created_at) VALUES (?1, ?2, ?3, ?4)",
-            params![player.id, player.name, player.code, now as i64],
+            "INSERT INTO players (id, name, code, created_at, game) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![player.id, player.name, player.code, now as i64, player.game],
         );
         match res {
             Ok(_) => Ok(player),
@@ -148,8 +150,8 @@ impl Store {
     pub fn player(&self, id: &str) -> Result<Option<Player>, StoreError> {
         Ok(self
             .conn()
-            .query_row("SELECT id, name, code FROM players WHERE id = ?1", [id], |r| {
-                Ok(Player { id: r.get(0)?, name: r.get(1)?, code: r.get(2)? })
+            .query_row("SELECT id, name, code, game FROM players WHERE id = ?1", [id], |r| {
+                Ok(Player { id: r.get(0)?, name: r.get(1)?, code: r.get(2)?, game: r.get(3)? })
             })
             .optional()?)
     }
@@ -163,8 +165,8 @@ impl Store {
     /// Every player, by name.
     pub fn players(&self) -> Result<Vec<Player>, StoreError> {
         let conn = self.conn();
-        let mut st = conn.prepare("SELECT id, name, code FROM players ORDER BY name")?;
-        let rows = st.query_map([], |r| Ok(Player { id: r.get(0)?, name: r.get(1)?, code: r.get(2)? }))?;
+        let mut st = conn.prepare("SELECT id, name, code, game FROM players ORDER BY name")?;
+        let rows = st.query_map([], |r| Ok(Player { id: r.get(0)?, name: r.get(1)?, code: r.get(2)?, game: r.get(3)? }))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -295,11 +297,11 @@ mod tests {
     #[test]
     fn players_scores_rooms() {
         let s = Store::memory().unwrap();
-        let a = s.add_player("ann").unwrap();
+        let a = s.add_player("ann", "snakebattle").unwrap();
         assert_eq!(a.id.len(), 20);
         assert!(a.id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
         assert!(a.code.bytes().all(|b| b.is_ascii_digit()));
-        assert!(matches!(s.add_player("ann"), Err(StoreError::NameTaken(_))));
+        assert!(matches!(s.add_player("ann", "hex"), Err(StoreError::NameTaken(_))));
         assert_eq!(s.authenticate(&a.id, &a.code).unwrap(), Some(a.clone()));
         assert_eq!(s.authenticate(&a.id, "1").unwrap(), None);
         let d = |score| ScoreDelta { player_id: a.id.clone(), score, deaths: 1, ..ScoreDelta::default() };

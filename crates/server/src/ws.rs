@@ -50,7 +50,7 @@ async fn authenticate(st: &Arc<AppState>, q: &BTreeMap<String, String>) -> Resul
     }
     let store = st.store.clone();
     match blocking(move || store.authenticate(&user, &code)).await {
-        Ok(Some(p)) => Ok(PlayerRef { id: p.id, name: p.name }),
+        Ok(Some(p)) => Ok(PlayerRef { id: p.id, name: p.name, game: p.game }),
         Ok(None) => Err(unauthorized()),
         Err(e) => Err(e.into_response()),
     }

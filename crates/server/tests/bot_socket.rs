@@ -201,7 +201,7 @@ async fn concurrent_arrivals_fill_rooms_of_five() {
     }
     let (_, body) = http(addr, "GET", "/api/rooms", None, None).await;
     let rooms: serde_json::Value = serde_json::from_str(&body).unwrap();
-    let rooms = rooms.as_array().unwrap();
+    let rooms: Vec<&serde_json::Value> = rooms.as_array().unwrap().iter().filter(|r| r["game"] == "snakebattle").collect();
     let seated: Vec<String> = rooms
         .iter()
         .flat_map(|r| r["seats"].as_array().unwrap().iter().filter(|s| s["bot"] == false && s["name"] != "").map(|s| s["name"].as_str().unwrap().to_string()))

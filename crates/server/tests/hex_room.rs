@@ -1,0 +1,66 @@
+//! Hex rooms over real sockets: a bot written outside Rust plays with
+//! `ACT(x,y),DIR` and sees its captures in the next board; bad commands are
+//! ignored and shown on the player's page.
+
+mod common;
+
+use common::*;
+use std::process::Command;
+use std::time::Duration;
+
+async fn register_for(addr: std::net::SocketAddr, name: &str, game: &str) -> (String, String, String) {
+    let body = serde_json::json!({ "name": name, "game": game }).to_string();
+    let (status, body) = http(addr, "POST", "/api/register", Some(&body), None).await;
+    assert_eq!(status, 201, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["game"], game);
+    (v["id"].as_str().unwrap().into(), v["code"].as_str().unwrap().into(), v["url"].as_str().unwrap().into())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_client_captures_pieces() {
+    let server = start(config(temp_db("hexpy"), 30)).await;
+    let (_, _, url) = register_for(server.addr, "pyhex", "hex").await;
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new("python3").arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/hex_client.py")).arg(&url).arg("400").output().unwrap()
+    })
+    .await
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "stdout: {stdout}\nstderr: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("as expected"), "{stdout}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hex_boards_and_bad_commands() {
+    let server = start(config(temp_db("hexbad"), 30)).await;
+    let addr = server.addr;
+    let (id, code, _) = register_for(addr, "hexer", "hex").await;
+    let mut ws = connect_bot(addr, &id, &code).await;
+    let page_url = format!("ws://{addr}/ws/player?user={id}&code={code}");
+    let mut page = tokio_tungstenite::connect_async(page_url).await.unwrap().0;
+    let mut saw_mine = false;
+    for (i, junk) in ["ACT(99,99),UP", "ACT(0,0),LEFT", "ACT(((", "LEFT,ACT(1,1)", "hello"].iter().cycle().take(15).enumerate() {
+        let msg = next_text(&mut ws, Duration::from_secs(5)).await.expect("a board every tick");
+        let board = msg.strip_prefix("board=").unwrap();
+        assert_eq!(board.chars().count(), 225, "15x15");
+        saw_mine |= i > 2 && board.contains('☺');
+        send(&mut ws, junk).await;
+    }
+    assert!(saw_mine, "the player's own pieces are drawn as ☺");
+    // The page shows what was made of the bad commands.
+    let mut notes = String::new();
+    for _ in 0..40 {
+        let Some(m) = next_text(&mut page, Duration::from_secs(2)).await else { break };
+        if m.contains("\"type\":\"player\"") {
+            notes = m;
+        }
+    }
+    assert!(notes.contains("ACT(99,99)") || notes.contains("hello"), "{notes}");
+    assert!(notes.contains("note"), "{notes}");
+    // The room kept ticking for everyone.
+    let (_, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
+    assert!(rooms.contains("\"game\":\"hex\""), "{rooms}");
+    server.shutdown().await;
+}
