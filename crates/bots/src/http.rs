@@ -1,1 +1,569 @@
-//! HTTP bots (the Battlesnake API).
+//! HTTP bots: Battlesnakes reached over the Battlesnake API.
+//!
+//! [`HttpSnake`] is one snake's client. It speaks a deliberately small
+//! HTTP/1.1 over a tokio `TcpStream`, which is all the API needs: `GET` and
+//! `POST` with a JSON body, answers framed by `Content-Length`, by chunked
+//! transfer encoding or by the server closing the connection. It keeps the
+//! connection open between requests (keep-alive), because opening one per
+//! turn costs a round trip that counts against the snake's time.
+//!
+//! **Deadline:** every request has one deadline covering everything,
+//! connecting included, as the official engine's timeout does: a snake is
+//! told `game.timeout` milliseconds and gets exactly that, round trip
+//! included. A request that misses it is cancelled and its connection
+//! dropped, so that a late answer can never be read as the next turn's.
+//!
+//! **Errors** are classified ([`HttpError`]) and counted per snake
+//! ([`SnakeStats`]), with the latency of every `/move`; none of them stops
+//! a game: the arena gives the snake no move for that turn and the rules
+//! repeat its last one.
+//!
+//! **Limits:** an answer's head may be at most [`HEAD_BYTES_MAX`] and its
+//! body at most [`BODY_BYTES_MAX`]; only `http://` URLs are accepted (a
+//! snake behind TLS needs a proxy).
+
+use snakepit_protocol::battlesnake::{InfoResponse, MoveAnswer, MoveError, parse_info, parse_move};
+use std::fmt;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// The largest response head (status line and headers) accepted.
+pub const HEAD_BYTES_MAX: usize = 16 * 1024;
+/// The largest response body accepted; a move is a few dozen bytes.
+pub const BODY_BYTES_MAX: usize = 64 * 1024;
+/// The official default for `game.timeout`.
+pub const MOVE_TIMEOUT_MS_DEFAULT: u64 = 500;
+
+/// Why a request to a snake produced no usable answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HttpError {
+    /// No complete answer before the deadline.
+    #[error("timed out after {0} ms")]
+    Timeout(u64),
+    /// The connection could not be opened.
+    #[error("cannot connect: {0}")]
+    Connect(String),
+    /// The connection failed while sending or receiving.
+    #[error("connection failed: {0}")]
+    Io(String),
+    /// An answer that is not HTTP, or breaks a limit.
+    #[error("bad HTTP answer: {0}")]
+    BadResponse(String),
+    /// A status other than 200.
+    #[error("HTTP status {0}")]
+    Status(u16),
+    /// A 200 whose body is not the JSON the API wants.
+    #[error("bad JSON: {0}")]
+    BadJson(String),
+    /// A 200 with JSON whose `move` is not a move.
+    #[error("bad move: {0}")]
+    BadMove(String),
+}
+
+impl HttpError {
+    /// The kind, for counting.
+    pub fn kind(&self) -> FaultKind {
+        match self {
+            HttpError::Timeout(_) => FaultKind::Timeout,
+            HttpError::Connect(_) => FaultKind::Connect,
+            HttpError::Io(_) | HttpError::BadResponse(_) => FaultKind::Io,
+            HttpError::Status(_) => FaultKind::Status,
+            HttpError::BadJson(_) => FaultKind::BadJson,
+            HttpError::BadMove(_) => FaultKind::BadMove,
+        }
+    }
+}
+
+impl From<MoveError> for HttpError {
+    fn from(e: MoveError) -> HttpError {
+        match e {
+            MoveError::BadMove(m) => HttpError::BadMove(format!("{m:?}")),
+            other => HttpError::BadJson(other.to_string()),
+        }
+    }
+}
+
+/// The kinds of [`HttpError`], as counted in [`SnakeStats`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FaultKind {
+    /// [`HttpError::Timeout`].
+    Timeout,
+    /// [`HttpError::Connect`].
+    Connect,
+    /// [`HttpError::Io`] and [`HttpError::BadResponse`].
+    Io,
+    /// [`HttpError::Status`].
+    Status,
+    /// [`HttpError::BadJson`].
+    BadJson,
+    /// [`HttpError::BadMove`].
+    BadMove,
+}
+
+impl FaultKind {
+    /// Every kind, in a fixed order.
+    pub const ALL: [FaultKind; 6] =
+        [FaultKind::Timeout, FaultKind::Connect, FaultKind::Io, FaultKind::Status, FaultKind::BadJson, FaultKind::BadMove];
+
+    /// A short name for tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Timeout => "timeout",
+            FaultKind::Connect => "connect",
+            FaultKind::Io => "io",
+            FaultKind::Status => "status",
+            FaultKind::BadJson => "json",
+            FaultKind::BadMove => "move",
+        }
+    }
+}
+
+/// A URL that is not an `http://host[:port][/path]` URL.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{url:?} is not a snake URL: {reason}")]
+pub struct UrlError {
+    /// The URL given.
+    pub url: String,
+    /// What is wrong with it.
+    pub reason: &'static str,
+}
+
+/// Where a snake lives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SnakeUrl {
+    host: String,
+    port: u16,
+    /// The path without a trailing `/` (empty for the root).
+    base: String,
+    original: String,
+}
+
+impl SnakeUrl {
+    /// Parses `http://host[:port][/path]`; the host may be `[v6]`.
+    pub fn parse(url: &str) -> Result<SnakeUrl, UrlError> {
+        let err = |reason| UrlError { url: url.to_string(), reason };
+        let rest = url.strip_prefix("http://").ok_or_else(|| {
+            err(if url.starts_with("https://") { "https is not supported; put a plain HTTP proxy in front" } else { "it must start with http://" })
+        })?;
+        if rest.contains(['?', '#', '@']) || rest.chars().any(char::is_whitespace) {
+            return Err(err("queries, fragments, user names and spaces are not supported"));
+        }
+        let (authority, path) = match rest.find('/') {
+            Some(i) => (&rest[..i], &rest[i..]),
+            None => (rest, ""),
+        };
+        let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
+            let (host, after) = v6.split_once(']').ok_or_else(|| err("unclosed [ in the host"))?;
+            (host, after.strip_prefix(':'))
+        } else {
+            match authority.rsplit_once(':') {
+                Some((h, p)) => (h, Some(p)),
+                None => (authority, None),
+            }
+        };
+        if host.is_empty() {
+            return Err(err("no host"));
+        }
+        let port = match port {
+            Some(p) => p.parse().map_err(|_| err("the port is not a number from 0 to 65535"))?,
+            None => 80,
+        };
+        Ok(SnakeUrl { host: host.to_string(), port, base: path.trim_end_matches('/').to_string(), original: url.to_string() })
+    }
+
+    /// The path of an endpoint (`""` for `GET /`, `"move"`...).
+    fn path(&self, endpoint: &str) -> String {
+        match (self.base.is_empty(), endpoint.is_empty()) {
+            (true, true) => "/".to_string(),
+            (false, true) => self.base.clone(),
+            (_, false) => format!("{}/{endpoint}", self.base),
+        }
+    }
+
+    fn host_header(&self) -> String {
+        let host = if self.host.contains(':') { format!("[{}]", self.host) } else { self.host.clone() };
+        if self.port == 80 { host } else { format!("{host}:{}", self.port) }
+    }
+}
+
+impl fmt::Display for SnakeUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.original)
+    }
+}
+
+/// Per-snake counts: answers, their latency, faults by kind, connections.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SnakeStats {
+    /// `/move` requests sent.
+    pub moves: u64,
+    /// Sum of `/move` round trips, in milliseconds (timeouts count as the
+    /// timeout).
+    pub latency_ms_total: u64,
+    /// The longest `/move` round trip, in milliseconds.
+    pub latency_ms_max: u64,
+    /// The last `/move` round trip, in milliseconds; the API's `latency`.
+    pub latency_ms_last: u64,
+    /// Faults of every request, by [`FaultKind::ALL`] index.
+    pub faults: [u64; 6],
+    /// TCP connections opened; far below the number of requests when
+    /// keep-alive works.
+    pub connections: u64,
+}
+
+impl SnakeStats {
+    /// Faults of one kind.
+    pub fn faults_of(&self, kind: FaultKind) -> u64 {
+        self.faults[FaultKind::ALL.iter().position(|&k| k == kind).unwrap_or(0)]
+    }
+
+    /// All faults.
+    pub fn faults_total(&self) -> u64 {
+        self.faults.iter().sum()
+    }
+
+    /// The mean `/move` round trip, in milliseconds.
+    pub fn latency_ms_mean(&self) -> f64 {
+        if self.moves == 0 { 0.0 } else { self.latency_ms_total as f64 / self.moves as f64 }
+    }
+
+    fn count(&mut self, e: &HttpError) {
+        let i = FaultKind::ALL.iter().position(|&k| k == e.kind()).unwrap_or(0);
+        self.faults[i] += 1;
+    }
+}
+
+/// What one `/move` gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveOutcome {
+    /// The move, or why there is none.
+    pub result: Result<MoveAnswer, HttpError>,
+    /// The round trip (the timeout if the snake missed it).
+    pub latency: Duration,
+}
+
+/// One Battlesnake's HTTP client.
+#[derive(Debug)]
+pub struct HttpSnake {
+    url: SnakeUrl,
+    /// The kept-alive connection, if the last answer allowed reuse.
+    conn: Option<TcpStream>,
+    stats: SnakeStats,
+}
+
+/// A response as read off the wire.
+struct Response {
+    status: u16,
+    body: Vec<u8>,
+    keep_alive: bool,
+}
+
+/// A failure on a reused connection before any byte of the answer arrived:
+/// the server had closed the idle connection, so the request is retried on
+/// a fresh one.
+struct Stale;
+
+impl HttpSnake {
+    /// A client for the snake at `url`; nothing is sent yet.
+    pub fn new(url: &str) -> Result<HttpSnake, UrlError> {
+        Ok(HttpSnake { url: SnakeUrl::parse(url)?, conn: None, stats: SnakeStats::default() })
+    }
+
+    /// The snake's URL.
+    pub fn url(&self) -> &SnakeUrl {
+        &self.url
+    }
+
+    /// The counts so far.
+    pub fn stats(&self) -> &SnakeStats {
+        &self.stats
+    }
+
+    /// `GET /`: who the snake is.
+    pub async fn info(&mut self, timeout: Duration) -> Result<InfoResponse, HttpError> {
+        let resp = self.call("GET", "", None, timeout).await?;
+        parse_info(&resp).map_err(HttpError::from).inspect_err(|e| self.stats.count(e))
+    }
+
+    /// `POST /start`; the answer's body is ignored.
+    pub async fn start(&mut self, body: &str, timeout: Duration) -> Result<(), HttpError> {
+        self.call("POST", "start", Some(body), timeout).await.map(drop)
+    }
+
+    /// `POST /end`; the answer's body is ignored.
+    pub async fn end(&mut self, body: &str, timeout: Duration) -> Result<(), HttpError> {
+        self.call("POST", "end", Some(body), timeout).await.map(drop)
+    }
+
+    /// `POST /move`: the snake's move, with its latency recorded.
+    pub async fn request_move(&mut self, body: &str, timeout: Duration) -> MoveOutcome {
+        let started = Instant::now();
+        let answer = self.call("POST", "move", Some(body), timeout).await;
+        let latency = started.elapsed().min(timeout);
+        let result = answer.and_then(|b| parse_move(&b).map_err(HttpError::from));
+        if let Err(e @ (HttpError::BadJson(_) | HttpError::BadMove(_))) = &result {
+            self.stats.count(e);
+        }
+        let ms = latency.as_millis() as u64;
+        let s = &mut self.stats;
+        s.moves += 1;
+        s.latency_ms_total += ms;
+        s.latency_ms_max = s.latency_ms_max.max(ms);
+        s.latency_ms_last = ms;
+        MoveOutcome { result, latency }
+    }
+
+    /// One request with a deadline; the body of a 200 answer, or the
+    /// classified failure (counted).
+    async fn call(&mut self, method: &str, endpoint: &str, body: Option<&str>, timeout: Duration) -> Result<Vec<u8>, HttpError> {
+        let request = self.request_bytes(method, endpoint, body);
+        let result = match tokio::time::timeout(timeout, self.exchange(&request)).await {
+            Ok(r) => r,
+            Err(_) => {
+                // The half-read answer must not be taken for the next one.
+                self.conn = None;
+                Err(HttpError::Timeout(timeout.as_millis() as u64))
+            }
+        };
+        let result = result.and_then(|r| if r.status == 200 { Ok(r.body) } else { Err(HttpError::Status(r.status)) });
+        if let Err(e) = &result {
+            self.stats.count(e);
+            tracing::debug!(url = %self.url, endpoint, error = %e, "snake request failed");
+        }
+        result
+    }
+
+    fn request_bytes(&self, method: &str, endpoint: &str, body: Option<&str>) -> Vec<u8> {
+        let mut head = format!(
+            "{method} {} HTTP/1.1\r\nHost: {}\r\nUser-Agent: snakepit/{}\r\nAccept: application/json\r\nConnection: keep-alive\r\n",
+            self.url.path(endpoint),
+            self.url.host_header(),
+            env!("CARGO_PKG_VERSION"),
+        );
+        if let Some(b) = body {
+            head.push_str(&format!("Content-Type: application/json\r\nContent-Length: {}\r\n", b.len()));
+        }
+        head.push_str("\r\n");
+        let mut bytes = head.into_bytes();
+        if let Some(b) = body {
+            bytes.extend_from_slice(b.as_bytes());
+        }
+        bytes
+    }
+
+    /// Sends the request on the kept connection, or on a new one when
+    /// there is none or it turns out to be stale.
+    async fn exchange(&mut self, request: &[u8]) -> Result<Response, HttpError> {
+        if let Some(mut conn) = self.conn.take() {
+            match round_trip(&mut conn, request).await {
+                Ok(resp) => return Ok(self.keep(conn, resp)),
+                Err(Ok(Stale)) => {}
+                Err(Err(e)) => return Err(e),
+            }
+        }
+        let mut conn = TcpStream::connect((self.url.host.as_str(), self.url.port))
+            .await
+            .map_err(|e| HttpError::Connect(e.to_string()))?;
+        self.stats.connections += 1;
+        // Requests are single small writes; Nagle would only delay them.
+        let _ = conn.set_nodelay(true);
+        match round_trip(&mut conn, request).await {
+            Ok(resp) => Ok(self.keep(conn, resp)),
+            Err(Ok(Stale)) => Err(HttpError::Io("the connection closed before an answer".to_string())),
+            Err(Err(e)) => Err(e),
+        }
+    }
+
+    fn keep(&mut self, conn: TcpStream, resp: Response) -> Response {
+        if resp.keep_alive {
+            self.conn = Some(conn);
+        }
+        resp
+    }
+}
+
+/// Writes a request and reads one response. `Err(Ok(Stale))` means the
+/// connection failed before any byte of the answer arrived.
+async fn round_trip(conn: &mut TcpStream, request: &[u8]) -> Result<Response, Result<Stale, HttpError>> {
+    let io = |e: std::io::Error| Err(HttpError::Io(e.to_string()));
+    if conn.write_all(request).await.is_err() {
+        return Err(Ok(Stale));
+    }
+    let mut buf = Vec::with_capacity(1024);
+    let head_end = loop {
+        if let Some(i) = find(&buf, b"\r\n\r\n") {
+            break i + 4;
+        }
+        if buf.len() > HEAD_BYTES_MAX {
+            return Err(Err(HttpError::BadResponse(format!("the head is longer than {HEAD_BYTES_MAX} bytes"))));
+        }
+        let mut chunk = [0u8; 4096];
+        let n = match conn.read(&mut chunk).await {
+            Ok(n) => n,
+            Err(_) if buf.is_empty() => return Err(Ok(Stale)),
+            Err(e) => return Err(io(e)),
+        };
+        if n == 0 {
+            return Err(if buf.is_empty() { Ok(Stale) } else { Err(HttpError::BadResponse("the answer ends inside its head".into())) });
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    };
+    let head = std::str::from_utf8(&buf[..head_end]).map_err(|_| Err(HttpError::BadResponse("the head is not text".into())))?;
+    let mut lines = head.split("\r\n");
+    let status_line = lines.next().unwrap_or("");
+    let mut parts = status_line.splitn(3, ' ');
+    let version = parts.next().unwrap_or("");
+    let status: u16 = parts
+        .next()
+        .and_then(|s| s.parse().ok())
+        .filter(|_| version.starts_with("HTTP/1."))
+        .ok_or_else(|| Err(HttpError::BadResponse(format!("not an HTTP/1 status line: {:?}", status_line.chars().take(60).collect::<String>()))))?;
+    let (mut length, mut chunked, mut keep_alive) = (None, false, version == "HTTP/1.1");
+    for line in lines.filter(|l| !l.is_empty()) {
+        let Some((name, value)) = line.split_once(':') else {
+            return Err(Err(HttpError::BadResponse(format!("bad header line {:?}", line.chars().take(60).collect::<String>()))));
+        };
+        let value = value.trim();
+        match name.trim().to_ascii_lowercase().as_str() {
+            "content-length" => {
+                let n: usize = value.parse().map_err(|_| Err(HttpError::BadResponse(format!("Content-Length {value:?}"))))?;
+                length = Some(n);
+            }
+            "transfer-encoding" => chunked = value.to_ascii_lowercase().contains("chunked"),
+            "connection" => {
+                let v = value.to_ascii_lowercase();
+                if v.contains("close") {
+                    keep_alive = false;
+                } else if v.contains("keep-alive") {
+                    keep_alive = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut rest = buf.split_off(head_end);
+    let body = if chunked {
+        read_chunked(conn, rest).await.map_err(Err)?
+    } else if let Some(n) = length {
+        if n > BODY_BYTES_MAX {
+            return Err(Err(HttpError::BadResponse(format!("a body of {n} bytes is over the {BODY_BYTES_MAX}-byte limit"))));
+        }
+        while rest.len() < n {
+            let got = read_more(conn, &mut rest).await.map_err(Err)?;
+            if got == 0 {
+                return Err(Err(HttpError::BadResponse("the answer ends inside its body".into())));
+            }
+        }
+        // Bytes past the body would be a pipelined answer we never asked
+        // for; such a connection is not reused.
+        if rest.len() > n {
+            keep_alive = false;
+            rest.truncate(n);
+        }
+        rest
+    } else if status == 204 || status == 304 || (100..200).contains(&status) {
+        Vec::new()
+    } else {
+        // No length: the body runs to the end of the connection.
+        keep_alive = false;
+        while read_more(conn, &mut rest).await.map_err(Err)? > 0 {}
+        rest
+    };
+    Ok(Response { status, body, keep_alive })
+}
+
+/// Reads once more into `buf`, within the body limit; 0 at the end.
+async fn read_more(conn: &mut TcpStream, buf: &mut Vec<u8>) -> Result<usize, HttpError> {
+    let mut chunk = [0u8; 4096];
+    let n = conn.read(&mut chunk).await.map_err(|e| HttpError::Io(e.to_string()))?;
+    if buf.len() + n > BODY_BYTES_MAX + 2 * 1024 {
+        return Err(HttpError::BadResponse(format!("the body is over the {BODY_BYTES_MAX}-byte limit")));
+    }
+    buf.extend_from_slice(&chunk[..n]);
+    Ok(n)
+}
+
+/// Decodes a chunked body whose first bytes are in `buf`.
+async fn read_chunked(conn: &mut TcpStream, mut buf: Vec<u8>) -> Result<Vec<u8>, HttpError> {
+    let bad = |m: &str| HttpError::BadResponse(format!("chunked body: {m}"));
+    let mut body = Vec::new();
+    let mut at = 0;
+    loop {
+        // The size line.
+        let line_end = loop {
+            if let Some(i) = find(&buf[at..], b"\r\n") {
+                break at + i;
+            }
+            if read_more(conn, &mut buf).await? == 0 {
+                return Err(bad("ends inside a size line"));
+            }
+        };
+        let line = std::str::from_utf8(&buf[at..line_end]).map_err(|_| bad("a size line is not text"))?;
+        let size_text = line.split(';').next().unwrap_or("").trim();
+        let size = usize::from_str_radix(size_text, 16).map_err(|_| bad("a size is not hex"))?;
+        at = line_end + 2;
+        if size == 0 {
+            // Trailers, if any, end with an empty line.
+            loop {
+                if let Some(i) = find(&buf[at..], b"\r\n") {
+                    if i == 0 {
+                        return Ok(body);
+                    }
+                    at += i + 2;
+                    continue;
+                }
+                if read_more(conn, &mut buf).await? == 0 {
+                    return Ok(body);
+                }
+            }
+        }
+        if body.len() + size > BODY_BYTES_MAX {
+            return Err(bad("over the body limit"));
+        }
+        while buf.len() < at + size + 2 {
+            if read_more(conn, &mut buf).await? == 0 {
+                return Err(bad("ends inside a chunk"));
+            }
+        }
+        body.extend_from_slice(&buf[at..at + size]);
+        if &buf[at + size..at + size + 2] != b"\r\n" {
+            return Err(bad("a chunk does not end with CRLF"));
+        }
+        at += size + 2;
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls() {
+        let u = SnakeUrl::parse("http://127.0.0.1:8000").unwrap();
+        assert_eq!((u.host.as_str(), u.port, u.path(""), u.path("move")), ("127.0.0.1", 8000, "/".into(), "/move".into()));
+        let u = SnakeUrl::parse("http://example.com/snakes/one/").unwrap();
+        assert_eq!((u.port, u.path(""), u.path("end"), u.host_header()), (80, "/snakes/one".into(), "/snakes/one/end".into(), "example.com".into()));
+        let u = SnakeUrl::parse("http://[::1]:9/x").unwrap();
+        assert_eq!((u.host.as_str(), u.port, u.host_header()), ("::1", 9, "[::1]:9".into()));
+        for bad in ["https://a", "ftp://a", "http://", "http://a:99999", "http://a/?q=1", "http://u@a", "127.0.0.1:8000"] {
+            assert!(SnakeUrl::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn faults_are_classified() {
+        assert_eq!(HttpError::from(MoveError::BadMove("sideways".into())).kind(), FaultKind::BadMove);
+        assert_eq!(HttpError::from(MoveError::NoMove).kind(), FaultKind::BadJson);
+        assert_eq!(HttpError::Status(500).kind(), FaultKind::Status);
+        let mut s = SnakeStats::default();
+        s.count(&HttpError::Timeout(500));
+        s.count(&HttpError::Timeout(500));
+        assert_eq!((s.faults_of(FaultKind::Timeout), s.faults_total()), (2, 2));
+    }
+}

@@ -3,6 +3,8 @@
 //! Built-in bots see exactly what a remote bot sees (the board string) and
 //! answer with the same text, so they exercise the wire format too.
 
+pub mod bsbots;
 pub mod builtin;
+pub mod hexbots;
 pub mod http;
 pub mod process;

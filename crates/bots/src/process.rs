@@ -1,1 +1,387 @@
-//! Bots as sandboxed child processes.
+//! Bots as sandboxed child processes, talking lines over stdin and stdout.
+//!
+//! This is the transport under the stdio arenas (issue 7), independent of
+//! any game: the caller writes a request (the arena's bytes, for example a
+//! board of several lines) and gets back one answer line, or a
+//! [`BotFault`] that names the reason and carries the exact bytes received.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::time::Duration;
+//! use snakepit_bots::process::{BotCommand, ProcessBot, SandboxLimits, SandboxReport};
+//!
+//! print!("{}", SandboxReport::cached()); // once, at start-up
+//! let cmd = BotCommand::new("python3").arg("bot.py").file("uploads/alice/bot.py");
+//! let mut bot = ProcessBot::spawn(&cmd, &SandboxLimits::default())?;
+//! let reply = bot.ask("5 3\n.....\n..H..\n.....\n", Duration::from_secs(5)).await?;
+//! let stderr = bot.take_stderr(); // record with the tick
+//! # let _ = (reply, stderr);
+//! # Ok(()) }
+//! ```
+//!
+//! **Invariant:** no bot process outlives its [`ProcessBot`]. Dropping it
+//! (also during a panic) kills the whole process group, and every process
+//! of the bot's uid, reaps the child and removes the folder; if the runner
+//! itself dies, the kernel sends the bot SIGKILL (`PR_SET_PDEATHSIG`).
+//!
+//! **Invariant:** the runner never waits for a bot without a deadline, and
+//! never buffers more than the limits: one answer line of at most
+//! `answer_bytes_max` bytes, and `stderr_lines_max` stderr lines of at most
+//! `stderr_line_bytes_max` bytes.
+//!
+//! **Invariant:** every fault ends the bot (its group is killed at once),
+//! so an answer that arrives late, or a second line, can never be read as
+//! the answer to a later request.
+//!
+//! Between moves the whole group is stopped with SIGSTOP (as CodeCarrots
+//! does), so a bot cannot think in the background; start-up therefore
+//! counts against the first move, whose deadline the caller makes longer.
+//!
+//! The sandbox has five independent [`Layer`]s, each applied where
+//! [`SandboxReport`] found that the machine allows it: rlimits, a dedicated
+//! uid when the runner is root, a network namespace, a seccomp filter and
+//! landlock. Each bot runs in a fresh folder of its own, with an environment
+//! of `PATH`, `HOME`, `TMPDIR` and `LANG` only.
+//!
+//! [`ProcessBot::spawn`] is synchronous but must run inside a tokio runtime,
+//! on a thread that lives as long as the bot (any runtime worker does; not
+//! a `spawn_blocking` thread): Linux sends the parent-death signal when the
+//! spawning *thread* exits.
+
+mod command;
+mod fault;
+mod guard;
+mod limits;
+mod sandbox;
+mod stderr;
+
+use std::io;
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::Signal;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::unix::pipe;
+use tokio::task::JoinHandle;
+
+pub use command::BotCommand;
+pub use fault::{BotFault, FaultReason, Received, Reply, SpawnError, signal_name};
+pub use limits::{Layer, LayerSet, SandboxLimits};
+pub use sandbox::{LayerStatus, SandboxReport};
+pub use stderr::StderrLines;
+
+use guard::{Ended, GroupGuard};
+use stderr::Stderr;
+
+/// How long to wait, after stdout closed, for the process to exit so that
+/// the fault can name its exit code or signal.
+const EXIT_WAIT_MAX: Duration = Duration::from_millis(200);
+
+/// Unsolicited bytes kept for the fault report, at most.
+const UNSOLICITED_BYTES_MAX: usize = 4096;
+
+/// A running bot program. See the [module documentation](self).
+#[derive(Debug)]
+pub struct ProcessBot {
+    guard: GroupGuard,
+    stdin: pipe::Sender,
+    stdout: pipe::Receiver,
+    stderr: Arc<Stderr>,
+    stderr_task: JoinHandle<()>,
+    /// The answer being read; kept between moves to reuse its memory.
+    buf: Vec<u8>,
+    answer_bytes_max: usize,
+    stop_between_moves: bool,
+    layers: LayerSet,
+    gone: bool,
+    /// Set while an ask runs: still set at the next ask means the caller
+    /// dropped the previous one midway, and the bot's state is unknown.
+    in_flight: bool,
+}
+
+/// How one exchange failed, before the exit status is known.
+enum Failure {
+    Eof,
+    TooLong,
+    Unsolicited,
+    Io(io::Error),
+}
+
+impl ProcessBot {
+    /// Starts `spec` in a fresh folder, inside the sandbox of `limits`.
+    /// With `stop_between_moves`, the bot is stopped at once and first runs
+    /// during the first [`ask`](Self::ask).
+    pub fn spawn(spec: &BotCommand, limits: &SandboxLimits) -> Result<ProcessBot, SpawnError> {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return Err(SpawnError::NoRuntime);
+        }
+        let mut launched = sandbox::launch(spec, limits, SandboxReport::cached())?;
+        let pipes = (
+            launched.child.stdin.take(),
+            launched.child.stdout.take(),
+            launched.child.stderr.take(),
+        );
+        // From here on the guard kills the child if anything fails.
+        let guard = GroupGuard::new(launched.child, launched.uid, launched.folder);
+        if limits.stop_between_moves {
+            guard.signal_group(Signal::SIGSTOP);
+        }
+        let (Some(stdin), Some(stdout), Some(stderr)) = pipes else {
+            return Err(SpawnError::Setup("the child's pipes are missing".into()));
+        };
+        let setup = |e: io::Error| SpawnError::Setup(format!("pipes: {e}"));
+        let stdin = pipe::Sender::from_owned_fd(OwnedFd::from(stdin)).map_err(setup)?;
+        let stdout = pipe::Receiver::from_owned_fd(OwnedFd::from(stdout)).map_err(setup)?;
+        let stderr = pipe::Receiver::from_owned_fd(OwnedFd::from(stderr)).map_err(setup)?;
+        let stderr = Stderr::new(
+            stderr,
+            limits.stderr_lines_max,
+            limits.stderr_line_bytes_max,
+        );
+        let stderr_task = tokio::spawn(Arc::clone(&stderr).pump());
+        Ok(ProcessBot {
+            guard,
+            stdin,
+            stdout,
+            stderr,
+            stderr_task,
+            buf: Vec::with_capacity(256),
+            answer_bytes_max: limits.answer_bytes_max,
+            stop_between_moves: limits.stop_between_moves,
+            layers: launched.layers,
+            gone: false,
+            in_flight: false,
+        })
+    }
+
+    /// Sends `request` (written as given: end it with `\n`) and reads one
+    /// answer line, all within `deadline`. The group is resumed with
+    /// SIGCONT first and stopped with SIGSTOP after the answer when
+    /// `stop_between_moves` is set. On any fault the bot is killed, and
+    /// every later call returns [`FaultReason::Gone`]. Dropping the
+    /// returned future before it finishes abandons the bot in the same way:
+    /// the next call kills it and returns `Gone`.
+    pub async fn ask(&mut self, request: &str, deadline: Duration) -> Result<Reply, BotFault> {
+        let started = Instant::now();
+        if self.in_flight {
+            // An answer may still be on its way; it must never be taken
+            // for this request's.
+            self.end();
+        }
+        if self.gone {
+            return Err(self.fault(FaultReason::Gone, started));
+        }
+        self.buf.clear();
+        self.in_flight = true;
+        let exchanged = tokio::time::timeout(deadline, self.exchange(request.as_bytes())).await;
+        self.in_flight = false;
+        let line_len = match exchanged {
+            Ok(Ok(len)) => len,
+            Ok(Err(failure)) => return Err(self.fail(failure, started, deadline).await),
+            Err(_elapsed) => {
+                self.end();
+                return Err(self.fault(FaultReason::Timeout { deadline }, started));
+            }
+        };
+        if self.stop_between_moves {
+            self.guard.signal_group(Signal::SIGSTOP);
+        }
+        // Stderr is not drained here but in `take_stderr`, which saves a
+        // system call per move; with the bot stopped, what it wrote before
+        // answering is still attributed to this move.
+        match std::str::from_utf8(&self.buf[..line_len]) {
+            Ok(line) => Ok(Reply {
+                line: line.to_string(),
+                elapsed: started.elapsed(),
+            }),
+            Err(_) => {
+                self.end();
+                Err(self.fault(FaultReason::NotUtf8, started))
+            }
+        }
+    }
+
+    /// One request and its answer line, without the deadline; leaves the
+    /// bytes received in `self.buf` and returns the line's length.
+    async fn exchange(&mut self, request: &[u8]) -> Result<usize, Failure> {
+        // Anything already waiting was written after the last answer.
+        let mut early = [0u8; UNSOLICITED_BYTES_MAX];
+        match read_now(&self.stdout, &mut early) {
+            Ok(0) => return Err(Failure::Eof),
+            Ok(n) => {
+                self.buf.extend_from_slice(&early[..n]);
+                return Err(Failure::Unsolicited);
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+            Err(e) => return Err(Failure::Io(e)),
+        }
+        // Write what the pipe takes while the bot is still stopped, then
+        // resume it: the bot wakes once, to a request already there.
+        let written = match write_now(&self.stdin, request) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => 0,
+            Err(e) => return Err(io_failure(e)),
+        };
+        if self.stop_between_moves {
+            self.guard.signal_group(Signal::SIGCONT);
+        }
+        if written < request.len() {
+            self.stdin
+                .write_all(&request[written..])
+                .await
+                .map_err(io_failure)?;
+        }
+        // Read up to one byte past the limit, so a line of exactly the
+        // limit still has room for its newline.
+        let cap = self.answer_bytes_max + 1;
+        let mut chunk = [0u8; 4096];
+        loop {
+            let want = (cap - self.buf.len()).min(chunk.len());
+            let n = self
+                .stdout
+                .read(&mut chunk[..want])
+                .await
+                .map_err(io_failure)?;
+            if n == 0 {
+                return Err(Failure::Eof);
+            }
+            let start = self.buf.len();
+            self.buf.extend_from_slice(&chunk[..n]);
+            if let Some(i) = chunk[..n].iter().position(|&b| b == b'\n') {
+                if i + 1 < n {
+                    return Err(Failure::Unsolicited);
+                }
+                return Ok(start + i);
+            }
+            if self.buf.len() >= cap {
+                return Err(Failure::TooLong);
+            }
+        }
+    }
+
+    /// Turns a failure into a fault, with the exit status when the process
+    /// ended, and ends the bot. Waits for the exit at most
+    /// `EXIT_WAIT_MAX`, and never past the move's deadline.
+    async fn fail(&mut self, failure: Failure, started: Instant, deadline: Duration) -> BotFault {
+        let reason = match failure {
+            Failure::TooLong => FaultReason::TooLong {
+                answer_bytes_max: self.answer_bytes_max,
+            },
+            Failure::Unsolicited => FaultReason::Unsolicited,
+            Failure::Io(e) => FaultReason::Io {
+                kind: e.kind(),
+                message: e.to_string(),
+            },
+            Failure::Eof => {
+                // The process usually exits right after closing stdout; a
+                // stopped or lingering one is killed after a short wait.
+                let until = (Instant::now() + EXIT_WAIT_MAX).min(started + deadline);
+                loop {
+                    match self.guard.peek_end() {
+                        Some(Ended::Exited(code)) => {
+                            break FaultReason::Eof {
+                                exit_code: Some(code),
+                            };
+                        }
+                        Some(Ended::Signaled(signal)) => break FaultReason::Crash { signal },
+                        None if Instant::now() < until => {
+                            tokio::time::sleep(Duration::from_millis(1)).await
+                        }
+                        None => break FaultReason::Eof { exit_code: None },
+                    }
+                }
+            }
+        };
+        self.end();
+        self.fault(reason, started)
+    }
+
+    fn fault(&self, reason: FaultReason, started: Instant) -> BotFault {
+        BotFault {
+            reason,
+            received: Received(self.buf.clone()),
+            elapsed: started.elapsed(),
+        }
+    }
+
+    /// Kills the processes (keeping the folder and stderr until drop).
+    fn end(&mut self) {
+        self.gone = true;
+        self.guard.kill();
+        // The writers are gone now, so this reads the rest, a Python
+        // traceback for instance, up to the end of the stream.
+        self.stderr.drain_now();
+    }
+
+    /// The stderr lines written since the last call, for recording with
+    /// the current tick. Also works after a fault, until the bot is dropped.
+    pub fn take_stderr(&mut self) -> StderrLines {
+        self.stderr.drain_now();
+        self.stderr.take()
+    }
+
+    /// The process id of the bot's main process, which is also its process
+    /// group id.
+    pub fn pid(&self) -> u32 {
+        self.guard.pid()
+    }
+
+    /// The bot's own folder (its working directory and `HOME`).
+    pub fn folder(&self) -> &Path {
+        self.guard.folder().unwrap_or(Path::new(""))
+    }
+
+    /// The dedicated uid the bot runs as, if it has one.
+    pub fn uid(&self) -> Option<u32> {
+        self.guard.uid()
+    }
+
+    /// The sandbox layers applied to this bot.
+    pub fn layers(&self) -> LayerSet {
+        self.layers
+    }
+
+    /// Whether the bot had a fault or was killed.
+    pub fn is_gone(&self) -> bool {
+        self.gone
+    }
+
+    /// Kills every process of the bot, reaps it and removes its folder;
+    /// returns how the main process ended, when known. Dropping the bot
+    /// does the same.
+    pub fn kill(mut self) -> Option<std::process::ExitStatus> {
+        self.gone = true;
+        self.guard.kill()
+    }
+}
+
+impl Drop for ProcessBot {
+    fn drop(&mut self) {
+        self.stderr_task.abort();
+        // `guard` is dropped after this and kills and reaps.
+    }
+}
+
+/// One non-blocking read on the raw fd, bypassing tokio's cached readiness
+/// (which may not know yet about bytes written a moment ago).
+fn read_now(pipe: &pipe::Receiver, buf: &mut [u8]) -> io::Result<usize> {
+    nix::unistd::read(pipe.as_fd(), buf).map_err(io::Error::from)
+}
+
+/// One non-blocking write on the raw fd.
+fn write_now(pipe: &pipe::Sender, buf: &[u8]) -> io::Result<usize> {
+    if buf.is_empty() {
+        return Ok(0);
+    }
+    nix::unistd::write(pipe.as_fd(), buf).map_err(io::Error::from)
+}
+
+/// A closed stdin (EPIPE) means the bot is gone, like a closed stdout.
+fn io_failure(e: io::Error) -> Failure {
+    match e.kind() {
+        io::ErrorKind::BrokenPipe | io::ErrorKind::UnexpectedEof => Failure::Eof,
+        _ => Failure::Io(e),
+    }
+}

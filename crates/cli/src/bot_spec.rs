@@ -1,10 +1,12 @@
 //! What a `--bot` argument names, parsed in this one place.
 //!
-//! Today only built-in bots exist. Processes and URLs arrive with later
-//! issues as new variants of [`BotSpec`]; everything that turns a spec into a
-//! player goes through [`BotSpec::connect`], so they will plug in there.
+//! A spec says how to reach a player, not which game it plays: each game's
+//! table in `play` turns the specs into its own players and refuses the
+//! ones it cannot seat (an HTTP snake in a SnakeBattle room, say). Process
+//! bots arrive with a later version, as a new variant.
 
-use snakepit_bots::builtin::{self, SnakeBot};
+use snakepit_bots::http::SnakeUrl;
+use snakepit_bots::{bsbots, builtin};
 use std::fmt;
 use std::str::FromStr;
 
@@ -13,18 +15,32 @@ use std::str::FromStr;
 pub enum BotSpec {
     /// `builtin:NAME`: one of the bots compiled into snakepit.
     Builtin(String),
+    /// `http://host:port/path`: a Battlesnake web server.
+    Http(String),
+}
+
+/// Every built-in name of any game, for the parser's message.
+fn builtin_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = builtin::NAMES.iter().chain(bsbots::NAMES).copied().collect();
+    names.sort_unstable();
+    names.dedup();
+    names
 }
 
 impl FromStr for BotSpec {
     type Err = String;
 
     fn from_str(s: &str) -> Result<BotSpec, String> {
-        let known = builtin::NAMES.join(", ");
+        let names = builtin_names();
+        let known = names.join(", ");
+        if s.starts_with("http://") || s.starts_with("https://") {
+            return SnakeUrl::parse(s).map(|_| BotSpec::Http(s.to_string())).map_err(|e| e.to_string());
+        }
         match s.split_once(':') {
-            Some(("builtin", name)) if builtin::NAMES.contains(&name) => Ok(BotSpec::Builtin(name.to_string())),
+            Some(("builtin", name)) if names.contains(&name) => Ok(BotSpec::Builtin(name.to_string())),
             Some(("builtin", name)) => Err(format!("there is no built-in bot {name:?} (built-in bots: {known})")),
             _ => Err(format!(
-                "{s:?} is not builtin:NAME; process and URL bots arrive with a later version (built-in bots: {known})"
+                "{s:?} is not builtin:NAME or an http:// URL; process bots arrive with a later version (built-in bots: {known})"
             )),
         }
     }
@@ -34,16 +50,7 @@ impl fmt::Display for BotSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BotSpec::Builtin(name) => write!(f, "builtin:{name}"),
-        }
-    }
-}
-
-impl BotSpec {
-    /// A player for `seat` of a game seeded with `game_seed`.
-    pub fn connect(&self, game_seed: u64, seat: usize) -> Box<dyn SnakeBot> {
-        match self {
-            BotSpec::Builtin(name) => builtin::by_name(name, bot_seed(game_seed, seat))
-                .expect("names are checked when the spec is parsed"),
+            BotSpec::Http(url) => f.write_str(url),
         }
     }
 }
@@ -64,7 +71,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_builtins_and_refuses_the_rest() {
+    fn parses_builtins_and_urls_and_refuses_the_rest() {
         assert_eq!("builtin:greedy".parse(), Ok(BotSpec::Builtin("greedy".into())));
         assert_eq!(BotSpec::Builtin("random".into()).to_string(), "builtin:random");
         let unknown = "builtin:clever".parse::<BotSpec>().unwrap_err();
@@ -73,6 +80,12 @@ mod tests {
             let err = later.parse::<BotSpec>().unwrap_err();
             assert!(err.contains("arrive with a later version"), "{err}");
         }
+        let url = "http://127.0.0.1:8000/snake";
+        assert_eq!(url.parse(), Ok(BotSpec::Http(url.into())));
+        assert_eq!(BotSpec::Http(url.into()).to_string(), url);
+        let tls = "https://example.com".parse::<BotSpec>().unwrap_err();
+        assert!(tls.contains("https is not supported"), "{tls}");
+        assert!("http://host:port".parse::<BotSpec>().is_err());
     }
 
     #[test]

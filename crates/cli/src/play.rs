@@ -1,19 +1,25 @@
 //! `snakepit play`: one game between bots, as fast as they answer.
 //!
-//! The loop is the Codenjoy one: every tick each seat's bot gets its own
-//! `board=` message and answers with a command, the answers are read under
-//! the game's command rule, and the engine steps once. Built-in bots are
-//! plain function calls and there is no clock, so the game runs as fast as
-//! the rules and the bots compute.
+//! The loop is the same for every game and lives here ([`play`]): ask every
+//! seat for its action, step the engine, record the replay, draw the board
+//! with `--watch`, stop at `--ticks` or when the game ends by its own rules,
+//! print the result. What differs between games sits behind [`Table`]: how
+//! the bots are reached and what they are shown, when the game is over, and
+//! the result table. Adding a game is a [`GameKind`] variant, one arm in
+//! [`run`], and a module here that builds the game and its `Table`.
+//!
+//! Built-in bots are function calls and there is no clock, so a game of
+//! built-ins runs as fast as the rules and the bots compute. HTTP snakes are
+//! asked concurrently on a single-threaded tokio runtime, each within the
+//! game's timeout.
+
+mod battlesnake;
+mod snakebattle;
 
 use crate::bot_spec::BotSpec;
 use crate::exit::BadInput;
-use crate::input;
-use snakepit_protocol::codenjoy::{message, parse_action, render_boards};
 use crate::view::TerminalView;
 use anyhow::Context;
-use snakepit_engine::Game;
-use snakepit_engine::snakebattle::{Action, Death, Event, Map, Settings, SnakeBattle};
 use snakepit_protocol::replay::ReplayWriter;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -26,24 +32,42 @@ pub struct Args {
     /// The game to play
     #[arg(long, value_enum, default_value_t = GameKind::Snakebattle)]
     pub game: GameKind,
-    /// A player, once per seat: builtin:NAME (built-in bots: random, greedy)
+    /// A player, once per seat: builtin:NAME (built-in bots: random,
+    /// greedy) or, for battlesnake, the URL of a snake (http://HOST:PORT/PATH)
     #[arg(long = "bot", value_name = "SPEC", required = true)]
     pub bots: Vec<BotSpec>,
     /// Seed of the game and of the built-in bots [default: a random one,
     /// printed at the end]
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Ticks to play, countdowns included
+    /// Ticks to play at most, countdowns included; a battlesnake game stops
+    /// earlier when it is over
     #[arg(long, default_value_t = 1000)]
     pub ticks: u64,
     /// The map, drawn in the game's glyphs [default: the built-in map]
+    /// (snakebattle)
     #[arg(long, value_name = "FILE")]
     pub map: Option<PathBuf>,
     /// Rule profile whose defaults --set overrides: codebattle or codenjoy
-    /// [default: codebattle]
+    /// [default: codebattle] (snakebattle)
     #[arg(long)]
     pub profile: Option<String>,
-    /// Override one setting (repeatable), e.g. --set fury_ticks=10
+    /// Ruleset: standard, solo, royale, wrapped, constrictor or
+    /// wrapped_constrictor [default: standard] (battlesnake)
+    #[arg(long)]
+    pub ruleset: Option<String>,
+    /// Board width [default: 11] (battlesnake)
+    #[arg(long)]
+    pub width: Option<u32>,
+    /// Board height [default: 11] (battlesnake)
+    #[arg(long)]
+    pub height: Option<u32>,
+    /// Time an HTTP snake has for each answer, round trip included, in
+    /// milliseconds (battlesnake's game.timeout)
+    #[arg(long, value_name = "MS", default_value_t = snakepit_bots::http::MOVE_TIMEOUT_MS_DEFAULT)]
+    pub timeout_ms: u64,
+    /// Override one setting (repeatable), e.g. --set fury_ticks=10 or
+    /// --set minimumFood=3
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_key_value)]
     pub set: Vec<(String, String)>,
     /// Draw the board in the terminal after every tick
@@ -62,6 +86,17 @@ pub struct Args {
 pub enum GameKind {
     /// Codenjoy SnakeBattle: five snakes, apples, stones, fury.
     Snakebattle,
+    /// Battlesnake: the official rulesets and HTTP snakes.
+    Battlesnake,
+}
+
+impl GameKind {
+    fn name(self) -> &'static str {
+        match self {
+            GameKind::Snakebattle => "snakebattle",
+            GameKind::Battlesnake => "battlesnake",
+        }
+    }
 }
 
 fn parse_key_value(s: &str) -> Result<(String, String), String> {
@@ -71,12 +106,25 @@ fn parse_key_value(s: &str) -> Result<(String, String), String> {
     }
 }
 
-/// Plays the game and prints the scores.
+/// Plays the game and prints the result.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let seed = args.seed.unwrap_or_else(random_seed);
-    match args.game {
-        GameKind::Snakebattle => play_snakebattle(&args, seed),
-    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        match args.game {
+            GameKind::Snakebattle => {
+                let (game, table) = snakebattle::setup(&args, seed)?;
+                play(game, table, &args, seed).await
+            }
+            GameKind::Battlesnake => {
+                let (game, table) = battlesnake::setup(&args, seed)?;
+                play(game, table, &args, seed).await
+            }
+        }
+    })
 }
 
 /// A seed for a game nobody asked to reproduce. The CLI may use entropy;
@@ -86,108 +134,79 @@ fn random_seed() -> u64 {
     std::collections::hash_map::RandomState::new().build_hasher().finish()
 }
 
-fn play_snakebattle(args: &Args, seed: u64) -> anyhow::Result<()> {
-    let settings = snakebattle_settings(args)?;
-    let map = match &args.map {
-        Some(path) => load_map(path)?,
-        None => Map::default_map(),
-    };
-    let seats = args.bots.len();
-    let mut game = SnakeBattle::new(settings, map, seats, seed).context("cannot start the game")?;
+/// One game's players and bookkeeping around the engine: everything the
+/// loop in [`play`] does not know about a game.
+pub(crate) trait Table<G: TerminalView> {
+    /// Before the first tick: greet the bots.
+    async fn start(&mut self, _game: &G) -> anyhow::Result<()> {
+        Ok(())
+    }
+    /// The actions of every seat for the next tick, into `out` (empty).
+    async fn actions(&mut self, game: &G, out: &mut Vec<G::Action>) -> anyhow::Result<()>;
+    /// After every tick, with its events.
+    fn observe(&mut self, _game: &G, _events: &[G::Event]) {}
+    /// Whether the game has ended by its own rules.
+    fn is_over(&self, _game: &G) -> bool {
+        false
+    }
+    /// After the last tick: say goodbye to the bots.
+    async fn end(&mut self, _game: &G) {}
+    /// The result, after the first line, as printed.
+    fn summary(&self, game: &G, players: &[String]) -> String;
+}
+
+/// The loop every game shares.
+async fn play<G: TerminalView, T: Table<G>>(mut game: G, mut table: T, args: &Args, seed: u64) -> anyhow::Result<()> {
     let players: Vec<String> = args.bots.iter().map(ToString::to_string).collect();
-    let mut bots: Vec<_> = args.bots.iter().enumerate().map(|(seat, spec)| spec.connect(seed, seat)).collect();
     let mut replay = match &args.replay {
         Some(path) => Some(create_replay(path, &game, seed, &players)?),
         None => None,
     };
-    let rule = game.settings().commands;
-    let mut tally = vec![SeatTally::default(); seats];
-    let mut actions: Vec<Action> = Vec::with_capacity(seats);
-
-    for _ in 0..args.ticks {
+    table.start(&game).await?;
+    let mut actions = Vec::with_capacity(game.seats());
+    while game.tick() < args.ticks && !table.is_over(&game) {
         actions.clear();
-        for (seat, (bot, board)) in bots.iter_mut().zip(render_boards(&game)).enumerate() {
-            let answer = bot.answer(&message(&board));
-            tracing::trace!(tick = game.tick() + 1, seat, answer, "bot answered");
-            actions.push(parse_action(&answer, rule));
-        }
+        table.actions(&game, &mut actions).await?;
         let events = game.step(&actions);
-        count(&mut tally, &events);
+        table.observe(&game, &events);
         if let Some(writer) = &mut replay {
             writer.record(&game, &actions).context("cannot write the replay")?;
         }
         if args.watch {
             draw(&game, &players)?;
-            std::thread::sleep(Duration::from_millis(args.watch_ms));
+            tokio::time::sleep(Duration::from_millis(args.watch_ms)).await;
         }
     }
+    table.end(&game).await;
     if let Some(writer) = replay {
         writer.finish().context("cannot write the replay")?;
     }
 
     let mut out = std::io::stdout().lock();
-    writeln!(out, "snakebattle: {} ticks, seed {seed}", game.tick())?;
+    writeln!(out, "{}: {} ticks, seed {seed}", args.game.name(), game.tick())?;
     if let Some(path) = &args.replay {
         writeln!(out, "replay: {}", path.display())?;
     }
-    write!(out, "{}", score_table(&game, &players, &tally))?;
+    write!(out, "{}", table.summary(&game, &players))?;
     Ok(())
 }
 
-fn snakebattle_settings(args: &Args) -> anyhow::Result<Settings> {
-    let profile = args.profile.as_deref().map(|p| ("profile", p));
-    let pairs = profile.into_iter().chain(args.set.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    Settings::from_pairs(pairs).context("invalid settings")
+/// Refuses a flag that belongs to another game, rather than ignoring it.
+fn refuse_flag(given: bool, flag: &str, game: GameKind, owner: &str) -> anyhow::Result<()> {
+    if given {
+        return Err(BadInput(format!("{flag} is a {owner} option, not a {} one", game.name())).into());
+    }
+    Ok(())
 }
 
-/// Reads a map file; defects come back as `FILE: line N: problem`.
-pub fn load_map(path: &Path) -> anyhow::Result<Map> {
-    let text = input::read_text(path)?;
-    Map::parse(&text).with_context(|| path.display().to_string())
-}
-
-fn create_replay(
+fn create_replay<G: TerminalView>(
     path: &Path,
-    game: &SnakeBattle,
+    game: &G,
     seed: u64,
     players: &[String],
-) -> anyhow::Result<ReplayWriter<SnakeBattle, BufWriter<File>>> {
+) -> anyhow::Result<ReplayWriter<G, BufWriter<File>>> {
     let file = File::create(path).map_err(|e| BadInput(format!("{}: cannot create the replay: {e}", path.display())))?;
     ReplayWriter::new(BufWriter::new(file), game, seed, players).context("cannot write the replay")
-}
-
-/// Per-seat counts the engine does not keep.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct SeatTally {
-    deaths: u32,
-    kills: u32,
-}
-
-fn count(tally: &mut [SeatTally], events: &[Event]) {
-    for event in events {
-        if let Event::Died { snake, cause } = event {
-            tally[*snake].deaths += 1;
-            // The rules pay the kill to the snake named in the cause, so the
-            // table credits it the same way.
-            if let Death::HeadOn(killer) | Death::Crash(killer) = cause {
-                tally[*killer].kills += 1;
-            }
-        }
-    }
-}
-
-fn score_table(game: &SnakeBattle, players: &[String], tally: &[SeatTally]) -> String {
-    let width = players.iter().map(|p| p.chars().count()).max().unwrap_or(0).max(3);
-    let mut table = format!("{:>4}  {:<width$}  {:>6}  {:>6}  {:>6}  {:>5}\n", "seat", "bot", "score", "length", "deaths", "kills");
-    for (seat, snake) in game.snakes().iter().enumerate() {
-        let length = if snake.alive { snake.len() } else { 0 };
-        let t = &tally[seat];
-        table.push_str(&format!(
-            "{seat:>4}  {:<width$}  {:>6}  {length:>6}  {:>6}  {:>5}\n",
-            players[seat], snake.score, t.deaths, t.kills
-        ));
-    }
-    table
 }
 
 fn draw<G: TerminalView>(game: &G, players: &[String]) -> anyhow::Result<()> {
@@ -209,16 +228,6 @@ fn draw<G: TerminalView>(game: &G, players: &[String]) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use snakepit_engine::snakebattle::SnakeIdx;
-
-    #[test]
-    fn kills_go_to_the_snake_in_the_cause() {
-        let died = |snake: SnakeIdx, cause| Event::Died { snake, cause };
-        let mut tally = vec![SeatTally::default(); 3];
-        count(&mut tally, &[died(0, Death::Crash(2)), died(1, Death::HeadOn(2)), died(2, Death::Wall)]);
-        assert_eq!(tally[2], SeatTally { deaths: 1, kills: 2 });
-        assert_eq!(tally[0], SeatTally { deaths: 1, kills: 0 });
-    }
 
     #[test]
     fn key_value_pairs() {

@@ -7,6 +7,7 @@
 use crate::input;
 use crate::view::TerminalView;
 use anyhow::Context;
+use snakepit_engine::battlesnake::Battlesnake;
 use snakepit_engine::snakebattle::SnakeBattle;
 use snakepit_protocol::replay::{Header, Replay, ReplayError, ReplayGame, ReplayProblem};
 use std::io::Write;
@@ -30,6 +31,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let header = Header::parse(&text).with_context(file)?;
     match header.game.as_str() {
         SnakeBattle::NAME => replay::<SnakeBattle>(&args.file, &text, args.verify),
+        Battlesnake::NAME => replay::<Battlesnake>(&args.file, &text, args.verify),
         other => {
             let problem = ReplayProblem::UnknownGame(other.to_string());
             Err(ReplayError { line: 1, problem }).with_context(file)

@@ -4,9 +4,10 @@
 //! `play --watch` and `replay` draw any game through [`TerminalView`], so a
 //! new game only has to say how its state reads as text.
 
-use snakepit_protocol::codenjoy::render_board;
 use snakepit_engine::Game;
+use snakepit_engine::battlesnake::{self, Battlesnake};
 use snakepit_engine::snakebattle::{Phase, SnakeBattle};
+use snakepit_protocol::codenjoy::render_board;
 use snakepit_protocol::replay::ReplayGame;
 use std::fmt::Write;
 
@@ -52,9 +53,74 @@ impl TerminalView for SnakeBattle {
     }
 }
 
+/// Battlesnake in the engine's orientation (the API's top row first): `.`
+/// empty, `*` food, `~` hazard, `+` food in a hazard, each snake still in
+/// the game as a letter, `A` the head of seat 0 and `a` its body.
+impl TerminalView for Battlesnake {
+    fn board_rows(&self) -> Vec<String> {
+        let (w, h) = (self.width() as usize, self.height() as usize);
+        let mut grid = vec![vec!['.'; w]; h];
+        for p in self.hazards() {
+            grid[p.y as usize][p.x as usize] = '~';
+        }
+        for p in self.food() {
+            let c = &mut grid[p.y as usize][p.x as usize];
+            *c = if *c == '~' { '+' } else { '*' };
+        }
+        for (seat, s) in self.snakes().iter().enumerate() {
+            if !s.is_alive() {
+                continue;
+            }
+            let letter = seat_letter(seat);
+            let body: Vec<_> = self.body(seat).collect();
+            // Tail first, so that the head is drawn last, on top.
+            for (k, p) in body.iter().enumerate().rev() {
+                grid[p.y as usize][p.x as usize] = if k == 0 { letter } else { letter.to_ascii_lowercase() };
+            }
+        }
+        grid.into_iter().map(|row| row.into_iter().collect()).collect()
+    }
+
+    fn status_line(&self, players: &[String]) -> String {
+        let mut line = format!("turn {} | {}", self.turn(), self.settings().ruleset());
+        for (seat, s) in self.snakes().iter().enumerate() {
+            let name = players.get(seat).map_or("?", String::as_str);
+            let state = match s.eliminated {
+                None => "alive".to_string(),
+                Some(e) => format!("out ({})", e.cause.official_name()),
+            };
+            write!(line, " | {} {name} len {} hp {} {state}", seat_letter(seat), s.len, s.health)
+                .expect("writing to a String cannot fail");
+        }
+        line
+    }
+
+    fn event_line(event: &battlesnake::Event) -> String {
+        use battlesnake::Event;
+        match event {
+            Event::DefaultMove { snake, dir } => format!("{} gave no move and repeats {dir:?}", seat_letter(*snake)),
+            Event::Ate { snake, at } => format!("{} ate at {at}", seat_letter(*snake)),
+            Event::Eliminated { snake, cause } => match cause.by() {
+                Some(by) => format!("{} is out: {} with {}", seat_letter(*snake), cause.official_name(), seat_letter(by)),
+                None => format!("{} is out: {}", seat_letter(*snake), cause.official_name()),
+            },
+            Event::FoodSpawned { at } => format!("food at {at}"),
+            Event::ZoneShrank { side } => format!("hazards move in from the {side:?} edge"),
+            Event::GameOver { winner: Some(w) } => format!("game over: {} wins", seat_letter(*w)),
+            Event::GameOver { winner: None } => "game over".to_string(),
+        }
+    }
+}
+
+/// `A` for seat 0, `B` for seat 1...
+fn seat_letter(seat: usize) -> char {
+    char::from(b'A' + (seat % 26) as u8)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use snakepit_engine::battlesnake::Settings as BsSettings;
     use snakepit_engine::snakebattle::{Map, Settings};
 
     #[test]
@@ -65,5 +131,18 @@ mod tests {
         assert!(rows.iter().all(|r| r.chars().count() == game.size()));
         let status = game.status_line(&["a".into(), "b".into()]);
         assert!(status.starts_with("tick 0 | countdown 5 | #0 a len 2 score 0 asleep | #1 b "), "{status}");
+    }
+
+    #[test]
+    fn battlesnake_rows_and_status() {
+        let game = Battlesnake::new(BsSettings::default(), 2, 1).unwrap();
+        let rows = game.board_rows();
+        assert_eq!(rows.len(), 11);
+        assert!(rows.iter().all(|r| r.chars().count() == 11));
+        let drawn: String = rows.concat();
+        assert_eq!(drawn.matches('A').count() + drawn.matches('B').count(), 2, "{drawn}");
+        assert_eq!(drawn.matches('*').count(), game.food_count());
+        let status = game.status_line(&["x".into(), "y".into()]);
+        assert_eq!(status, "turn 0 | standard | A x len 3 hp 100 alive | B y len 3 hp 100 alive");
     }
 }

@@ -1,1 +1,191 @@
-//! The stdin/stdout wire formats of the process arenas.
+//! The stdin/stdout wire formats of the process arenas: CodeCarrots snakes
+//! ([`carrots`]), KingOfBots Snake ([`duel`]) and SOI Multisnake
+//! ([`multisnake`]), each exactly as its original server speaks it, and a
+//! JSON-lines protocol ([`json`]) in which any bot can play any of them.
+//!
+//! Each module documents its bytes in full. In short:
+//!
+//! | game | before the first tick | every tick, to the bot | the bot's answer line |
+//! |---|---|---|---|
+//! | `carrots` | nothing | H lines of W bytes: `.` `o` `#` `H` | `left` `right` `up` `down`, any case, whitespace ignored |
+//! | `duel` | nothing | `<map>#<r>#<c>#(<steps>)#<r>#<c>#(<steps>)` and `\n` | `0` `1` `2` `3` |
+//! | `multisnake` | `W H N M T` and `\n` | H lines of W bytes: `A`-`H` `@` `#` `^` `>` `v` `<` `.` `+` `-` | `^` `>` `v` `<` |
+//! | any, as JSON | nothing | one JSON object and `\n` | `{"move":"up"}` |
+//!
+//! A bot is only asked when it has a move to make; the functions that
+//! render a tick return `None` otherwise (a dead snake, a finished game).
+//!
+//! # Answers
+//!
+//! Every answer parser takes the bytes of one line as the runner read them
+//! (with or without the `\n`), reads at most [`ANSWER_BYTES_MAX`] of them,
+//! never panics, and returns the move or an [`AnswerError`] holding the
+//! answer's first bytes exactly and what is wrong with them. The runner
+//! turns a rejected answer, a timeout or a crash into the game's forfeit
+//! action ([`StdioGame::forfeit`]); what that means is the game's rule
+//! (CodeCarrots: the snake dies and respawns; KingOfBots: that side loses;
+//! Multisnake: the snake dies).
+//!
+//! # One interface for the runner
+//!
+//! [`StdioGame`] gathers, per game, what a process runner needs: the
+//! preamble, the tick's input and the answer parser, in the game's own
+//! format or in JSON ([`Wire`]).
+
+mod answer;
+pub mod carrots;
+pub mod duel;
+pub mod json;
+pub mod multisnake;
+
+pub use answer::{ANSWER_BYTES_MAX, AnswerError, AnswerProblem, SHOWN_BYTES_MAX, one_line, trimmed_line};
+
+use snakepit_engine::Game;
+use snakepit_engine::carrots::{self as c, Carrots};
+use snakepit_engine::duel::{self as d, Duel};
+use snakepit_engine::multisnake::{self as m, Multisnake};
+
+/// Which format a process bot speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wire {
+    /// The game's own format, as its original server speaks it.
+    Text,
+    /// The JSON-lines protocol of [`json`].
+    Json,
+}
+
+impl Wire {
+    /// What the bot reads once, before its first input.
+    pub fn preamble<G: StdioGame>(self, game: &G, seat: usize) -> Option<String> {
+        match self {
+            Wire::Text => game.text_preamble(seat),
+            Wire::Json => None,
+        }
+    }
+
+    /// What the bot reads this tick, or `None` when it is not asked.
+    pub fn input<G: StdioGame>(self, game: &G, seat: usize) -> Option<String> {
+        match self {
+            Wire::Text => game.text_input(seat),
+            Wire::Json => game.json_input(seat),
+        }
+    }
+
+    /// Reads the bot's answer line.
+    pub fn parse_answer<G: StdioGame>(self, line: &[u8]) -> Result<G::Action, AnswerError> {
+        match self {
+            Wire::Text => G::parse_text_answer(line),
+            Wire::Json => json::parse_answer(line).map(G::action_for),
+        }
+    }
+}
+
+/// A game that process bots play over stdin and stdout.
+pub trait StdioGame: Game {
+    /// The game's own preamble for a seat (Multisnake's header), if any.
+    fn text_preamble(&self, seat: usize) -> Option<String>;
+    /// The seat's input in the game's own format for this tick, or `None`
+    /// when the seat is not asked.
+    fn text_input(&self, seat: usize) -> Option<String>;
+    /// The seat's input as a JSON line, or `None` when it is not asked.
+    fn json_input(&self, seat: usize) -> Option<String>;
+    /// Reads an answer in the game's own format.
+    fn parse_text_answer(line: &[u8]) -> Result<Self::Action, AnswerError>;
+    /// The action of a move.
+    fn action_for(dir: snakepit_engine::Dir) -> Self::Action;
+    /// The action of a bot that failed: a rejected answer, no answer in
+    /// time, a crash.
+    fn forfeit() -> Self::Action;
+    /// Whether the game has ended (CodeCarrots never does).
+    fn is_finished(&self) -> bool;
+}
+
+impl StdioGame for Carrots {
+    fn text_preamble(&self, _: usize) -> Option<String> {
+        None
+    }
+
+    fn text_input(&self, seat: usize) -> Option<String> {
+        carrots::board(self, seat)
+    }
+
+    fn json_input(&self, seat: usize) -> Option<String> {
+        json::carrots(self, seat).map(|s| json::line(&s))
+    }
+
+    fn parse_text_answer(line: &[u8]) -> Result<c::Action, AnswerError> {
+        carrots::parse_answer(line)
+    }
+
+    fn action_for(dir: snakepit_engine::Dir) -> c::Action {
+        c::Action::Move(dir)
+    }
+
+    fn forfeit() -> c::Action {
+        c::Action::Forfeit
+    }
+
+    fn is_finished(&self) -> bool {
+        false
+    }
+}
+
+impl StdioGame for Duel {
+    fn text_preamble(&self, _: usize) -> Option<String> {
+        None
+    }
+
+    fn text_input(&self, seat: usize) -> Option<String> {
+        duel::input_line(self, seat)
+    }
+
+    fn json_input(&self, seat: usize) -> Option<String> {
+        json::duel(self, seat).map(|s| json::line(&s))
+    }
+
+    fn parse_text_answer(line: &[u8]) -> Result<d::Action, AnswerError> {
+        duel::parse_answer(line)
+    }
+
+    fn action_for(dir: snakepit_engine::Dir) -> d::Action {
+        d::Action::Move(dir)
+    }
+
+    fn forfeit() -> d::Action {
+        d::Action::Forfeit
+    }
+
+    fn is_finished(&self) -> bool {
+        self.is_over()
+    }
+}
+
+impl StdioGame for Multisnake {
+    fn text_preamble(&self, seat: usize) -> Option<String> {
+        (seat < self.snakes().len()).then(|| multisnake::header(self, seat))
+    }
+
+    fn text_input(&self, seat: usize) -> Option<String> {
+        multisnake::map_for(self, seat)
+    }
+
+    fn json_input(&self, seat: usize) -> Option<String> {
+        json::multisnake(self, seat).map(|s| json::line(&s))
+    }
+
+    fn parse_text_answer(line: &[u8]) -> Result<m::Action, AnswerError> {
+        multisnake::parse_answer(line)
+    }
+
+    fn action_for(dir: snakepit_engine::Dir) -> m::Action {
+        m::Action::Move(dir)
+    }
+
+    fn forfeit() -> m::Action {
+        m::Action::Forfeit
+    }
+
+    fn is_finished(&self) -> bool {
+        self.is_over()
+    }
+}

@@ -1,1 +1,75 @@
-//! CodeCarrots snakes (seed 002): one endless shared board.
+//! CodeCarrots snakes (seed 002): one endless shared board, apples, and the
+//! longest length ever reached as the score.
+//!
+//! Players come and go ([`Carrots::set_present`]); the board never resets.
+//! Every live snake moves every tick; a bot that answers badly, too late or
+//! not at all, or whose owner submits new code, forfeits and its snake dies
+//! ([`Action::Forfeit`]). The rules follow upstream's `judge.py` where the
+//! seed is silent (`specs/stdio-arenas.md` §1) and the decisions of
+//! `specs/README.md`.
+//!
+//! # The tick
+//!
+//! The named stages of [`STAGES`], in order:
+//!
+//! 1. `forfeit`: snakes whose bot failed die where they are.
+//! 2. `move`: every live snake adds a head in its direction and drops its
+//!    tail, except in the tick after it ate (growth comes one tick after
+//!    eating). All tails go first, so a head may enter the cell a tail
+//!    leaves in the same tick, even its own.
+//! 3. `score`: a snake longer than ever before raises its score.
+//! 4. `collide`: a head off the board dies (the head is dropped from the
+//!    body); heads in the same cell all die; a head on any snake cell, live
+//!    or dead, dies; a head on an apple eats it.
+//! 5. `respawn`: a body whose snake died [`Settings::respawn_ticks`] ticks
+//!    ago leaves the board, and every present seat without a snake gets one
+//!    of length 1 on a random free cell (no snake, no apple), facing right.
+//! 6. `spawn_apple`: while fewer than [`Settings::apples_max`] apples lie on
+//!    the board, one attempt (up to 100 random cells) to place one.
+//!
+//! With the default `respawn_ticks=2`, a snake that dies in tick `t` lies on
+//! the board as `#` in the boards of ticks `t` and `t + 1` and reappears at
+//! the end of tick `t + 2`: its bot's first answer after the death is played
+//! in tick `t + 3`, as upstream's (where the process is killed at `t + 1`
+//! and the new snake placed at `t + 2`).
+//!
+//! # Rule sentences of the seed and where they are tested
+//!
+//! Each sentence of seed 002 that states a rule has a test of the same name
+//! in `tests/carrots_rules.rs`, as do the decisions taken where the seed is
+//! silent:
+//!
+//! | seed sentence | test |
+//! |---|---|
+//! | all snakes occupy the same single board and move simultaneously in synchronized steps | `snakes_move_simultaneously` |
+//! | a snake dies if its head attempts to leave the board boundaries | `leaving_the_board_kills` |
+//! | ... or to move to a field occupied by a snake (including itself) | `head_on_another_snake_kills`, `head_on_itself_kills` |
+//! | a snake dies if its program performs an illegal or unrecognized move | `invalid_move_kills` |
+//! | a snake dies when a new version of its code is submitted | `new_code_kills` |
+//! | a snake dies when it thinks too long | `timeout_kills` |
+//! | the score is the snake's maximum achieved length | `score_is_longest_length` |
+//! | a dead snake is removed, reset to length 1 and re-spawns on a random field | `dead_snake_respawns_at_length_one` |
+//! | the snake's score is preserved when it dies | `score_survives_death` |
+//! | `.`: empty field, safe to move there | `empty_field_is_safe` |
+//! | `o`: apple, eat those to grow your snake | `apple_grows_snake_next_tick` |
+//! | `#`: part of a snake, yours or an opponent's (dead bodies too) | `dead_body_stays_until_respawn` |
+//! | valid moves are `left`, `right`, `up`, `down` | `moves_in_four_directions` |
+//! | decision: heads that meet in one cell all die | `heads_that_meet_all_die` |
+//! | decision: a head may enter a cell a tail leaves in the same tick | `entering_a_vacated_tail_cell_is_allowed`, `length_two_snake_can_reverse` |
+//! | decision: in the tick after eating the tail stays, and blocks | `growing_tail_blocks` |
+//! | decision: a head that dies on an apple does not eat it | `dying_head_does_not_eat` |
+//! | decision: no answer keeps the direction; a new snake faces right | `no_answer_keeps_direction` |
+//! | decision: no apples at the start, one spawn attempt per tick, a cap | `apples_spawn_one_per_tick_up_to_cap` |
+//! | decision: players join and leave at any time | `player_joins_and_leaves` |
+//!
+//! `tests/carrots_sim.rs` plays seeded random games, checking
+//! [`Carrots::check_invariants`], the events and determinism after every
+//! tick.
+
+mod action;
+mod settings;
+mod state;
+
+pub use action::Action;
+pub use settings::{SIDE_MAX, Settings, SettingsError};
+pub use state::{Carrots, Death, Event, Life, NewGameError, STAGES, Snake, SnakeIdx, Stage};

@@ -1,0 +1,95 @@
+//! Round-trip latency of the process transport with a trivial C echo bot,
+//! with and without SIGSTOP/SIGCONT around each move, alone and as a
+//! 4-bot turn (the goal is a whole 4-bot game turn in at most
+//! 35 µs with C starter bots), plus the cost of starting a sandboxed bot.
+//!
+//! Run: `cargo bench -p snakepit-bots --bench process`. It needs `cc`.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use divan::Bencher;
+use snakepit_bots::process::{BotCommand, ProcessBot, SandboxLimits, SandboxReport};
+use tokio::runtime::Runtime;
+
+const DEADLINE: Duration = Duration::from_secs(5);
+
+fn main() {
+    print!("{}", SandboxReport::cached());
+    divan::main();
+}
+
+/// The echo bot of the tests, compiled once.
+fn echo_bot() -> BotCommand {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    let bin = BIN.get_or_init(|| {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/echo.c");
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-echo");
+        let ok = std::process::Command::new("cc")
+            .args(["-O2", "-o"])
+            .arg(&out)
+            .arg(src)
+            .status();
+        assert!(ok.expect("cc must be installed").success());
+        out
+    });
+    BotCommand::executable(bin)
+}
+
+fn runtime() -> Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn spawn(rt: &Runtime, stop: bool) -> ProcessBot {
+    let _entered = rt.enter();
+    let limits = SandboxLimits {
+        stop_between_moves: stop,
+        ..SandboxLimits::default()
+    };
+    ProcessBot::spawn(&echo_bot(), &limits).unwrap()
+}
+
+/// One request and its answer line.
+#[divan::bench(args = [true, false], sample_count = 1000)]
+fn ask_round_trip(bencher: Bencher, stop_between_moves: bool) {
+    let rt = runtime();
+    let mut bot = spawn(&rt, stop_between_moves);
+    rt.block_on(bot.ask("warm up\n", DEADLINE)).unwrap();
+    bencher.bench_local(|| rt.block_on(bot.ask("up\n", DEADLINE)).unwrap());
+}
+
+/// Four bots asked at once, as an arena turn does.
+#[divan::bench(args = [true, false], sample_count = 1000)]
+fn turn_of_4_bots(bencher: Bencher, stop_between_moves: bool) {
+    let rt = runtime();
+    let mut bots: Vec<ProcessBot> = (0..4).map(|_| spawn(&rt, stop_between_moves)).collect();
+    let [a, b, c, d] = &mut bots[..] else {
+        unreachable!()
+    };
+    bencher.bench_local(|| {
+        rt.block_on(async {
+            let (ra, rb, rc, rd) = tokio::join!(
+                a.ask("up\n", DEADLINE),
+                b.ask("up\n", DEADLINE),
+                c.ask("up\n", DEADLINE),
+                d.ask("up\n", DEADLINE)
+            );
+            (ra.unwrap(), rb.unwrap(), rc.unwrap(), rd.unwrap())
+        })
+    });
+}
+
+/// Start a fully sandboxed bot, get its first answer, kill it.
+#[divan::bench(sample_count = 20, sample_size = 1)]
+fn spawn_ask_kill(bencher: Bencher) {
+    let rt = runtime();
+    bencher.bench_local(|| {
+        let mut bot = spawn(&rt, true);
+        rt.block_on(bot.ask("up\n", DEADLINE)).unwrap();
+        bot.kill()
+    });
+}

@@ -1,0 +1,263 @@
+//! What to run: a program with arguments (or a shell line), and the files
+//! to copy into the bot's own folder first.
+//!
+//! Files are copied, not linked: under landlock the bot can only read its
+//! own folder and the system paths, so a link to the contestant's upload
+//! directory would not open. Symbolic links inside a copied folder are
+//! recreated as links (never followed by the runner, which may be root).
+
+use std::ffi::OsString;
+use std::fs;
+use std::io;
+use std::os::unix::fs::{MetadataExt, lchown, symlink};
+use std::path::{Path, PathBuf};
+
+use super::fault::SpawnError;
+
+/// A bot program to run in a fresh folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotCommand {
+    pub(crate) program: OsString,
+    pub(crate) args: Vec<OsString>,
+    pub(crate) files: Vec<PathBuf>,
+    pub(crate) env: Vec<(OsString, OsString)>,
+}
+
+impl BotCommand {
+    /// JVM options that let `java` start within a 512 MiB address space
+    /// (`address_space_bytes_max`): without them the JVM reserves heap,
+    /// code cache and class space for the whole machine's memory up front
+    /// and needs about 4 GiB. Put them before the class name.
+    pub const JVM_ARGS_FOR_SANDBOX: [&str; 5] = [
+        "-Xmx64m",
+        "-Xss512k",
+        "-XX:+UseSerialGC",
+        "-XX:ReservedCodeCacheSize=32m",
+        "-XX:CompressedClassSpaceSize=64m",
+    ];
+
+    /// Runs `program`: a name found in the sandbox's `PATH`
+    /// (`/usr/local/bin:/usr/bin:/bin`), an absolute path, or a path
+    /// relative to the bot's folder such as `./bot` (see [`file`](Self::file)).
+    pub fn new(program: impl Into<OsString>) -> BotCommand {
+        BotCommand {
+            program: program.into(),
+            args: Vec::new(),
+            files: Vec::new(),
+            env: Vec::new(),
+        }
+    }
+
+    /// Runs `line` with `/bin/sh -c`, in the bot's folder.
+    pub fn shell(line: impl Into<OsString>) -> BotCommand {
+        BotCommand::new("/bin/sh").arg("-c").arg(line)
+    }
+
+    /// Runs the executable at `path`, copied into the bot's folder first.
+    pub fn executable(path: impl Into<PathBuf>) -> BotCommand {
+        let path = path.into();
+        let mut program = OsString::from("./");
+        program.push(path.file_name().unwrap_or(path.as_os_str()));
+        BotCommand::new(program).file(path)
+    }
+
+    /// Adds an argument.
+    #[must_use]
+    pub fn arg(mut self, arg: impl Into<OsString>) -> BotCommand {
+        self.args.push(arg.into());
+        self
+    }
+
+    /// Adds arguments.
+    #[must_use]
+    pub fn args<I: IntoIterator<Item = S>, S: Into<OsString>>(mut self, args: I) -> BotCommand {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    /// Copies a file into the bot's folder under its own name, or a folder's
+    /// contents into the bot's folder, before the program starts.
+    #[must_use]
+    pub fn file(mut self, path: impl Into<PathBuf>) -> BotCommand {
+        self.files.push(path.into());
+        self
+    }
+
+    /// Sets one more environment variable. The sandbox starts from an empty
+    /// environment with `PATH`, `HOME` and `TMPDIR` (the bot's folder) and
+    /// `LANG=C.UTF-8`.
+    #[must_use]
+    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> BotCommand {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Parses a command line as a user types it after `--bot`
+    /// (`python3 bots/random.py`, `./a.out`, `java -cp . Bot`). Words are
+    /// split on whitespace, with `'…'` and `"…"` quoting (no escapes, no
+    /// variables: this is not a shell). A word that contains a `/` and names
+    /// an existing file or folder outside the system paths is copied into
+    /// the bot's folder and replaced by `./` plus its file name (the program)
+    /// or its file name (an argument).
+    pub fn from_command_line(
+        line: &str,
+        system_paths: &[PathBuf],
+    ) -> Result<BotCommand, SpawnError> {
+        let words = split_words(line).map_err(|why| SpawnError::Exec {
+            program: line.to_string(),
+            source: io::Error::new(io::ErrorKind::InvalidInput, why),
+        })?;
+        let Some((first, rest)) = words.split_first() else {
+            return Err(SpawnError::Exec {
+                program: line.to_string(),
+                source: io::Error::new(io::ErrorKind::InvalidInput, "empty command line"),
+            });
+        };
+        let mut files = Vec::new();
+        let mut local = |word: &str, program: bool| -> OsString {
+            let path = Path::new(word);
+            let is_system = path.is_absolute() && system_paths.iter().any(|p| path.starts_with(p));
+            match path.file_name() {
+                Some(name) if word.contains('/') && !is_system && path.exists() => {
+                    files.push(path.to_path_buf());
+                    let mut local = OsString::from(if program { "./" } else { "" });
+                    local.push(name);
+                    local
+                }
+                _ => OsString::from(word),
+            }
+        };
+        let program = local(first, true);
+        let args: Vec<OsString> = rest.iter().map(|w| local(w, false)).collect();
+        Ok(BotCommand {
+            program,
+            args,
+            files,
+            env: Vec::new(),
+        })
+    }
+
+    /// The program as given, for messages.
+    pub(crate) fn program_display(&self) -> String {
+        self.program.to_string_lossy().into_owned()
+    }
+}
+
+/// Splits on whitespace with single and double quotes.
+fn split_words(line: &str) -> Result<Vec<String>, &'static str> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.get_or_insert_with(String::new).push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.get_or_insert_with(String::new);
+            }
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (None, c) => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if quote.is_some() {
+        return Err("unclosed quote");
+    }
+    words.extend(word);
+    Ok(words)
+}
+
+/// Copies each of `files` into `folder` (a file under its name, a folder's
+/// contents merged in) and gives everything in `folder` to `owner`.
+pub(crate) fn fill_folder(
+    folder: &Path,
+    files: &[PathBuf],
+    owner: Option<u32>,
+) -> Result<(), SpawnError> {
+    for source in files {
+        let err = |source_err: io::Error| SpawnError::Folder {
+            path: source.clone(),
+            source: source_err,
+        };
+        let meta = fs::metadata(source).map_err(err)?;
+        if meta.is_dir() {
+            copy_tree(source, folder).map_err(err)?;
+        } else {
+            let name = source
+                .file_name()
+                .ok_or_else(|| err(io::ErrorKind::InvalidInput.into()))?;
+            fs::copy(source, folder.join(name)).map_err(err)?;
+        }
+    }
+    if let Some(uid) = owner {
+        chown_tree(folder, uid).map_err(|source| SpawnError::Folder {
+            path: folder.to_path_buf(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+/// Copies the contents of `from` into `to`, recreating symbolic links.
+fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
+    for entry in fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        let kind = entry.file_type()?;
+        if kind.is_symlink() {
+            symlink(fs::read_link(entry.path())?, &target)?;
+        } else if kind.is_dir() {
+            fs::create_dir_all(&target)?;
+            fs::set_permissions(&target, entry.metadata()?.permissions())?;
+            copy_tree(&entry.path(), &target)?;
+        } else if kind.is_file() {
+            fs::copy(entry.path(), &target)?;
+        }
+        // Sockets, FIFOs and devices are not program files; skip them.
+    }
+    Ok(())
+}
+
+/// Gives `path` and everything below it to `uid` (and the gid of the same
+/// number), without following links.
+fn chown_tree(path: &Path, uid: u32) -> io::Result<()> {
+    let meta = fs::symlink_metadata(path)?;
+    if meta.uid() != uid || meta.gid() != uid {
+        lchown(path, Some(uid), Some(uid))?;
+    }
+    if meta.is_dir() {
+        for entry in fs::read_dir(path)? {
+            chown_tree(&entry?.path(), uid)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_split_with_quotes() {
+        assert_eq!(
+            split_words(" python3  'my bot.py' \"a b\"c ").unwrap(),
+            ["python3", "my bot.py", "a bc"]
+        );
+        assert_eq!(split_words("x ''").unwrap(), ["x", ""]);
+        assert!(split_words("x 'y").is_err());
+    }
+
+    #[test]
+    fn local_files_are_copied_and_renamed() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("bot.py");
+        fs::write(&script, "print()").unwrap();
+        let line = format!("/usr/bin/python3 {} --fast", script.display());
+        let cmd = BotCommand::from_command_line(&line, &[PathBuf::from("/usr")]).unwrap();
+        assert_eq!(cmd.program, "/usr/bin/python3");
+        assert_eq!(cmd.args, ["bot.py", "--fast"]);
+        assert_eq!(cmd.files, std::slice::from_ref(&script));
+        let cmd = BotCommand::from_command_line(&script.display().to_string(), &[]).unwrap();
+        assert_eq!(cmd.program, "./bot.py");
+    }
+}

@@ -1,0 +1,273 @@
+//! What a bot process may use: resource limits, sandbox layers, answer and
+//! stderr bounds.
+//!
+//! Everything here is plain data with a `Default` suited to a server. The
+//! arena picks the per-move deadline itself (it is an argument of
+//! [`ProcessBot::ask`](super::ProcessBot::ask)), because the first move of a
+//! bot usually needs a longer one for start-up.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// One independent layer of the sandbox. Each can be asked for or not in
+/// [`SandboxLimits::layers`], and each is applied only where
+/// [`SandboxReport::detect`](super::SandboxReport::detect) found that the
+/// kernel allows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Layer {
+    /// `setrlimit`: CPU seconds, address space, processes, file size, open
+    /// files, and no core files.
+    Rlimits,
+    /// When the runner is root: every bot runs as its own unprivileged uid
+    /// and gid, which makes `RLIMIT_NPROC` effective, keeps bots out of each
+    /// other's folders, and lets the runner kill every process of the bot
+    /// even if it left the process group.
+    DedicatedUid,
+    /// `unshare(CLONE_NEWNET)`: the bot lives in an empty network namespace
+    /// (not even loopback is up), so it can reach no host, not even
+    /// 127.0.0.1, and no abstract Unix socket of another bot.
+    NetworkNamespace,
+    /// A seccomp filter that refuses `AF_INET`, `AF_INET6` and `AF_PACKET`
+    /// sockets, io_uring (which could open sockets past the filter),
+    /// `setsid`/`setpgid` (leaving the process group would escape SIGSTOP
+    /// and the group kill), `ptrace` and `process_vm_readv`/`writev`.
+    Seccomp,
+    /// Landlock: read-write in the bot's own folder, read and execute in
+    /// the system paths, nothing anywhere else; no TCP bind or connect
+    /// (ABI 4+), no signals and no abstract Unix sockets beyond the bot's
+    /// own processes (ABI 6+).
+    Landlock,
+}
+
+impl Layer {
+    /// Every layer, in the order they are applied in the child.
+    pub const ALL: [Layer; 5] = [
+        Layer::Rlimits,
+        Layer::NetworkNamespace,
+        Layer::DedicatedUid,
+        Layer::Landlock,
+        Layer::Seccomp,
+    ];
+
+    /// A short stable name, used in reports and error messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Layer::Rlimits => "rlimits",
+            Layer::DedicatedUid => "dedicated uid",
+            Layer::NetworkNamespace => "network namespace",
+            Layer::Seccomp => "seccomp",
+            Layer::Landlock => "landlock",
+        }
+    }
+
+    fn bit(self) -> u8 {
+        match self {
+            Layer::Rlimits => 1,
+            Layer::DedicatedUid => 2,
+            Layer::NetworkNamespace => 4,
+            Layer::Seccomp => 8,
+            Layer::Landlock => 16,
+        }
+    }
+
+    /// The inverse of the byte the child writes when a layer fails.
+    pub(crate) fn from_code(code: u8) -> Option<Layer> {
+        Layer::ALL.into_iter().find(|l| l.bit() == code)
+    }
+
+    /// The byte the child writes to the report pipe when this layer fails.
+    pub(crate) fn code(self) -> u8 {
+        self.bit()
+    }
+}
+
+impl fmt::Display for Layer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of [`Layer`]s.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct LayerSet(u8);
+
+impl LayerSet {
+    /// No layer.
+    pub const NONE: LayerSet = LayerSet(0);
+    /// Every layer.
+    pub const ALL: LayerSet = LayerSet(31);
+
+    /// This set with `layer` added.
+    #[must_use]
+    pub fn with(self, layer: Layer) -> LayerSet {
+        LayerSet(self.0 | layer.bit())
+    }
+
+    /// This set with `layer` removed.
+    #[must_use]
+    pub fn without(self, layer: Layer) -> LayerSet {
+        LayerSet(self.0 & !layer.bit())
+    }
+
+    /// Whether `layer` is in the set.
+    pub fn contains(self, layer: Layer) -> bool {
+        self.0 & layer.bit() != 0
+    }
+
+    /// The layers in either set.
+    #[must_use]
+    pub fn union(self, other: LayerSet) -> LayerSet {
+        LayerSet(self.0 | other.0)
+    }
+
+    /// The layers in both sets.
+    #[must_use]
+    pub fn intersect(self, other: LayerSet) -> LayerSet {
+        LayerSet(self.0 & other.0)
+    }
+
+    /// The layers of the set, in [`Layer::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Layer> {
+        Layer::ALL.into_iter().filter(move |l| self.contains(*l))
+    }
+}
+
+impl FromIterator<Layer> for LayerSet {
+    fn from_iter<I: IntoIterator<Item = Layer>>(iter: I) -> Self {
+        iter.into_iter().fold(LayerSet::NONE, LayerSet::with)
+    }
+}
+
+impl fmt::Debug for LayerSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl fmt::Display for LayerSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == 0 {
+            return f.write_str("none");
+        }
+        for (i, layer) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(layer.name())?;
+        }
+        Ok(())
+    }
+}
+
+/// Limits and sandbox settings for one bot process.
+///
+/// `None` in an rlimit field means "leave the runner's limit". The rlimits
+/// hold for the whole life of the process, not per move: a CPU limit of
+/// 60 s ends a bot that has thought for 60 s in total.
+#[derive(Clone, Debug)]
+pub struct SandboxLimits {
+    /// `RLIMIT_CPU`, seconds of CPU time for the whole process life. The
+    /// soft limit sends SIGXCPU, the hard limit (one second later) SIGKILL.
+    pub cpu_seconds_max: Option<u64>,
+    /// `RLIMIT_AS`, bytes of address space. A JVM needs far more than its
+    /// heap here (it reserves code cache and class space up front).
+    pub address_space_bytes_max: Option<u64>,
+    /// `RLIMIT_NPROC`, processes and threads of the bot's uid. It only
+    /// holds when the bot has a [`Layer::DedicatedUid`] (the kernel counts
+    /// per real uid and does not apply it to root).
+    pub processes_max: Option<u64>,
+    /// `RLIMIT_FSIZE`, bytes in any one file the bot writes.
+    pub file_size_bytes_max: Option<u64>,
+    /// `RLIMIT_NOFILE`, open file descriptors.
+    pub open_files_max: Option<u64>,
+    /// The layers wanted; each is applied where the machine allows it.
+    pub layers: LayerSet,
+    /// The layers without which [`ProcessBot::spawn`](super::ProcessBot::spawn)
+    /// refuses to start a bot (they are applied even if not in `layers`).
+    pub layers_required: LayerSet,
+    /// Paths the bot may read and execute under landlock (the interpreters
+    /// and their libraries). Missing paths are skipped.
+    pub system_paths_read_only: Vec<PathBuf>,
+    /// Device files the bot may read and write under landlock.
+    pub devices_read_write: Vec<PathBuf>,
+    /// The first uid (and gid) of the range given to bots under
+    /// [`Layer::DedicatedUid`]. Choose a range no real user or other
+    /// program uses.
+    pub uid_first: u32,
+    /// How many uids the range holds.
+    pub uid_count: u32,
+    /// Where the bots' folders are made; `None` is the system temp folder.
+    /// With dedicated uids it must be searchable (`x`) by everyone, since
+    /// each bot reaches its folder as its own uid.
+    pub folder_root: Option<PathBuf>,
+    /// The longest answer line, in bytes without the newline. Longer is a
+    /// [`FaultReason::TooLong`](super::FaultReason::TooLong).
+    pub answer_bytes_max: usize,
+    /// How many stderr lines are kept between two
+    /// [`take_stderr`](super::ProcessBot::take_stderr) calls; older ones are
+    /// dropped and counted.
+    pub stderr_lines_max: usize,
+    /// The longest stderr line kept, in bytes; the rest is cut and counted.
+    pub stderr_line_bytes_max: usize,
+    /// Stop the whole process group with SIGSTOP between moves (and from
+    /// spawn to the first move), so a bot cannot think in the background.
+    pub stop_between_moves: bool,
+}
+
+impl SandboxLimits {
+    /// The default limits with only `layers` asked for.
+    pub fn with_layers(layers: LayerSet) -> SandboxLimits {
+        SandboxLimits {
+            layers,
+            ..SandboxLimits::default()
+        }
+    }
+}
+
+impl Default for SandboxLimits {
+    fn default() -> Self {
+        const MIB: u64 = 1024 * 1024;
+        SandboxLimits {
+            cpu_seconds_max: Some(600),
+            address_space_bytes_max: Some(2048 * MIB),
+            processes_max: Some(64),
+            file_size_bytes_max: Some(16 * MIB),
+            open_files_max: Some(64),
+            layers: LayerSet::ALL,
+            layers_required: LayerSet::NONE,
+            system_paths_read_only: [
+                "/usr",
+                "/bin",
+                "/sbin",
+                "/lib",
+                "/lib32",
+                "/lib64",
+                "/libx32",
+                "/etc",
+                "/opt",
+                // Runtimes read /proc/self (the JVM its mounts and cgroup,
+                // glibc the CPU count) and /sys for the CPU and cgroup
+                // limits; other processes' private files stay behind
+                // ptrace checks, which landlock and the uid both tighten.
+                "/proc",
+                "/sys/devices/system/cpu",
+                "/sys/fs/cgroup",
+            ]
+            .into_iter()
+            .map(PathBuf::from)
+            .collect(),
+            devices_read_write: ["/dev/null", "/dev/zero", "/dev/random", "/dev/urandom"]
+                .into_iter()
+                .map(PathBuf::from)
+                .collect(),
+            uid_first: 1_600_000_000,
+            uid_count: 65_536,
+            folder_root: None,
+            answer_bytes_max: 4096,
+            stderr_lines_max: 1000,
+            stderr_line_bytes_max: 1024,
+            stop_between_moves: true,
+        }
+    }
+}

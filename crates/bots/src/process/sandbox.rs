@@ -1,0 +1,701 @@
+//! The sandbox: everything built in the runner before `fork`, the few
+//! async-signal-safe calls made in the child between `fork` and `exec`, and
+//! the detection that reports which layers this machine allows.
+//!
+//! The child of a multi-threaded runner may not allocate or take locks
+//! (another thread may have held the allocator's lock at the moment of the
+//! fork). So the landlock ruleset, the seccomp program and the list of
+//! rlimits are all made in the runner, and the child only makes system
+//! calls with them.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::fs;
+use std::io;
+use std::os::fd::OwnedFd;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use landlock::{
+    ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
+    RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, path_beneath_rules,
+};
+use nix::errno::Errno;
+use nix::fcntl::OFlag;
+use nix::sched::CloneFlags;
+use nix::sys::signal::Signal;
+use nix::unistd::{Gid, Pid, Uid};
+use rlimit::Resource;
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule, TargetArch,
+};
+use tempfile::TempDir;
+
+use super::command::{BotCommand, fill_folder};
+use super::fault::SpawnError;
+use super::limits::{Layer, LayerSet, SandboxLimits};
+
+/// The landlock ABI whose access rights we ask for. The crate drops what
+/// an older kernel does not know (best effort); pinning the ABI keeps the
+/// rules the same on every newer kernel.
+const LANDLOCK_ABI: ABI = ABI::V6;
+
+/// The environment's `PATH` inside the sandbox.
+const SANDBOX_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// A started child with what it owns: its folder and its uid.
+pub(crate) struct Launched {
+    pub(crate) child: Child,
+    pub(crate) folder: TempDir,
+    pub(crate) uid: Option<UidLease>,
+    pub(crate) layers: LayerSet,
+}
+
+/// Makes the folder, builds the sandbox and starts `spec` with the layers
+/// of `limits.layers` that are in `available`.
+pub(crate) fn launch(
+    spec: &BotCommand,
+    limits: &SandboxLimits,
+    report: &SandboxReport,
+) -> Result<Launched, SpawnError> {
+    for layer in limits.layers_required.iter() {
+        if let Some(reason) = report.unavailable_reason(layer) {
+            return Err(SpawnError::LayerUnavailable {
+                layer,
+                reason: reason.to_string(),
+            });
+        }
+    }
+    let layers = limits
+        .layers
+        .union(limits.layers_required)
+        .intersect(report.active());
+    let uid = if layers.contains(Layer::DedicatedUid) {
+        Some(UidLease::take(limits.uid_first, limits.uid_count)?)
+    } else {
+        None
+    };
+    let root = limits
+        .folder_root
+        .clone()
+        .unwrap_or_else(std::env::temp_dir);
+    let folder = tempfile::Builder::new()
+        .prefix("snakepit-bot-")
+        // Only the bot's uid may enter (tempfile's default follows the
+        // umask, which usually lets everyone read).
+        .permissions(fs::Permissions::from_mode(0o700))
+        .tempdir_in(&root)
+        .map_err(|source| SpawnError::Folder {
+            path: root.clone(),
+            source,
+        })?;
+    fill_folder(folder.path(), &spec.files, uid.as_ref().map(|u| u.uid))?;
+
+    let (report_read, report_write) = nix::unistd::pipe2(OFlag::O_CLOEXEC | OFlag::O_NONBLOCK)
+        .map_err(|e| SpawnError::Setup(e.to_string()))?;
+    let setup = ChildSetup::build(
+        limits,
+        layers,
+        folder.path(),
+        uid.as_ref().map(|u| u.uid),
+        report_write,
+    )?;
+
+    let mut cmd = Command::new(&spec.program);
+    cmd.args(&spec.args)
+        .current_dir(folder.path())
+        .env_clear()
+        .env("PATH", SANDBOX_PATH)
+        .env("HOME", folder.path())
+        .env("TMPDIR", folder.path())
+        .env("LANG", "C.UTF-8")
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own process group, so SIGSTOP, SIGCONT and SIGKILL reach the
+        // bot and every process it starts, and never the runner.
+        .process_group(0);
+    install_pre_exec(&mut cmd, setup);
+    let spawned = cmd.spawn();
+    // Dropping the command drops the closure and with it the runner's
+    // copy of the report pipe's write end, so the read below cannot wait.
+    drop(cmd);
+    match spawned {
+        Ok(child) => Ok(Launched {
+            child,
+            folder,
+            uid,
+            layers,
+        }),
+        Err(source) => {
+            let mut code = [0u8; 1];
+            match nix::unistd::read(&report_read, &mut code) {
+                Ok(1) => match Layer::from_code(code[0]) {
+                    Some(layer) => Err(SpawnError::Sandbox { layer, source }),
+                    None => Err(SpawnError::Exec {
+                        program: spec.program_display(),
+                        source,
+                    }),
+                },
+                _ => Err(SpawnError::Exec {
+                    program: spec.program_display(),
+                    source,
+                }),
+            }
+        }
+    }
+}
+
+/// What the child applies between `fork` and `exec`, all prepared in the
+/// runner.
+struct ChildSetup {
+    rlimits: Vec<(Resource, u64)>,
+    unshare: Option<CloneFlags>,
+    uid: Option<u32>,
+    landlock: Option<RulesetCreated>,
+    seccomp: Option<BpfProgram>,
+    runner_pid: Pid,
+    /// The write end of a close-on-exec pipe: on failure the child writes
+    /// the failing layer's code, because `spawn` only passes on the errno.
+    report: OwnedFd,
+}
+
+impl ChildSetup {
+    fn build(
+        limits: &SandboxLimits,
+        layers: LayerSet,
+        folder: &Path,
+        uid: Option<u32>,
+        report: OwnedFd,
+    ) -> Result<ChildSetup, SpawnError> {
+        let mut rlimits = Vec::new();
+        if layers.contains(Layer::Rlimits) {
+            let wanted = [
+                (Resource::CPU, limits.cpu_seconds_max),
+                (Resource::AS, limits.address_space_bytes_max),
+                (Resource::NPROC, limits.processes_max),
+                (Resource::FSIZE, limits.file_size_bytes_max),
+                (Resource::NOFILE, limits.open_files_max),
+                (Resource::CORE, Some(0)),
+            ];
+            // `is_supported` is checked here because the crate's error for
+            // an unsupported resource allocates, which the child must not.
+            rlimits = wanted
+                .into_iter()
+                .filter_map(|(r, v)| Some((r, v?)))
+                .filter(|(r, _)| r.is_supported())
+                .collect();
+        }
+        let unshare = layers.contains(Layer::NetworkNamespace).then(|| {
+            if Uid::effective().is_root() {
+                CloneFlags::CLONE_NEWNET
+            } else {
+                // Without root, a new user namespace grants the right to
+                // make the network namespace; no uid map is needed, since
+                // the bot needs no identity inside it.
+                CloneFlags::CLONE_NEWUSER | CloneFlags::CLONE_NEWNET
+            }
+        });
+        let landlock = if layers.contains(Layer::Landlock) {
+            Some(
+                landlock_ruleset(limits, folder)
+                    .map_err(|e| SpawnError::Setup(format!("landlock: {e}")))?,
+            )
+        } else {
+            None
+        };
+        let seccomp = if layers.contains(Layer::Seccomp) {
+            Some(seccomp_program().map_err(|e| SpawnError::Setup(format!("seccomp: {e}")))?)
+        } else {
+            None
+        };
+        Ok(ChildSetup {
+            rlimits,
+            unshare,
+            uid: uid.filter(|_| layers.contains(Layer::DedicatedUid)),
+            landlock,
+            seccomp,
+            runner_pid: Pid::this(),
+            report,
+        })
+    }
+
+    /// Runs in the child after `fork`, before `exec`. Each call below is a
+    /// thin wrapper over one system call that POSIX or Linux lists as
+    /// async-signal-safe (or that, like `unshare` or `landlock_restrict_self`,
+    /// only changes the calling thread's kernel state), made with data
+    /// prepared before the fork. Nothing allocates: errors carry the errno
+    /// alone (`io::Error::from_raw_os_error` does not allocate).
+    fn apply(&mut self) -> io::Result<()> {
+        // close_range(2), only setting a flag.
+        mark_inherited_fds_cloexec();
+        for &(resource, value) in &self.rlimits {
+            // Soft and hard limits are equal, except the CPU limit, whose
+            // soft limit sends SIGXCPU and whose hard limit a second later
+            // sends SIGKILL, for a bot that ignores SIGXCPU.
+            let hard = if resource == Resource::CPU {
+                value.saturating_add(1)
+            } else {
+                value
+            };
+            // setrlimit(2); the crate allocates only for an unsupported
+            // resource, and those were filtered out in the runner.
+            if let Err(e) = rlimit::setrlimit(resource, value, hard) {
+                return self.fail(Layer::Rlimits, e.raw_os_error().unwrap_or(libc::EINVAL));
+            }
+        }
+        if let Some(flags) = self.unshare {
+            // unshare(2).
+            if let Err(errno) = nix::sched::unshare(flags) {
+                return self.fail(Layer::NetworkNamespace, errno as i32);
+            }
+        }
+        if let Some(uid) = self.uid {
+            let (uid, gid) = (Uid::from_raw(uid), Gid::from_raw(uid));
+            // setgroups(2), setresgid(2), setresuid(2), as `std` itself
+            // does for `CommandExt::uid`. The groups go first, while still
+            // root; leaving root clears every capability.
+            let changed = nix::unistd::setgroups(&[])
+                .and_then(|()| nix::unistd::setresgid(gid, gid, gid))
+                .and_then(|()| nix::unistd::setresuid(uid, uid, uid));
+            if let Err(errno) = changed {
+                return self.fail(Layer::DedicatedUid, errno as i32);
+            }
+        }
+        // prctl(2) and getppid(2). Set after the uid change, which clears
+        // it. If the runner is gone already, the signal would never come:
+        // stop here.
+        if nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).is_err()
+            || nix::unistd::getppid() != self.runner_pid
+        {
+            return Err(io::Error::from_raw_os_error(libc::ESRCH));
+        }
+        if let Some(ruleset) = self.landlock.take() {
+            // prctl(PR_SET_NO_NEW_PRIVS), landlock_restrict_self(2) and
+            // close(2) of the ruleset; the crate's error types hold only
+            // the errno.
+            match ruleset.restrict_self() {
+                Ok(status) if status.ruleset != RulesetStatus::NotEnforced => {}
+                Ok(_) => return self.fail(Layer::Landlock, libc::EOPNOTSUPP),
+                Err(_) => return self.fail(Layer::Landlock, Errno::last_raw()),
+            }
+        }
+        // prctl(PR_SET_NO_NEW_PRIVS) and seccomp(2). Last, so the calls
+        // above are not filtered.
+        if let Some(program) = &self.seccomp
+            && seccompiler::apply_filter(program).is_err()
+        {
+            return self.fail(Layer::Seccomp, Errno::last_raw());
+        }
+        Ok(())
+    }
+
+    fn fail(&self, layer: Layer, errno: i32) -> io::Result<()> {
+        // write(2). Best effort: the errno reaches the runner either way.
+        let _ = nix::unistd::write(&self.report, &[layer.code()]);
+        Err(io::Error::from_raw_os_error(errno))
+    }
+}
+
+/// Registers `setup` to run in the child between `fork` and `exec`.
+#[allow(unsafe_code)]
+fn install_pre_exec(cmd: &mut Command, mut setup: ChildSetup) {
+    // SAFETY: `pre_exec` is unsafe because the closure runs in a forked
+    // copy of a multi-threaded process, where only async-signal-safe calls
+    // are allowed. `ChildSetup::apply` makes only such calls (see its
+    // comment) on data prepared before the fork, and never allocates.
+    unsafe {
+        cmd.pre_exec(move || setup.apply());
+    }
+}
+
+/// Marks every descriptor above stderr close-on-exec, so that no file,
+/// socket or pipe of the runner that lacks the flag (a library may open
+/// one without it) reaches the bot.
+#[allow(unsafe_code)]
+fn mark_inherited_fds_cloexec() {
+    // SAFETY: close_range(2) is a plain system call with integer
+    // arguments; with CLOSE_RANGE_CLOEXEC it only sets a flag, so it cannot
+    // close a descriptor the runner or `spawn` still uses. A kernel older
+    // than 5.11 returns ENOSYS, which is ignored (the runner opens its own
+    // files close-on-exec anyway).
+    unsafe {
+        libc::syscall(
+            libc::SYS_close_range,
+            3u32,
+            u32::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        );
+    }
+}
+
+/// Kills every process of `uid` (the bot's dedicated uid), including any
+/// that left the process group, in one atomic `kill(-1, SIGKILL)` made
+/// from a short-lived child that takes that uid.
+#[allow(unsafe_code)]
+pub(crate) fn kill_all_of_uid(uid: u32) {
+    // SAFETY: after the fork the child makes only raw system calls
+    // (setresuid, kill, _exit), which are async-signal-safe; it never
+    // returns into Rust code. The raw setresuid avoids glibc's wrapper,
+    // which signals the other threads of the process (the child has none).
+    match unsafe { nix::unistd::fork() } {
+        Ok(nix::unistd::ForkResult::Child) => unsafe {
+            if libc::syscall(libc::SYS_setresuid, uid, uid, uid) == 0 {
+                // kill(-1) reaches every process this uid may signal,
+                // except the caller itself.
+                libc::kill(-1, libc::SIGKILL);
+            }
+            libc::_exit(0);
+        },
+        Ok(nix::unistd::ForkResult::Parent { child }) => {
+            while let Err(Errno::EINTR) = nix::sys::wait::waitpid(child, None) {}
+        }
+        Err(_) => {}
+    }
+}
+
+fn landlock_ruleset(
+    limits: &SandboxLimits,
+    folder: &Path,
+) -> Result<RulesetCreated, landlock::RulesetError> {
+    Ok(Ruleset::default()
+        .set_compatibility(CompatLevel::BestEffort)
+        .handle_access(AccessFs::from_all(LANDLOCK_ABI))?
+        .handle_access(AccessNet::from_all(LANDLOCK_ABI))?
+        .scope(Scope::from_all(LANDLOCK_ABI))?
+        .create()?
+        .add_rules(path_beneath_rules(
+            &limits.system_paths_read_only,
+            AccessFs::from_read(LANDLOCK_ABI),
+        ))?
+        .add_rules(path_beneath_rules(
+            &limits.devices_read_write,
+            AccessFs::from_file(LANDLOCK_ABI) & !AccessFs::Execute,
+        ))?
+        .add_rules(path_beneath_rules(
+            [folder],
+            AccessFs::from_all(LANDLOCK_ABI),
+        ))?
+        // No rule for the network: every TCP bind and connect is refused.
+        .no_new_privs(true))
+}
+
+/// The seccomp program: allow everything except the calls listed in
+/// [`Layer::Seccomp`], which fail with EPERM.
+fn seccomp_program() -> Result<BpfProgram, seccompiler::BackendError> {
+    let arch = TargetArch::try_from(std::env::consts::ARCH)?;
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+    let socket_rules = [libc::AF_INET, libc::AF_INET6, libc::AF_PACKET]
+        .into_iter()
+        .map(|domain| {
+            let cond =
+                SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, domain as u64)?;
+            SeccompRule::new(vec![cond])
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    rules.insert(libc::SYS_socket, socket_rules);
+    for call in [
+        libc::SYS_io_uring_setup,
+        libc::SYS_io_uring_enter,
+        libc::SYS_io_uring_register,
+        libc::SYS_setsid,
+        libc::SYS_setpgid,
+        libc::SYS_ptrace,
+        libc::SYS_process_vm_readv,
+        libc::SYS_process_vm_writev,
+    ] {
+        // An empty rule list matches the call whatever its arguments.
+        rules.insert(call, Vec::new());
+    }
+    let filter = SeccompFilter::new(
+        rules,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        arch,
+    )?;
+    filter.try_into()
+}
+
+/// A uid of the bots' range, leased to one bot until dropped.
+#[derive(Debug)]
+pub(crate) struct UidLease {
+    pub(crate) uid: u32,
+}
+
+/// The uids leased by this runner.
+static LEASED_UIDS: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+/// Where the next search for a free uid starts.
+static NEXT_UID_INDEX: AtomicU32 = AtomicU32::new(0);
+
+impl UidLease {
+    /// Leases a uid of `first..first + count` that this runner has not
+    /// leased and that no process on the machine uses (another runner's
+    /// bot, say). Sharing a uid would share the `RLIMIT_NPROC` budget and
+    /// let the per-uid kill reach the other bot.
+    fn take(first: u32, count: u32) -> Result<UidLease, SpawnError> {
+        let count = count.min(u32::MAX - first);
+        if count == 0 {
+            return Err(SpawnError::NoFreeUid);
+        }
+        let busy = uids_with_processes();
+        let mut leased = LEASED_UIDS.lock().unwrap_or_else(|e| e.into_inner());
+        // Start each runner at a different place, so two runners rarely
+        // race for the same uid.
+        let start = NEXT_UID_INDEX
+            .fetch_add(1, Ordering::Relaxed)
+            .wrapping_add(std::process::id().wrapping_mul(7919));
+        for i in 0..count {
+            let index = start.wrapping_add(i) % count;
+            let uid = first + index;
+            if !leased.contains(&uid) && !busy.contains(&uid) {
+                leased.insert(uid);
+                return Ok(UidLease { uid });
+            }
+        }
+        Err(SpawnError::NoFreeUid)
+    }
+}
+
+impl Drop for UidLease {
+    fn drop(&mut self) {
+        LEASED_UIDS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.uid);
+    }
+}
+
+/// The uids that own a process now (the owner of `/proc/PID`).
+fn uids_with_processes() -> BTreeSet<u32> {
+    let Ok(dir) = fs::read_dir("/proc") else {
+        return BTreeSet::new();
+    };
+    dir.filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .filter_map(|e| e.metadata().ok())
+        .map(|m| m.uid())
+        .collect()
+}
+
+/// Whether one layer is active on this machine, and what it does or why not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LayerStatus {
+    /// The layer worked in a real child process.
+    Active(String),
+    /// The layer cannot be used here; the text says why.
+    Unavailable(String),
+}
+
+/// Which sandbox layers this machine allows, found by applying each in a
+/// real child process. Print it at start-up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SandboxReport {
+    /// One entry per layer, in [`Layer::ALL`] order.
+    pub layers: Vec<(Layer, LayerStatus)>,
+}
+
+impl SandboxReport {
+    /// Tries each layer alone in a child (`/bin/sh`, with the default
+    /// limits) and, where it can, checks the effect: the child of the
+    /// network test sees only `lo`, the child of the landlock test cannot
+    /// create a file beside its folder, the child of the uid test is not
+    /// root. Takes a few milliseconds per layer.
+    pub fn detect() -> SandboxReport {
+        SandboxReport {
+            layers: Layer::ALL
+                .into_iter()
+                .map(|l| (l, detect_layer(l)))
+                .collect(),
+        }
+    }
+
+    /// The detection made once per runner, used by
+    /// [`ProcessBot::spawn`](super::ProcessBot::spawn).
+    pub fn cached() -> &'static SandboxReport {
+        static REPORT: OnceLock<SandboxReport> = OnceLock::new();
+        REPORT.get_or_init(SandboxReport::detect)
+    }
+
+    /// The active layers.
+    pub fn active(&self) -> LayerSet {
+        self.layers
+            .iter()
+            .filter(|(_, s)| matches!(s, LayerStatus::Active(_)))
+            .map(|(l, _)| *l)
+            .collect()
+    }
+
+    /// Why `layer` is unavailable, or `None` when it is active.
+    pub fn unavailable_reason(&self, layer: Layer) -> Option<&str> {
+        self.layers
+            .iter()
+            .find(|(l, _)| *l == layer)
+            .map_or(Some("not detected"), |(_, s)| match s {
+                LayerStatus::Active(_) => None,
+                LayerStatus::Unavailable(why) => Some(why.as_str()),
+            })
+    }
+}
+
+impl fmt::Display for SandboxReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "bot sandbox layers on this machine:")?;
+        for (layer, status) in &self.layers {
+            match status {
+                LayerStatus::Active(what) => writeln!(f, "  {:<18} active: {what}", layer.name())?,
+                LayerStatus::Unavailable(why) => writeln!(f, "  {:<18} OFF: {why}", layer.name())?,
+            }
+        }
+        if Uid::effective().is_root() && !self.active().contains(Layer::DedicatedUid) {
+            writeln!(
+                f,
+                "  WARNING: the runner is root and bots would run as root too"
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn detect_layer(layer: Layer) -> LayerStatus {
+    let is_root = Uid::effective().is_root();
+    let (check, active) = match layer {
+        Layer::Rlimits => (
+            "exit 0",
+            "CPU seconds, address space, processes, file size, open files, no core".to_string(),
+        ),
+        Layer::DedicatedUid => {
+            if !is_root {
+                return LayerStatus::Unavailable(
+                    "the runner is not root; bots share its uid, so RLIMIT_NPROC counts the runner's processes too"
+                        .into(),
+                );
+            }
+            (
+                r#"test "$(id -u)" != 0"#,
+                "each bot runs as its own uid and gid, without supplementary groups".into(),
+            )
+        }
+        Layer::NetworkNamespace => (
+            // Two header lines and `lo`: no interface of the host.
+            "n=0; while read -r l; do n=$((n+1)); done </proc/self/net/dev; test $n -eq 3",
+            if is_root {
+                "unshare(CLONE_NEWNET)".into()
+            } else {
+                "unshare(CLONE_NEWUSER | CLONE_NEWNET)".into()
+            },
+        ),
+        Layer::Seccomp => (
+            "exit 0",
+            "no AF_INET/AF_INET6/AF_PACKET sockets, io_uring, setsid/setpgid, ptrace".into(),
+        ),
+        Layer::Landlock => {
+            let Some(features) = landlock_features() else {
+                return LayerStatus::Unavailable(
+                    "the kernel has no landlock (or it is disabled)".into(),
+                );
+            };
+            (
+                "! (: >../snakepit-landlock-probe) 2>/dev/null",
+                format!("{features}; folder read-write, system paths read-only"),
+            )
+        }
+    };
+    let limits = SandboxLimits {
+        layers: LayerSet::NONE.with(layer),
+        stop_between_moves: false,
+        ..SandboxLimits::default()
+    };
+    let only_this = SandboxReport {
+        layers: vec![(layer, LayerStatus::Active(String::new()))],
+    };
+    let result = launch(&BotCommand::shell(check), &limits, &only_this);
+    let status = match result {
+        Err(e) => LayerStatus::Unavailable(e.to_string()),
+        Ok(mut launched) => match wait_bounded(&mut launched.child, Duration::from_secs(5)) {
+            Some(s) if s.success() => LayerStatus::Active(active),
+            Some(s) => LayerStatus::Unavailable(match s.signal() {
+                Some(sig) => format!(
+                    "the test child was killed by {}",
+                    super::fault::signal_name(sig)
+                ),
+                None => format!("the test child showed no effect (exit code {:?})", s.code()),
+            }),
+            None => LayerStatus::Unavailable("the test child did not finish".into()),
+        },
+    };
+    if layer == Layer::Landlock {
+        // Only there if landlock failed to stop the probe.
+        let root = SandboxLimits::default()
+            .folder_root
+            .unwrap_or_else(std::env::temp_dir);
+        let _ = fs::remove_file(root.join("snakepit-landlock-probe"));
+    }
+    status
+}
+
+/// Waits for `child` at most `wait_max`; kills it if it is still running.
+fn wait_bounded(child: &mut Child, wait_max: Duration) -> Option<std::process::ExitStatus> {
+    let until = Instant::now() + wait_max;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(1)),
+            _ => {
+                let _ = nix::sys::signal::killpg(Pid::from_raw(child.id() as i32), Signal::SIGKILL);
+                let _ = child.wait();
+                return None;
+            }
+        }
+    }
+}
+
+/// Names what this kernel's landlock supports, by asking the crate for
+/// each feature as a hard requirement; `None` without landlock.
+fn landlock_features() -> Option<String> {
+    let hard = || Ruleset::default().set_compatibility(CompatLevel::HardRequirement);
+    let fs_ok = |abi| {
+        hard()
+            .handle_access(AccessFs::from_all(abi))
+            .and_then(|r| r.create())
+            .is_ok()
+    };
+    if !fs_ok(ABI::V1) {
+        return None;
+    }
+    let abi_fs = [ABI::V5, ABI::V3, ABI::V2]
+        .into_iter()
+        .find(|&abi| fs_ok(abi));
+    let net = hard()
+        .handle_access(AccessNet::from_all(ABI::V4))
+        .and_then(|r| r.create())
+        .is_ok();
+    let scopes = hard()
+        .scope(Scope::from_all(ABI::V6))
+        .and_then(|r| r.create())
+        .is_ok();
+    let fs = match abi_fs {
+        Some(ABI::V5) => "files (ABI 5: refer, truncate, device ioctl)",
+        Some(ABI::V3) => "files (ABI 3: refer, truncate)",
+        Some(ABI::V2) => "files (ABI 2: refer)",
+        _ => "files (ABI 1)",
+    };
+    let mut text = fs.to_string();
+    if net {
+        text.push_str(", no TCP bind/connect");
+    }
+    if scopes {
+        text.push_str(", signals and abstract sockets scoped");
+    }
+    Some(text)
+}

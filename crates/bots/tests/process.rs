@@ -1,0 +1,862 @@
+//! The process transport with real child processes: normal bots in C and
+//! Python, and one test per hostile bot of issue 7 (fork bomb, 10 GB
+//! allocation, endless loop, 1 GB stdout flood, silence, a TCP connection
+//! to loopback, reading another bot's folder, writing outside its own).
+//!
+//! Each hostile test shows four things: the bot is contained (the limit or
+//! layer stopped it), the fault is reported precisely (reason and bytes),
+//! the runner and a witness bot beside it go on working, and no process of
+//! the bot is left. The C fixtures are compiled once per run with `cc`.
+//!
+//! A layer the machine does not allow (see `SandboxReport`) makes the tests
+//! that need it print "skipped" instead of failing; the report is printed
+//! by `sandbox_report_names_every_layer`.
+
+use std::fs;
+use std::io::ErrorKind;
+use std::net::TcpListener;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use snakepit_bots::process::{
+    BotCommand, FaultReason, Layer, LayerSet, ProcessBot, SandboxLimits, SandboxReport, SpawnError,
+};
+
+const MIB: u64 = 1024 * 1024;
+const ANSWER: Duration = Duration::from_secs(5);
+
+/// Small limits, so that hostile bots hit them fast.
+fn limits() -> SandboxLimits {
+    SandboxLimits {
+        cpu_seconds_max: Some(5),
+        address_space_bytes_max: Some(256 * MIB),
+        processes_max: Some(16),
+        file_size_bytes_max: Some(MIB),
+        open_files_max: Some(32),
+        ..SandboxLimits::default()
+    }
+}
+
+fn limits_with(layers: LayerSet) -> SandboxLimits {
+    SandboxLimits { layers, ..limits() }
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/hostile")
+        .join(name)
+}
+
+/// Compiles every C fixture once per run, in parallel, and returns the
+/// folder of the binaries (under cargo's target tmp folder, so nothing is
+/// left in /tmp).
+fn binaries() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("process-fixtures");
+        fs::create_dir_all(&dir).unwrap();
+        let sources: Vec<PathBuf> = fs::read_dir(fixture(""))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "c"))
+            .collect();
+        let compilers: Vec<_> = sources
+            .iter()
+            .map(|src| {
+                let out = dir.join(src.file_stem().unwrap());
+                let child = std::process::Command::new("cc")
+                    .args(["-O2", "-o"])
+                    .arg(&out)
+                    .arg(src)
+                    .spawn();
+                (src, child.expect("cc must be installed"))
+            })
+            .collect();
+        for (src, mut child) in compilers {
+            assert!(
+                child.wait().unwrap().success(),
+                "cc failed on {}",
+                src.display()
+            );
+        }
+        dir
+    })
+}
+
+fn c_bot(name: &str) -> BotCommand {
+    BotCommand::executable(binaries().join(name))
+}
+
+/// Whether all `layers` are active here; prints why a test is skipped.
+fn available(test: &str, layers: LayerSet) -> bool {
+    let missing = layers
+        .iter()
+        .filter(|l| !SandboxReport::cached().active().contains(*l))
+        .collect::<LayerSet>();
+    if missing != LayerSet::NONE {
+        eprintln!("{test}: skipped, layers not available here: {missing}");
+    }
+    missing == LayerSet::NONE
+}
+
+/// Fields of /proc/PID/stat after the command name.
+struct Stat {
+    state: char,
+    pgid: i32,
+    cpu_ticks: u64,
+}
+
+fn stat(pid: u32) -> Option<Stat> {
+    let text = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &text[text.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    Some(Stat {
+        state: f[0].chars().next()?,
+        pgid: f[2].parse().ok()?,
+        cpu_ticks: f[11].parse::<u64>().ok()? + f[12].parse::<u64>().ok()?,
+    })
+}
+
+fn all_pids() -> Vec<u32> {
+    fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .collect()
+}
+
+/// Living (not zombie) processes of a process group.
+fn group_alive(pgid: u32) -> Vec<u32> {
+    all_pids()
+        .into_iter()
+        .filter(|&p| {
+            stat(p).is_some_and(|s| s.pgid == pgid as i32 && !matches!(s.state, 'Z' | 'X'))
+        })
+        .collect()
+}
+
+/// Living (not zombie) processes owned by `uid`.
+fn uid_alive(uid: u32) -> Vec<u32> {
+    all_pids()
+        .into_iter()
+        .filter(|&p| {
+            fs::metadata(format!("/proc/{p}")).is_ok_and(|m| m.uid() == uid)
+                && stat(p).is_some_and(|s| !matches!(s.state, 'Z' | 'X'))
+        })
+        .collect()
+}
+
+fn wait_until(wait_max: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let until = Instant::now() + wait_max;
+    while Instant::now() < until {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    done()
+}
+
+/// What a dropped bot must leave: no living process of its group or uid,
+/// no unreaped main process, no folder.
+struct Remains {
+    pid: u32,
+    uid: Option<u32>,
+    folder: PathBuf,
+}
+
+impl Remains {
+    fn of(bot: &ProcessBot) -> Remains {
+        Remains {
+            pid: bot.pid(),
+            uid: bot.uid(),
+            folder: bot.folder().to_path_buf(),
+        }
+    }
+
+    fn assert_none(&self) {
+        assert!(
+            !Path::new(&format!("/proc/{}", self.pid)).exists(),
+            "main process {} not reaped",
+            self.pid
+        );
+        assert!(
+            wait_until(Duration::from_secs(2), || group_alive(self.pid).is_empty()),
+            "group left"
+        );
+        if let Some(uid) = self.uid {
+            assert!(
+                wait_until(Duration::from_secs(2), || uid_alive(uid).is_empty()),
+                "uid {uid} left"
+            );
+        }
+        assert!(
+            !self.folder.exists(),
+            "folder {} left",
+            self.folder.display()
+        );
+    }
+}
+
+/// A normal bot that runs beside a hostile one and must not notice it.
+struct Witness(ProcessBot, u32);
+
+impl Witness {
+    fn spawn() -> Witness {
+        Witness(ProcessBot::spawn(&c_bot("echo"), &limits()).unwrap(), 0)
+    }
+
+    async fn check(&mut self) {
+        self.1 += 1;
+        let request = format!("ping {}\n", self.1);
+        let reply = self.0.ask(&request, ANSWER).await.unwrap();
+        assert_eq!(reply.line, request.trim_end());
+    }
+}
+
+/// The runner can still start processes: the machine is fine.
+fn runner_is_fine() {
+    assert!(
+        std::process::Command::new("true")
+            .status()
+            .unwrap()
+            .success()
+    );
+}
+
+#[test]
+fn sandbox_report_names_every_layer() {
+    let report = SandboxReport::detect();
+    print!("{report}");
+    let text = report.to_string();
+    for layer in Layer::ALL {
+        assert!(text.contains(layer.name()), "{text}");
+    }
+    assert_eq!(report.active(), SandboxReport::cached().active());
+}
+
+#[tokio::test]
+async fn c_bot_answers_many_requests() {
+    let mut bot = ProcessBot::spawn(&c_bot("echo"), &limits()).unwrap();
+    assert_eq!(
+        bot.layers(),
+        LayerSet::ALL.intersect(SandboxReport::cached().active())
+    );
+    for id in 0..2000 {
+        let reply = bot
+            .ask(
+                &format!("ask {id} 3\nabc\nde\n{}\n", "f".repeat(id % 50)),
+                ANSWER,
+            )
+            .await
+            .unwrap();
+        assert_eq!(reply.line, format!("ok {id} {}", 5 + id % 50));
+    }
+    // A request larger than the pipe buffer (64 KiB) is written while the
+    // bot reads it.
+    let big: String = (0..2000).map(|_| format!("{}\n", "x".repeat(99))).collect();
+    let reply = bot
+        .ask(&format!("ask 9 2000\n{big}"), ANSWER)
+        .await
+        .unwrap();
+    assert_eq!(reply.line, "ok 9 198000");
+    let remains = Remains::of(&bot);
+    assert!(bot.kill().is_some());
+    remains.assert_none();
+}
+
+#[tokio::test]
+async fn python_bot_answers_many_requests_and_reads_its_files() {
+    let data = tempfile::tempdir().unwrap();
+    fs::write(data.path().join("data.txt"), "hello from the upload\n").unwrap();
+    let line = format!("python3 {}", fixture("echo.py").display());
+    let cmd = BotCommand::from_command_line(&line, &limits().system_paths_read_only)
+        .unwrap()
+        .file(data.path().join("data.txt"));
+    let mut bot = ProcessBot::spawn(&cmd, &limits()).unwrap();
+    // Start-up counts against the first move, so it gets a longer deadline.
+    let reply = bot
+        .ask("ask 0 1\nxy\n", Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert_eq!(reply.line, "ok 0 2");
+    for id in 1..300 {
+        let reply = bot
+            .ask(&format!("ask {id} 2\n{}\nz\n", "y".repeat(id)), ANSWER)
+            .await
+            .unwrap();
+        assert_eq!(reply.line, format!("ok {id} {}", id + 1));
+    }
+    assert_eq!(
+        bot.ask("cat data.txt\n", ANSWER).await.unwrap().line,
+        "hello from the upload"
+    );
+    let who = bot.ask("whoami\n", ANSWER).await.unwrap().line;
+    let folder = bot.folder().to_str().unwrap();
+    let uid = bot.uid().unwrap_or(0);
+    // HOME and the working directory are the bot's folder; the environment
+    // is PATH, HOME, TMPDIR and LANG only.
+    assert_eq!(who, format!("{folder}|{folder}|{uid}|4"));
+    assert!(bot.take_stderr().lines.is_empty());
+}
+
+/// A JVM starts and answers inside the full sandbox, with 512 MiB of
+/// address space and the JVM options of `BotCommand::JVM_ARGS_FOR_SANDBOX`.
+#[tokio::test]
+async fn java_bot_runs_in_the_sandbox() {
+    let classes = Path::new(env!("CARGO_TARGET_TMPDIR")).join("process-java");
+    fs::create_dir_all(&classes).unwrap();
+    let javac = std::process::Command::new("javac")
+        .arg("-d")
+        .arg(&classes)
+        .arg(fixture("Echo.java"))
+        .status();
+    if !javac.is_ok_and(|s| s.success()) {
+        eprintln!("java bot: skipped, no javac here");
+        return;
+    }
+    let cmd = BotCommand::new("java")
+        .args(BotCommand::JVM_ARGS_FOR_SANDBOX)
+        .args(["-cp", ".", "Echo"])
+        .file(classes.join("Echo.class"));
+    let limits = SandboxLimits {
+        address_space_bytes_max: Some(512 * MIB),
+        processes_max: Some(64),
+        ..limits()
+    };
+    let mut bot = ProcessBot::spawn(&cmd, &limits).unwrap();
+    assert_eq!(
+        bot.ask("up\n", Duration::from_secs(20)).await.unwrap().line,
+        "java up"
+    );
+    for i in 0..100 {
+        assert_eq!(
+            bot.ask(&format!("{i}\n"), ANSWER).await.unwrap().line,
+            format!("java {i}")
+        );
+    }
+    let remains = Remains::of(&bot);
+    drop(bot);
+    remains.assert_none();
+}
+
+#[tokio::test]
+async fn bot_is_stopped_between_moves() {
+    for stop in [true, false] {
+        let mut bot = ProcessBot::spawn(
+            &c_bot("echo"),
+            &SandboxLimits {
+                stop_between_moves: stop,
+                ..limits()
+            },
+        )
+        .unwrap();
+        let pid = bot.pid();
+        if stop {
+            // Stopped from spawn to the first move.
+            assert!(wait_until(Duration::from_secs(1), || stat(pid)
+                .unwrap()
+                .state
+                == 'T'));
+        }
+        // The bot forks a child that spins forever.
+        assert_eq!(bot.ask("spin\n", ANSWER).await.unwrap().line, "ok");
+        let members = group_alive(pid);
+        assert_eq!(members.len(), 2, "{members:?}");
+        let all_stopped = || members.iter().all(|&p| stat(p).unwrap().state == 'T');
+        assert_eq!(wait_until(Duration::from_secs(1), all_stopped), stop);
+        let cpu = || {
+            members
+                .iter()
+                .map(|&p| stat(p).unwrap().cpu_ticks)
+                .sum::<u64>()
+        };
+        let before = cpu();
+        std::thread::sleep(Duration::from_millis(300));
+        let spent = cpu() - before;
+        if stop {
+            assert!(spent <= 2, "a stopped group used {spent} ticks");
+        } else {
+            assert!(spent >= 5, "the spinner should run: {spent} ticks");
+        }
+        // Resumed for the next move, and stopped again after it.
+        assert_eq!(bot.ask("again\n", ANSWER).await.unwrap().line, "again");
+        let remains = Remains::of(&bot);
+        drop(bot);
+        remains.assert_none();
+    }
+}
+
+#[tokio::test]
+async fn stderr_is_captured_per_move_and_bounded() {
+    let limits = SandboxLimits {
+        stderr_lines_max: 100,
+        stderr_line_bytes_max: 64,
+        ..limits()
+    };
+    let mut bot = ProcessBot::spawn(&c_bot("echo"), &limits).unwrap();
+    assert_eq!(bot.ask("stderr 3 10\n", ANSWER).await.unwrap().line, "ok");
+    let taken = bot.take_stderr();
+    assert_eq!(taken.lines, vec!["e".repeat(10); 3]);
+    assert_eq!((taken.dropped_lines, taken.truncated_lines), (0, 0));
+    // 5000 lines of 1000 bytes: the bot is never blocked (the background
+    // reader drains the pipe), and the runner keeps the last 100, cut.
+    assert_eq!(
+        bot.ask("stderr 5000 1000\n", ANSWER).await.unwrap().line,
+        "ok"
+    );
+    let taken = bot.take_stderr();
+    assert_eq!(taken.lines, vec!["e".repeat(64); 100]);
+    assert_eq!((taken.dropped_lines, taken.truncated_lines), (4900, 100));
+    assert_eq!(bot.take_stderr(), Default::default());
+}
+
+#[tokio::test]
+async fn faults_carry_the_reason_and_the_exact_bytes() {
+    let mut bot = ProcessBot::spawn(&c_bot("echo"), &limits()).unwrap();
+    let fault = bot.ask("exit 7\n", ANSWER).await.unwrap_err();
+    assert_eq!(fault.reason, FaultReason::Eof { exit_code: Some(7) });
+    // A bot that failed answers nothing more.
+    assert_eq!(
+        bot.ask("ping\n", ANSWER).await.unwrap_err().reason,
+        FaultReason::Gone
+    );
+
+    let cases: [(&str, FaultReason, &[u8]); 3] = [
+        (
+            "read x; printf half",
+            FaultReason::Eof { exit_code: Some(0) },
+            b"half",
+        ),
+        (r"read x; printf '\377\n'", FaultReason::NotUtf8, b"\xff\n"),
+        (
+            "read x; printf 'up'; kill -SEGV $$",
+            FaultReason::Crash {
+                signal: libc::SIGSEGV,
+            },
+            b"up",
+        ),
+    ];
+    for (script, reason, bytes) in cases {
+        let mut bot = ProcessBot::spawn(&BotCommand::shell(script), &limits()).unwrap();
+        let fault = bot.ask("go\n", ANSWER).await.unwrap_err();
+        assert_eq!(
+            (&fault.reason, fault.received.as_bytes()),
+            (&reason, bytes),
+            "{script}"
+        );
+        let remains = Remains::of(&bot);
+        drop(bot);
+        remains.assert_none();
+    }
+    // The limit counts the line without its newline.
+    let small = SandboxLimits {
+        answer_bytes_max: 8,
+        ..limits()
+    };
+    let mut bot = ProcessBot::spawn(
+        &BotCommand::shell("read x; echo 12345678; read x; echo 123456789"),
+        &small,
+    )
+    .unwrap();
+    assert_eq!(bot.ask("go\n", ANSWER).await.unwrap().line, "12345678");
+    let fault = bot.ask("go\n", ANSWER).await.unwrap_err();
+    assert_eq!(
+        (fault.reason, fault.received.as_bytes()),
+        (
+            FaultReason::TooLong {
+                answer_bytes_max: 8
+            },
+            &b"123456789"[..]
+        )
+    );
+}
+
+#[tokio::test]
+async fn spawn_errors_name_the_program_or_the_layer() {
+    let missing =
+        ProcessBot::spawn(&BotCommand::new("no-such-program-here"), &limits()).unwrap_err();
+    assert!(matches!(missing, SpawnError::Exec { .. }), "{missing}");
+    assert!(
+        missing.to_string().contains("no-such-program-here"),
+        "{missing}"
+    );
+    // More open files than the kernel allows (fs.nr_open): setrlimit
+    // fails in the child, and the error names the layer.
+    let too_many = SandboxLimits {
+        open_files_max: Some(1 << 40),
+        ..limits()
+    };
+    let failed = ProcessBot::spawn(&c_bot("echo"), &too_many).unwrap_err();
+    assert!(
+        matches!(
+            failed,
+            SpawnError::Sandbox {
+                layer: Layer::Rlimits,
+                ..
+            }
+        ),
+        "{failed}"
+    );
+}
+
+#[tokio::test]
+async fn drop_kill_and_panic_leave_no_process_behind() {
+    // Drop, with a child process in the group.
+    let mut bot = ProcessBot::spawn(&c_bot("echo"), &limits()).unwrap();
+    assert_eq!(bot.ask("spin\n", ANSWER).await.unwrap().line, "ok");
+    let remains = Remains::of(&bot);
+    assert!(remains.folder.is_dir());
+    drop(bot);
+    remains.assert_none();
+
+    // A panic in the task that owns the bot.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let owner = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let mut bot = ProcessBot::spawn(&c_bot("echo"), &limits()).unwrap();
+            bot.ask("spin\n", ANSWER).await.unwrap();
+            tx.send(Remains::of(&bot)).unwrap();
+            panic!("the arena crashed");
+        })
+    });
+    assert!(owner.join().is_err());
+    rx.recv().unwrap().assert_none();
+}
+
+#[tokio::test]
+async fn hostile_fork_bomb_is_contained() {
+    if !available(
+        "fork bomb",
+        LayerSet::NONE
+            .with(Layer::Rlimits)
+            .with(Layer::DedicatedUid),
+    ) {
+        return;
+    }
+    let mut witness = Witness::spawn();
+    witness.check().await;
+    let mut bomb = ProcessBot::spawn(&c_bot("fork_bomb"), &limits()).unwrap();
+    let reply = bomb.ask("go\n", ANSWER).await.unwrap();
+    // RLIMIT_NPROC for its own uid: 16 processes in all.
+    assert!(reply.line.starts_with("contained after"), "{}", reply.line);
+    let uid = bomb.uid().unwrap();
+    let count = uid_alive(uid).len();
+    assert!((2..=16).contains(&count), "{count} processes");
+    // Stopped between moves, the bomb's processes use no CPU; the witness
+    // plays on.
+    witness.check().await;
+    let remains = Remains::of(&bomb);
+    drop(bomb);
+    remains.assert_none();
+    witness.check().await;
+    runner_is_fine();
+}
+
+#[tokio::test]
+async fn hostile_10_gb_allocation_is_refused() {
+    if !available("10 GB allocation", LayerSet::NONE.with(Layer::Rlimits)) {
+        return;
+    }
+    let mut witness = Witness::spawn();
+    let mut bot = ProcessBot::spawn(&c_bot("alloc_10g"), &limits()).unwrap();
+    let fault = bot.ask("go\n", ANSWER).await.unwrap_err();
+    assert_eq!(fault.reason, FaultReason::Eof { exit_code: Some(3) });
+    assert_eq!(bot.take_stderr().lines, ["malloc of 10 GiB failed"]);
+    witness.check().await;
+    let remains = Remains::of(&bot);
+    drop(bot);
+    remains.assert_none();
+    runner_is_fine();
+}
+
+#[tokio::test]
+async fn hostile_endless_loop_hits_the_cpu_limit() {
+    if !available("endless loop", LayerSet::NONE.with(Layer::Rlimits)) {
+        return;
+    }
+    let mut witness = Witness::spawn();
+    let mut bot = ProcessBot::spawn(
+        &c_bot("cpu_loop"),
+        &SandboxLimits {
+            cpu_seconds_max: Some(1),
+            ..limits()
+        },
+    )
+    .unwrap();
+    let fault = bot.ask("go\n", Duration::from_secs(20)).await.unwrap_err();
+    // SIGXCPU after one second of CPU, long before the deadline.
+    assert_eq!(
+        fault.reason,
+        FaultReason::Crash {
+            signal: libc::SIGXCPU
+        }
+    );
+    assert!(fault.elapsed < Duration::from_secs(10), "{fault}");
+    witness.check().await;
+    let remains = Remains::of(&bot);
+    drop(bot);
+    remains.assert_none();
+}
+
+#[tokio::test]
+async fn hostile_stdout_flood_is_cut_at_the_answer_limit() {
+    let mut witness = Witness::spawn();
+    // One endless line: read up to the limit plus one byte, then killed.
+    let mut bot = ProcessBot::spawn(&c_bot("flood").arg("bytes"), &limits()).unwrap();
+    let fault = bot.ask("go\n", ANSWER).await.unwrap_err();
+    assert_eq!(
+        fault.reason,
+        FaultReason::TooLong {
+            answer_bytes_max: 4096
+        }
+    );
+    assert_eq!(fault.received.as_bytes(), vec![b'x'; 4097]);
+    assert!(fault.elapsed < Duration::from_secs(1), "{fault}");
+    assert!(fault.to_string().contains("(4097 bytes)"), "{fault}");
+    let remains = Remains::of(&bot);
+    drop(bot);
+    remains.assert_none();
+
+    // Many valid lines: the second line is output nobody asked for, seen
+    // in the same move or at the start of the next.
+    let mut bot = ProcessBot::spawn(&c_bot("flood").arg("lines"), &limits()).unwrap();
+    let fault = match bot.ask("go\n", ANSWER).await {
+        Ok(reply) => {
+            assert_eq!(reply.line, "up");
+            bot.ask("go\n", ANSWER).await.unwrap_err()
+        }
+        Err(fault) => fault,
+    };
+    assert_eq!(fault.reason, FaultReason::Unsolicited);
+    assert!(fault.received.as_bytes().starts_with(b"up\n"), "{fault}");
+    let remains = Remains::of(&bot);
+    drop(bot);
+    remains.assert_none();
+    witness.check().await;
+}
+
+#[tokio::test]
+async fn hostile_silent_bot_times_out() {
+    let mut witness = Witness::spawn();
+    let mut bot = ProcessBot::spawn(&c_bot("silent"), &limits()).unwrap();
+    let deadline = Duration::from_millis(300);
+    let fault = bot.ask("go\n", deadline).await.unwrap_err();
+    assert_eq!(fault.reason, FaultReason::Timeout { deadline });
+    assert!(
+        fault.elapsed >= deadline && fault.elapsed < Duration::from_secs(2),
+        "{fault}"
+    );
+    assert!(fault.received.is_empty());
+    // Killed at once, not at drop.
+    assert!(wait_until(Duration::from_secs(1), || group_alive(
+        bot.pid()
+    )
+    .is_empty()));
+    assert_eq!(
+        bot.ask("go\n", deadline).await.unwrap_err().reason,
+        FaultReason::Gone
+    );
+    witness.check().await;
+
+    // The caller gives up on a move (drops the future): the bot is
+    // abandoned, and killed at the next call.
+    let mut bot = ProcessBot::spawn(&c_bot("silent"), &limits()).unwrap();
+    let cancelled = tokio::time::timeout(Duration::from_millis(100), bot.ask("go\n", ANSWER)).await;
+    assert!(cancelled.is_err());
+    assert_eq!(
+        bot.ask("go\n", ANSWER).await.unwrap_err().reason,
+        FaultReason::Gone
+    );
+    assert!(group_alive(bot.pid()).is_empty());
+    witness.check().await;
+}
+
+/// Each network layer alone refuses the connection; the listener on
+/// loopback never sees one. Without any layer the same probe connects,
+/// which shows the probe works.
+#[tokio::test]
+async fn hostile_loopback_connection_is_refused() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let mut witness = Witness::spawn();
+    let variants = [
+        LayerSet::ALL,
+        LayerSet::NONE.with(Layer::NetworkNamespace),
+        LayerSet::NONE.with(Layer::Seccomp),
+        LayerSet::NONE.with(Layer::Landlock),
+    ];
+    for layers in variants {
+        if !available(&format!("loopback connection with {layers}"), layers) {
+            continue;
+        }
+        let mut bot = ProcessBot::spawn(&c_bot("net_probe"), &limits_with(layers)).unwrap();
+        let reply = bot.ask(&format!("connect {port}\n"), ANSWER).await.unwrap();
+        assert!(
+            reply.line.starts_with("blocked"),
+            "{layers}: {}",
+            reply.line
+        );
+        eprintln!("loopback connection with {layers}: {}", reply.line);
+    }
+    std::thread::sleep(Duration::from_millis(50));
+    assert_eq!(
+        listener.accept().unwrap_err().kind(),
+        ErrorKind::WouldBlock,
+        "a bot connected"
+    );
+    witness.check().await;
+
+    let control = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = control.local_addr().unwrap().port();
+    let mut bot = ProcessBot::spawn(&c_bot("net_probe"), &limits_with(LayerSet::NONE)).unwrap();
+    assert_eq!(
+        bot.ask(&format!("connect {port}\n"), ANSWER)
+            .await
+            .unwrap()
+            .line,
+        "connected"
+    );
+    assert!(control.accept().is_ok());
+}
+
+/// Landlock alone and the dedicated uid alone each keep a bot out of
+/// another bot's folder; without either, the same probe reads it.
+#[tokio::test]
+async fn hostile_read_of_another_bots_folder_fails() {
+    let secret = tempfile::tempdir().unwrap();
+    fs::write(secret.path().join("secret.txt"), "the other bot's code\n").unwrap();
+    let mut victim = ProcessBot::spawn(
+        &c_bot("echo").file(secret.path().join("secret.txt")),
+        &limits(),
+    )
+    .unwrap();
+    let target = victim.folder().join("secret.txt");
+    let variants = [
+        LayerSet::ALL,
+        LayerSet::NONE.with(Layer::Landlock),
+        LayerSet::NONE.with(Layer::DedicatedUid),
+    ];
+    for layers in variants {
+        if !available(&format!("read another folder with {layers}"), layers) {
+            continue;
+        }
+        let mut bot = ProcessBot::spawn(&c_bot("fs_probe"), &limits_with(layers)).unwrap();
+        let read = bot
+            .ask(&format!("read {}\n", target.display()), ANSWER)
+            .await
+            .unwrap()
+            .line;
+        let list = bot
+            .ask(&format!("list {}\n", victim.folder().display()), ANSWER)
+            .await
+            .unwrap()
+            .line;
+        assert!(read.starts_with("denied 13 "), "{layers}: {read}");
+        assert!(list.starts_with("denied 13 "), "{layers}: {list}");
+        // Its own folder and the system paths stay readable.
+        assert!(
+            bot.ask("list .\n", ANSWER)
+                .await
+                .unwrap()
+                .line
+                .starts_with("listed")
+        );
+        assert!(
+            bot.ask("read /etc/passwd\n", ANSWER)
+                .await
+                .unwrap()
+                .line
+                .starts_with("read root:")
+        );
+    }
+    let mut bot = ProcessBot::spawn(&c_bot("fs_probe"), &limits_with(LayerSet::NONE)).unwrap();
+    let read = bot
+        .ask(&format!("read {}\n", target.display()), ANSWER)
+        .await
+        .unwrap()
+        .line;
+    assert_eq!(read, "read the other bot's code");
+    assert_eq!(victim.ask("ping\n", ANSWER).await.unwrap().line, "ping");
+}
+
+/// Landlock keeps writes in the bot's folder; the dedicated uid alone only
+/// keeps the bot out of other bots' folders (it can still write to /tmp,
+/// which is world-writable).
+#[tokio::test]
+async fn hostile_write_outside_its_folder_fails() {
+    let mut victim = ProcessBot::spawn(&c_bot("echo"), &limits()).unwrap();
+    let variants = [
+        LayerSet::ALL,
+        LayerSet::NONE.with(Layer::Landlock),
+        LayerSet::NONE.with(Layer::DedicatedUid),
+    ];
+    for (i, layers) in variants.into_iter().enumerate() {
+        if !available(&format!("write outside with {layers}"), layers) {
+            continue;
+        }
+        let mut bot = ProcessBot::spawn(&c_bot("fs_probe"), &limits_with(layers)).unwrap();
+        let planted = victim.folder().join(format!("planted-{i}"));
+        let reply = bot
+            .ask(&format!("write {}\n", planted.display()), ANSWER)
+            .await
+            .unwrap()
+            .line;
+        assert!(reply.starts_with("denied 13 "), "{layers}: {reply}");
+        assert!(!planted.exists());
+        if layers.contains(Layer::Landlock) {
+            let escape =
+                std::env::temp_dir().join(format!("snakepit-escape-{}-{i}", std::process::id()));
+            let reply = bot
+                .ask(&format!("write {}\n", escape.display()), ANSWER)
+                .await
+                .unwrap()
+                .line;
+            assert!(reply.starts_with("denied 13 "), "{layers}: {reply}");
+            assert!(!escape.exists());
+        }
+        assert_eq!(
+            bot.ask("write mine.txt\n", ANSWER).await.unwrap().line,
+            "wrote"
+        );
+        assert_eq!(
+            fs::read_to_string(bot.folder().join("mine.txt")).unwrap(),
+            "escaped\n"
+        );
+    }
+    assert_eq!(victim.ask("ping\n", ANSWER).await.unwrap().line, "ping");
+}
+
+/// A child that calls setsid() would leave the group (and escape SIGSTOP
+/// and the group kill). Seccomp refuses the call; without seccomp, the
+/// dedicated uid's kill still ends the escaped child.
+#[tokio::test]
+async fn hostile_group_escape_is_refused_or_still_killed() {
+    let variants = [
+        (LayerSet::ALL, "setsid denied 1"),
+        (
+            LayerSet::NONE
+                .with(Layer::Rlimits)
+                .with(Layer::DedicatedUid),
+            "setsid ok",
+        ),
+    ];
+    for (layers, expected) in variants {
+        if !available(&format!("group escape with {layers}"), layers) {
+            continue;
+        }
+        let mut bot = ProcessBot::spawn(&c_bot("escape"), &limits_with(layers)).unwrap();
+        assert_eq!(bot.ask("go\n", ANSWER).await.unwrap().line, expected);
+        let uid = bot.uid().unwrap();
+        assert_eq!(uid_alive(uid).len(), 2);
+        let remains = Remains::of(&bot);
+        drop(bot);
+        remains.assert_none();
+    }
+}

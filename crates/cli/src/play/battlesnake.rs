@@ -1,0 +1,281 @@
+//! Battlesnake at `play`: built-in snakes and HTTP snakes over the official
+//! API.
+//!
+//! Every turn each live snake gets its own `/move` request body; HTTP
+//! snakes are asked all at once, each within `--timeout-ms` round trip
+//! included, and a built-in snake answers the same request in-process. A
+//! snake that does not answer in time, answers an error, or answers
+//! something that is not a move, gets no move for that turn: the rules
+//! repeat its last move, and the replay records "-" so that the rules, not
+//! this loop, decide again when it is re-simulated.
+
+use super::{Args, GameKind, Table, refuse_flag};
+use crate::bot_spec::{BotSpec, bot_seed};
+use crate::exit::BadInput;
+use futures_util::future::join_all;
+use snakepit_bots::bsbots::{self, BattlesnakeBot};
+use snakepit_bots::http::{FaultKind, HttpSnake};
+use snakepit_engine::Game;
+use snakepit_engine::battlesnake::{Action, Battlesnake, RawSettings};
+use snakepit_protocol::battlesnake::{GameMeta, parse_move, requests};
+use std::fmt::Write;
+use std::time::Duration;
+
+/// The game and its table, from the command line.
+pub(super) fn setup(args: &Args, seed: u64) -> anyhow::Result<(Battlesnake, BattlesnakeTable)> {
+    let kind = GameKind::Battlesnake;
+    refuse_flag(args.profile.is_some(), "--profile", kind, "snakebattle")?;
+    refuse_flag(args.map.is_some(), "--map", kind, "snakebattle")?;
+    if args.timeout_ms == 0 {
+        return Err(BadInput("--timeout-ms must be at least 1".to_string()).into());
+    }
+    let mut raw = RawSettings::default();
+    if let Some(r) = &args.ruleset {
+        raw.set("name", r);
+    }
+    if let Some(w) = args.width {
+        raw.set("width", &w.to_string());
+    }
+    if let Some(h) = args.height {
+        raw.set("height", &h.to_string());
+    }
+    for (k, v) in &args.set {
+        raw.set(k, v);
+    }
+    let settings = raw.validate().map_err(|e| BadInput(format!("invalid settings: {e}")))?;
+    let game = Battlesnake::new(settings, args.bots.len(), seed).map_err(|e| BadInput(format!("cannot start the game: {e}")))?;
+    let seats = args
+        .bots
+        .iter()
+        .enumerate()
+        .map(|(seat, spec)| match spec {
+            BotSpec::Builtin(name) => bsbots::by_name(name, bot_seed(seed, seat)).map(Seat::Builtin).ok_or_else(|| {
+                BadInput(format!("battlesnake has no built-in snake {name:?} (built-in snakes: {})", bsbots::NAMES.join(", ")))
+            }),
+            BotSpec::Http(url) => HttpSnake::new(url).map(|h| Seat::Http(Box::new(h))).map_err(|e| BadInput(e.to_string())),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let names: Vec<String> = args.bots.iter().map(ToString::to_string).collect();
+    let meta = GameMeta::new(&format!("snakepit-{seed:016x}"), args.timeout_ms, &names);
+    let table = BattlesnakeTable {
+        no_move: vec![0; seats.len()],
+        seats,
+        meta,
+        timeout: Duration::from_millis(args.timeout_ms),
+    };
+    Ok((game, table))
+}
+
+/// Who plays a seat.
+enum Seat {
+    /// A built-in snake, answering in-process.
+    Builtin(Box<dyn BattlesnakeBot>),
+    /// A snake behind a URL.
+    Http(Box<HttpSnake>),
+}
+
+/// The snakes of a Battlesnake game and what the API tells them about one
+/// another.
+pub(super) struct BattlesnakeTable {
+    seats: Vec<Seat>,
+    meta: GameMeta,
+    timeout: Duration,
+    /// Turns in which a seat gave no usable move.
+    no_move: Vec<u32>,
+}
+
+impl BattlesnakeTable {
+    /// Sends `/start` or `/end` to every HTTP snake at once; failures are
+    /// logged and do not stop anything.
+    async fn notify(&mut self, game: &Battlesnake, endpoint: &'static str) {
+        let bodies: Vec<String> = requests(game, &self.meta).iter().map(|r| r.to_json()).collect();
+        let timeout = self.timeout;
+        let calls = self.seats.iter_mut().enumerate().filter_map(|(seat, s)| match s {
+            Seat::Http(h) => {
+                let body = &bodies[seat];
+                Some(async move {
+                    let r = if endpoint == "start" { h.start(body, timeout).await } else { h.end(body, timeout).await };
+                    (seat, h.url().to_string(), r)
+                })
+            }
+            Seat::Builtin(_) => None,
+        });
+        for (seat, url, r) in join_all(calls).await {
+            if let Err(e) = r {
+                tracing::warn!(seat, %url, endpoint, error = %e, "snake request failed");
+            }
+        }
+    }
+}
+
+impl Table<Battlesnake> for BattlesnakeTable {
+    /// `GET /` for every HTTP snake (a snake that cannot be reached at all
+    /// stops the game before it starts), then `/start`.
+    async fn start(&mut self, game: &Battlesnake) -> anyhow::Result<()> {
+        let timeout = self.timeout;
+        let calls = self.seats.iter_mut().enumerate().filter_map(|(seat, s)| match s {
+            Seat::Http(h) => Some(async move { (seat, h.url().to_string(), h.info(timeout).await) }),
+            Seat::Builtin(_) => None,
+        });
+        for (seat, url, r) in join_all(calls).await {
+            let info = r.map_err(|e| anyhow::anyhow!("seat {seat} ({url}): cannot join: {e}"))?;
+            self.meta.snakes[seat].customizations = info.customizations();
+        }
+        for (seat, s) in self.seats.iter().enumerate() {
+            if let Seat::Builtin(bot) = s {
+                self.meta.snakes[seat].customizations = bot.info().customizations();
+            }
+        }
+        self.notify(game, "start").await;
+        Ok(())
+    }
+
+    async fn actions(&mut self, game: &Battlesnake, out: &mut Vec<Action>) -> anyhow::Result<()> {
+        let reqs = requests(game, &self.meta);
+        out.resize(self.seats.len(), None);
+        let alive: Vec<bool> = game.snakes().iter().map(|s| s.is_alive()).collect();
+        let timeout = self.timeout;
+        let mut calls = Vec::new();
+        for (seat, s) in self.seats.iter_mut().enumerate() {
+            if !alive[seat] {
+                continue;
+            }
+            match s {
+                Seat::Builtin(bot) => {
+                    // Through the wire format, as a remote answer would be.
+                    let body = serde_json::to_vec(&bot.choose(&reqs[seat])).unwrap_or_default();
+                    match parse_move(&body) {
+                        Ok(a) => {
+                            out[seat] = Some(a.dir);
+                            self.meta.snakes[seat].shout = a.shout.unwrap_or_default();
+                        }
+                        Err(e) => tracing::warn!(seat, error = %e, "built-in snake gave a bad answer"),
+                    }
+                }
+                Seat::Http(h) => {
+                    let body = reqs[seat].to_json();
+                    calls.push(async move { (seat, h.request_move(&body, timeout).await) });
+                }
+            }
+        }
+        for (seat, outcome) in join_all(calls).await {
+            self.meta.snakes[seat].latency_ms = outcome.latency.as_millis() as u64;
+            match outcome.result {
+                Ok(a) => {
+                    out[seat] = Some(a.dir);
+                    self.meta.snakes[seat].shout = a.shout.unwrap_or_default();
+                }
+                Err(e) => {
+                    tracing::warn!(turn = game.turn() + 1, seat, error = %e, "no usable move; the snake repeats its last one");
+                    self.meta.snakes[seat].shout.clear();
+                }
+            }
+        }
+        for seat in 0..out.len() {
+            if alive[seat] && out[seat].is_none() {
+                self.no_move[seat] += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn is_over(&self, game: &Battlesnake) -> bool {
+        game.is_over()
+    }
+
+    async fn end(&mut self, game: &Battlesnake) {
+        self.notify(game, "end").await;
+    }
+
+    fn summary(&self, game: &Battlesnake, players: &[String]) -> String {
+        let mut out = String::new();
+        let result = if !game.is_over() {
+            format!("unfinished after {} turns", game.turn())
+        } else if let Some(w) = game.winner() {
+            format!("winner: seat {w} ({})", players[w])
+        } else if game.seats() == 1 {
+            format!("solo: survived {} turns", game.scores()[0])
+        } else {
+            "draw: no snake left".to_string()
+        };
+        writeln!(out, "{} on {}x{}, {result}", game.settings().ruleset(), game.width(), game.height()).ok();
+        let width = players.iter().map(|p| p.chars().count()).max().unwrap_or(0).max(3);
+        writeln!(
+            out,
+            "{:>4}  {:<width$}  {:<32}  {:>6}  {:>6}  {:>7}  {:>13}  faults",
+            "seat", "bot", "result", "length", "health", "no-move", "latency ms"
+        )
+        .ok();
+        let scores = game.scores();
+        for (seat, s) in game.snakes().iter().enumerate() {
+            let result = match s.eliminated {
+                None if game.winner() == Some(seat) => "winner".to_string(),
+                None => format!("alive, {} turns", scores[seat]),
+                Some(e) => match e.cause.by() {
+                    Some(by) => format!("out turn {}: {} by {by}", e.turn, e.cause.official_name()),
+                    None => format!("out turn {}: {}", e.turn, e.cause.official_name()),
+                },
+            };
+            let (latency, faults) = match &self.seats[seat] {
+                Seat::Builtin(_) => ("-".to_string(), "-".to_string()),
+                Seat::Http(h) => {
+                    let st = h.stats();
+                    let faults: Vec<String> = FaultKind::ALL
+                        .iter()
+                        .filter(|&&k| st.faults_of(k) > 0)
+                        .map(|&k| format!("{} {}", k.name(), st.faults_of(k)))
+                        .collect();
+                    (
+                        format!("{:.1}/{}", st.latency_ms_mean(), st.latency_ms_max),
+                        if faults.is_empty() { "0".to_string() } else { faults.join(", ") },
+                    )
+                }
+            };
+            writeln!(
+                out,
+                "{seat:>4}  {:<width$}  {result:<32}  {:>6}  {:>6}  {:>7}  {latency:>13}  {faults}",
+                players[seat], s.len, s.health, self.no_move[seat]
+            )
+            .ok();
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snakepit_engine::Dir;
+    use snakepit_engine::battlesnake::{Event, Settings};
+
+    /// The move the rules chose for a seat that gave none.
+    fn defaulted(events: &[Event], seat: usize) -> Option<Dir> {
+        events.iter().find_map(|e| match e {
+            Event::DefaultMove { snake, dir } if *snake == seat => Some(*dir),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn builtin_snakes_play_whole_games_through_the_api() {
+        for seed in 0..20 {
+            let mut game = Battlesnake::new(Settings::default(), 4, seed).unwrap();
+            let mut bots: Vec<Box<dyn BattlesnakeBot>> =
+                (0..4).map(|i| bsbots::by_name(["random", "greedy"][i % 2], bot_seed(seed, i)).unwrap()).collect();
+            let meta = GameMeta::new("t", 500, &["a".into(), "b".into(), "c".into(), "d".into()]);
+            while !game.is_over() && game.turn() < 2000 {
+                let reqs = requests(&game, &meta);
+                let actions: Vec<Action> = bots
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, b)| parse_move(&serde_json::to_vec(&b.choose(&reqs[i])).unwrap()).ok().map(|a| a.dir))
+                    .collect();
+                let events = game.step(&actions);
+                for seat in 0..4 {
+                    assert_eq!(defaulted(&events, seat), None, "seed {seed}: built-in answers are always moves");
+                }
+            }
+            assert!(game.is_over(), "seed {seed}");
+        }
+    }
+}

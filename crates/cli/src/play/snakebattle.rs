@@ -1,0 +1,120 @@
+//! SnakeBattle at `play`: built-in bots answering `board=` strings.
+
+use super::{Args, GameKind, Table, refuse_flag};
+use crate::bot_spec::{BotSpec, bot_seed};
+use crate::exit::BadInput;
+use crate::input;
+use anyhow::Context;
+use snakepit_bots::builtin::{self, SnakeBot};
+use snakepit_engine::Game;
+use snakepit_engine::snakebattle::{Action, Death, Event, Map, Settings, SnakeBattle};
+use snakepit_protocol::codenjoy::{message, parse_action, render_boards};
+use std::path::Path;
+
+/// The game and its table, from the command line.
+pub(super) fn setup(args: &Args, seed: u64) -> anyhow::Result<(SnakeBattle, SnakebattleTable)> {
+    let game_kind = GameKind::Snakebattle;
+    refuse_flag(args.ruleset.is_some(), "--ruleset", game_kind, "battlesnake")?;
+    refuse_flag(args.width.is_some() || args.height.is_some(), "--width/--height", game_kind, "battlesnake")?;
+    let profile = args.profile.as_deref().map(|p| ("profile", p));
+    let pairs = profile.into_iter().chain(args.set.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let settings = Settings::from_pairs(pairs).context("invalid settings")?;
+    let map = match &args.map {
+        Some(path) => load_map(path)?,
+        None => Map::default_map(),
+    };
+    let seats = args.bots.len();
+    let game = SnakeBattle::new(settings, map, seats, seed).context("cannot start the game")?;
+    let bots = args
+        .bots
+        .iter()
+        .enumerate()
+        .map(|(seat, spec)| match spec {
+            BotSpec::Builtin(name) => builtin::by_name(name, bot_seed(seed, seat))
+                .ok_or_else(|| BadInput(format!("snakebattle has no built-in bot {name:?} (built-in bots: {})", builtin::NAMES.join(", ")))),
+            BotSpec::Http(url) => Err(BadInput(format!("{url}: HTTP snakes play battlesnake, not snakebattle"))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((game, SnakebattleTable { bots, tally: vec![SeatTally::default(); seats] }))
+}
+
+/// Reads a map file; defects come back as `FILE: line N: problem`.
+fn load_map(path: &Path) -> anyhow::Result<Map> {
+    let text = input::read_text(path)?;
+    Map::parse(&text).with_context(|| path.display().to_string())
+}
+
+/// The bots of a SnakeBattle game and the counts the engine does not keep.
+pub(super) struct SnakebattleTable {
+    bots: Vec<Box<dyn SnakeBot>>,
+    tally: Vec<SeatTally>,
+}
+
+impl Table<SnakeBattle> for SnakebattleTable {
+    async fn actions(&mut self, game: &SnakeBattle, out: &mut Vec<Action>) -> anyhow::Result<()> {
+        let rule = game.settings().commands;
+        for (seat, (bot, board)) in self.bots.iter_mut().zip(render_boards(game)).enumerate() {
+            let answer = bot.answer(&message(&board));
+            tracing::trace!(tick = game.tick() + 1, seat, answer, "bot answered");
+            out.push(parse_action(&answer, rule));
+        }
+        Ok(())
+    }
+
+    fn observe(&mut self, _game: &SnakeBattle, events: &[Event]) {
+        count(&mut self.tally, events);
+    }
+
+    fn summary(&self, game: &SnakeBattle, players: &[String]) -> String {
+        score_table(game, players, &self.tally)
+    }
+}
+
+/// Per-seat counts the engine does not keep.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct SeatTally {
+    deaths: u32,
+    kills: u32,
+}
+
+fn count(tally: &mut [SeatTally], events: &[Event]) {
+    for event in events {
+        if let Event::Died { snake, cause } = event {
+            tally[*snake].deaths += 1;
+            // The rules pay the kill to the snake named in the cause, so the
+            // table credits it the same way.
+            if let Death::HeadOn(killer) | Death::Crash(killer) = cause {
+                tally[*killer].kills += 1;
+            }
+        }
+    }
+}
+
+fn score_table(game: &SnakeBattle, players: &[String], tally: &[SeatTally]) -> String {
+    let width = players.iter().map(|p| p.chars().count()).max().unwrap_or(0).max(3);
+    let mut table = format!("{:>4}  {:<width$}  {:>6}  {:>6}  {:>6}  {:>5}\n", "seat", "bot", "score", "length", "deaths", "kills");
+    for (seat, snake) in game.snakes().iter().enumerate() {
+        let length = if snake.alive { snake.len() } else { 0 };
+        let t = &tally[seat];
+        table.push_str(&format!(
+            "{seat:>4}  {:<width$}  {:>6}  {length:>6}  {:>6}  {:>5}\n",
+            players[seat], snake.score, t.deaths, t.kills
+        ));
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snakepit_engine::snakebattle::SnakeIdx;
+
+    #[test]
+    fn kills_go_to_the_snake_in_the_cause() {
+        let died = |snake: SnakeIdx, cause| Event::Died { snake, cause };
+        let mut tally = vec![SeatTally::default(); 3];
+        count(&mut tally, &[died(0, Death::Crash(2)), died(1, Death::HeadOn(2)), died(2, Death::Wall)]);
+        assert_eq!(tally[2], SeatTally { deaths: 1, kills: 2 });
+        assert_eq!(tally[0], SeatTally { deaths: 1, kills: 0 });
+    }
+}

@@ -1,0 +1,90 @@
+//! Multisnake settings, as `key=value` pairs.
+//!
+//! `grow_every` is the seed's T (1 to 25). The seed sets no turn limit; ours
+//! is a setting, after which the longest snakes alive share the win
+//! (`specs/README.md`). The map is not a setting: it is a file or a
+//! generated map, recorded whole in replays.
+
+use std::fmt;
+
+/// Validated Multisnake settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The seed's T: every snake grows by one on turns `t` with
+    /// `t mod T = 0`, counting turns from 1.
+    pub grow_every: u32,
+    /// After this many turns with two or more snakes alive, the longest of
+    /// them share the win.
+    pub turns_max: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { grow_every: 10, turns_max: 2000 }
+    }
+}
+
+impl Settings {
+    /// Builds settings from the defaults and `key=value` overrides. Unknown
+    /// keys and bad values are errors, never silently ignored.
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Settings, SettingsError> {
+        let mut s = Settings::default();
+        for (key, value) in pairs {
+            let num = || -> Result<u32, SettingsError> {
+                value.parse().map_err(|_| SettingsError::bad(key, value, "a non-negative integer"))
+            };
+            match key {
+                "grow_every" => s.grow_every = num()?,
+                "turns_max" => s.turns_max = num()?,
+                _ => return Err(SettingsError::UnknownKey(key.to_string())),
+            }
+        }
+        if !(1..=25).contains(&s.grow_every) {
+            return Err(SettingsError::bad("grow_every", &s.grow_every.to_string(), "1 to 25 (the seed's T)"));
+        }
+        if s.turns_max == 0 {
+            return Err(SettingsError::bad("turns_max", "0", "at least 1"));
+        }
+        Ok(s)
+    }
+
+    /// Every setting as `key=value`, in a fixed order; the inverse of
+    /// [`Settings::from_pairs`].
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        vec![("grow_every", self.grow_every.to_string()), ("turns_max", self.turns_max.to_string())]
+    }
+}
+
+/// A setting that could not be applied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SettingsError {
+    /// No setting has this name.
+    UnknownKey(String),
+    /// The value does not fit the setting.
+    BadValue {
+        /// Setting name.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What was expected.
+        expected: &'static str,
+    },
+}
+
+impl SettingsError {
+    fn bad(key: &str, value: &str, expected: &'static str) -> SettingsError {
+        SettingsError::BadValue { key: key.to_string(), value: value.to_string(), expected }
+    }
+}
+
+impl fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingsError::UnknownKey(k) => write!(f, "unknown setting {k:?}"),
+            SettingsError::BadValue { key, value, expected } => write!(f, "setting {key}={value:?}: expected {expected}"),
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {}
