@@ -13,10 +13,10 @@ use snakepit_engine::{Dir, Game, Rng};
 
 /// Games and their length; the pair keeps this file near a few seconds in
 /// a debug build.
-const SEEDS: u64 = 100;
-const TICKS: usize = 1000;
+const SEEDS: u64 = 80;
+const TICKS: usize = 800;
 const SEATS: usize = 8;
-const FORK_AT: usize = 800;
+const FORK_AT: usize = 600;
 
 fn settings(seed: u64) -> Settings {
     let (w, h) = if seed.is_multiple_of(2) { ("16", "12") } else { ("24", "9") };

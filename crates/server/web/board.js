@@ -6,6 +6,12 @@
 // Between two consecutive ticks the heads and tails slide for a short time
 // (at most 60% of the tick period), so the picture is never behind the
 // latest frame by more than that.
+//
+// Hex frames (`game: "hex"`) have no snakes but `pieces` as `[x, y, seat]`
+// and `players` with each seat's colour; the view draws them as tiles in
+// their owner's colour, pops new pieces in, flips captured ones and, on a
+// player's page, shows the selected piece, its legal targets and the move
+// just sent (see `setSelection`, `setHover`, `setPending`).
 'use strict';
 
 (function () {
@@ -25,7 +31,54 @@
     dead: '#6b7280',
     fury: '#ff2d55',
     fly: '#38bdf8',
+    hexBg: '#080c13',
+    hexTile: '#101826',
+    hexTileAlt: '#0f1623',
+    hexTileTop: 'rgba(255,255,255,0.035)',
   };
+
+  /** Colours for seats that have none in the frame (cannot normally happen). */
+  const SEAT_COLORS = ['#e6194b', '#3cb44b', '#ffe119', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#bfef45', '#fabed4', '#469990'];
+
+  function isHex(f) {
+    return !!f && f.game === 'hex';
+  }
+
+  /**
+   * What changed between two Hex frames: `changed` maps "x,y" to 'new' (a
+   * piece on a cell that was empty) or to the previous owner's seat (a
+   * captured piece); `gone` lists the pieces that left their cell.
+   */
+  function hexChanges(prev, frame) {
+    const before = new Map();
+    for (const p of prev.pieces || []) before.set(p[0] + ',' + p[1], p[2]);
+    const changed = new Map();
+    const here = new Set();
+    for (const p of frame.pieces) {
+      const k = p[0] + ',' + p[1];
+      here.add(k);
+      if (!before.has(k)) changed.set(k, 'new');
+      else if (before.get(k) !== p[2]) changed.set(k, before.get(k));
+    }
+    const gone = (prev.pieces || []).filter((p) => !here.has(p[0] + ',' + p[1]));
+    const colors = new Map();
+    for (const pl of prev.players || []) colors.set(pl.seat, pl.color);
+    return { changed, gone, colors };
+  }
+
+  /** A seat's colour in a frame. */
+  function seatColor(f, seat, fallback) {
+    const p = (f.players || []).find((x) => x.seat === seat);
+    if (p && p.color) return p.color;
+    if (fallback && fallback.has(seat)) return fallback.get(seat);
+    return SEAT_COLORS[((seat % SEAT_COLORS.length) + SEAT_COLORS.length) % SEAT_COLORS.length];
+  }
+
+  function easeOutBack(t) {
+    const k = 1.9;
+    const u = t - 1;
+    return 1 + (k + 1) * u * u * u + k * u * u;
+  }
 
   function adjacent(a, b) {
     return !!a && !!b && Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) === 1;
@@ -78,14 +131,20 @@
       this.terrainKey = '';
       this.draws = 0;
       this.message = 'connecting…';
+      // Hex: what changed since the previous frame, and the player's UI.
+      this.hexAnim = null;
+      this.selection = null;
+      this.hover = null;
+      this.pending = null;
       const ro = new ResizeObserver(() => this.resize());
       ro.observe(canvas.parentElement);
       this.resize();
     }
 
     resize() {
-      const box = this.canvas.parentElement.getBoundingClientRect();
-      const css = Math.max(1, Math.floor(Math.min(box.width, box.height || box.width)));
+      // The container's content box is the canvas's displayed size.
+      const box = this.canvas.parentElement;
+      const css = Math.max(1, Math.floor(Math.min(box.clientWidth, box.clientHeight || box.clientWidth)));
       const dpr = window.devicePixelRatio || 1;
       if (css === this.cssSize && dpr === this.dpr) return;
       this.cssSize = css;
@@ -111,14 +170,65 @@
     }
 
     setFrame(frame) {
-      if (!frame || typeof frame.size !== 'number' || !Array.isArray(frame.snakes)) return;
+      if (!frame || typeof frame.size !== 'number') return;
+      if (!Array.isArray(frame.snakes)) frame.snakes = [];
+      if (!Array.isArray(frame.pieces)) frame.pieces = [];
+      if (!Array.isArray(frame.players)) frame.players = [];
       const prev = this.frame;
       const consecutive = prev && prev.size === frame.size && prev.room === frame.room && frame.tick === prev.tick + 1;
       this.prev = consecutive ? prev : null;
       this.frame = frame;
       this.animStart = performance.now();
-      this.animMs = consecutive && !frame.paused ? Math.min(220, Math.max(0, (frame.tick_ms || 0) * 0.6)) : 0;
+      if (isHex(frame)) {
+        this.hexAnim = consecutive && isHex(prev) ? hexChanges(prev, frame) : null;
+        this.animMs = this.hexAnim && !frame.paused ? Math.min(320, Math.max(0, (frame.tick_ms || 0) * 0.85)) : 0;
+      } else {
+        this.hexAnim = null;
+        this.animMs = consecutive && !frame.paused ? Math.min(220, Math.max(0, (frame.tick_ms || 0) * 0.6)) : 0;
+      }
       this.kick();
+    }
+
+    /**
+     * Hex: the selected piece `{from: [x, y], targets: [{x, y, jump}]}` of
+     * the player's own seat, or null.
+     */
+    setSelection(sel) {
+      this.selection = sel || null;
+      this.kick();
+    }
+
+    /** Hex: the cell under the mouse, `[x, y]` or null. */
+    setHover(cell) {
+      const old = this.hover;
+      if ((old && cell && old[0] === cell[0] && old[1] === cell[1]) || (!old && !cell)) return;
+      this.hover = cell || null;
+      this.kick();
+    }
+
+    /** Hex: a move sent this tick, `{from: [x, y], to: [x, y], jump}`, or null. */
+    setPending(p) {
+      this.pending = p || null;
+      this.kick();
+    }
+
+    /** The cell `[x, y]` under a point in client (CSS viewport) pixels, or null. */
+    cellAt(clientX, clientY) {
+      const f = this.frame;
+      if (!f || !f.size) return null;
+      const r = this.canvas.getBoundingClientRect();
+      if (!r.width || !r.height) return null;
+      const x = Math.floor(((clientX - r.left) / r.width) * f.size);
+      const y = Math.floor(((clientY - r.top) / r.height) * f.size);
+      return x >= 0 && y >= 0 && x < f.size && y < f.size ? [x, y] : null;
+    }
+
+    /** The centre of cell `[x, y]` in client pixels (for the browser tests). */
+    cellCenter(x, y) {
+      const f = this.frame;
+      const r = this.canvas.getBoundingClientRect();
+      const n = (f && f.size) || 1;
+      return { x: r.left + ((x + 0.5) * r.width) / n, y: r.top + ((y + 0.5) * r.height) / n, cell: r.width / n };
     }
 
     kick() {
@@ -130,7 +240,8 @@
       const t = this.animMs > 0 ? Math.min(1, (now - this.animStart) / this.animMs) : 1;
       this.draw(t, now);
       const f = this.frame;
-      const pulsing = f && !f.paused && f.snakes.some((s) => s.alive && (s.fury > 0 || s.flying > 0 || s.sleeping));
+      const pulsing =
+        f && (isHex(f) ? !!(this.selection || this.pending) : !f.paused && f.snakes.some((s) => s.alive && (s.fury > 0 || s.flying > 0 || s.sleeping)));
       if (t < 1) this.kick();
       else if (pulsing && !this.pulseTimer) {
         // Glows and sleeping z's need no more than ~20 frames a second.
@@ -159,7 +270,13 @@
       }
       const n = f.size;
       const c = W / n;
-      this.drawTerrain(cells, n, c);
+      if (isHex(f)) {
+        this.drawHex(f, cells, n, c, t, now);
+        this.drawOverlay(f, W);
+        this.draws += 1;
+        return;
+      }
+      this.drawTerrain(cells, n, c, false);
       ctx.drawImage(this.terrain, 0, 0, W, W);
       for (let i = 0; i < cells.length; i++) {
         const g = cells[i];
@@ -178,9 +295,12 @@
       this.draws += 1;
     }
 
-    /** Walls and start floors never change during a game: cached. */
-    drawTerrain(cells, n, c) {
-      const key = n + '|' + this.cssSize + '|' + this.dpr + '|' + cells.map((g) => (g === '☼' || g === '#' ? g : '.')).join('');
+    /**
+     * Walls and start floors never change during a game: cached. `hex`
+     * draws the floor as a board of tiles instead of a checkerboard.
+     */
+    drawTerrain(cells, n, c, hex) {
+      const key = (hex ? 'hex|' : '') + n + '|' + this.cssSize + '|' + this.dpr + '|' + cells.map((g) => (g === '☼' || g === '#' ? g : '.')).join('');
       if (key === this.terrainKey && this.terrain) return;
       this.terrainKey = key;
       const off = this.terrain || document.createElement('canvas');
@@ -197,6 +317,15 @@
           const px = x * c;
           const py = y * c;
           if (g === '☼') continue;
+          if (hex) {
+            // A tile per cell: the gaps between them are the grid.
+            ctx.fillStyle = (x + y) % 2 ? THEME.hexTile : THEME.hexTileAlt;
+            roundRect(ctx, px + c * 0.045, py + c * 0.045, c * 0.91, c * 0.91, c * 0.16);
+            ctx.fill();
+            ctx.fillStyle = THEME.hexTileTop;
+            ctx.fillRect(px + c * 0.16, py + c * 0.045, c * 0.68, Math.max(1, c * 0.025));
+            continue;
+          }
           if ((x + y) % 2 === 1) {
             ctx.fillStyle = THEME.bgAlt;
             ctx.fillRect(px, py, c, c);
@@ -248,6 +377,8 @@
           ctx.fillRect(px + ((y % 2) * c) / 2, py + c * 0.48, Math.max(1, c * 0.04), c * 0.04 + 0.5);
         }
       }
+      this.terrain = off;
+      if (hex) return;
       // A very faint grid over the floor.
       ctx.strokeStyle = THEME.grid;
       ctx.lineWidth = 1;
