@@ -19,6 +19,7 @@ pub mod geom;
 pub mod hex;
 pub mod multisnake;
 pub mod rng;
+pub mod settings;
 pub mod snakebattle;
 
 pub use game::{Game, ParseActionError};

@@ -6,7 +6,8 @@
 //! Settings travel as `key=value` pairs (command line, config files, replay
 //! headers), validated once by [`Settings::from_pairs`].
 
-use std::fmt;
+pub use crate::settings::SettingsError;
+use crate::settings::parse_num;
 
 /// Validated CodeCarrots settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,9 +40,7 @@ impl Settings {
     pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Settings, SettingsError> {
         let mut s = Settings::default();
         for (key, value) in pairs {
-            let num = || -> Result<u32, SettingsError> {
-                value.parse().map_err(|_| SettingsError::bad(key, value, "a non-negative integer"))
-            };
+            let num = || parse_num::<u32>(key, value);
             match key {
                 "width" => s.width = num()?,
                 "height" => s.height = num()?,
@@ -72,37 +71,3 @@ impl Settings {
         ]
     }
 }
-
-/// A setting that could not be applied.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SettingsError {
-    /// No setting has this name.
-    UnknownKey(String),
-    /// The value does not fit the setting.
-    BadValue {
-        /// Setting name.
-        key: String,
-        /// The value given.
-        value: String,
-        /// What was expected.
-        expected: &'static str,
-    },
-}
-
-impl SettingsError {
-    fn bad(key: &str, value: &str, expected: &'static str) -> SettingsError {
-        SettingsError::BadValue { key: key.to_string(), value: value.to_string(), expected }
-    }
-}
-
-impl fmt::Display for SettingsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SettingsError::UnknownKey(k) => write!(f, "unknown setting {k:?}"),
-            SettingsError::BadValue { key, value, expected } => write!(f, "setting {key}={value:?}: expected {expected}"),
-        }
-    }
-}
-
-impl std::error::Error for SettingsError {}

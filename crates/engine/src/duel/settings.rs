@@ -5,7 +5,8 @@
 //! step, at most 1000 rounds, and upstream's rating changes (+5 for a win,
 //! -2 for a loss) as the scores.
 
-use std::fmt;
+pub use crate::settings::SettingsError;
+use crate::settings::{parse_int, parse_num};
 
 /// Validated KingOfBots settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,12 +59,8 @@ impl Settings {
     pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Settings, SettingsError> {
         let mut s = Settings::default();
         for (key, value) in pairs {
-            let num = || -> Result<u32, SettingsError> {
-                value.parse().map_err(|_| SettingsError::bad(key, value, "a non-negative integer"))
-            };
-            let int = || -> Result<i64, SettingsError> {
-                value.parse().map_err(|_| SettingsError::bad(key, value, "an integer"))
-            };
+            let num = || parse_num::<u32>(key, value);
+            let int = || parse_int(key, value);
             match key {
                 "rows" => s.rows = num()?,
                 "cols" => s.cols = num()?,
@@ -118,41 +115,6 @@ impl Settings {
         step <= self.grow_steps || (step - self.grow_steps).is_multiple_of(self.grow_every)
     }
 }
-
-/// A setting that could not be applied.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SettingsError {
-    /// No setting has this name.
-    UnknownKey(String),
-    /// The value does not fit the setting.
-    BadValue {
-        /// Setting name.
-        key: String,
-        /// The value given.
-        value: String,
-        /// What was expected.
-        expected: &'static str,
-    },
-}
-
-impl SettingsError {
-    fn bad(key: &str, value: &str, expected: &'static str) -> SettingsError {
-        SettingsError::BadValue { key: key.to_string(), value: value.to_string(), expected }
-    }
-}
-
-impl fmt::Display for SettingsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SettingsError::UnknownKey(k) => write!(f, "unknown setting {k:?}"),
-            SettingsError::BadValue { key, value, expected } => write!(f, "setting {key}={value:?}: expected {expected}"),
-        }
-    }
-}
-
-impl std::error::Error for SettingsError {}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,8 @@
 //! travel as `key=value` pairs (command line, config files, replay headers)
 //! and are validated once, by [`Settings::from_pairs`].
 
-use std::fmt;
+pub use crate::settings::SettingsError;
+use crate::settings::{parse_flag, parse_num};
 
 /// The two rule profiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,17 +119,8 @@ impl Settings {
             "profile" => {}
             "points_win" => self.points_win = int(key, value)?,
             "points_lose" => self.points_lose = int(key, value)?,
-            "restart_clears_walls" => {
-                self.restart_clears_walls = match value {
-                    "true" | "on" | "1" => true,
-                    "false" | "off" | "0" => false,
-                    _ => return Err(SettingsError::bad(key, value, "true or false")),
-                }
-            }
-            "players_per_field" => {
-                self.players_per_field =
-                    value.parse().map_err(|_| SettingsError::bad(key, value, "a non-negative integer"))?
-            }
+            "restart_clears_walls" => self.restart_clears_walls = parse_flag(key, value)?,
+            "players_per_field" => self.players_per_field = parse_num(key, value)?,
             _ => return Err(SettingsError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -152,43 +144,6 @@ impl Default for Settings {
         Settings::profile(Profile::Seed)
     }
 }
-
-/// A setting that could not be applied.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SettingsError {
-    /// No setting has this name.
-    UnknownKey(String),
-    /// The value does not fit the setting.
-    BadValue {
-        /// Setting name.
-        key: String,
-        /// The value given.
-        value: String,
-        /// What was expected.
-        expected: &'static str,
-    },
-}
-
-impl SettingsError {
-    fn bad(key: &str, value: &str, expected: &'static str) -> SettingsError {
-        SettingsError::BadValue { key: key.to_string(), value: value.to_string(), expected }
-    }
-}
-
-impl fmt::Display for SettingsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SettingsError::UnknownKey(k) => write!(f, "unknown setting {k:?}"),
-            SettingsError::BadValue { key, value, expected } => {
-                write!(f, "setting {key}={value:?}: expected {expected}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for SettingsError {}
-
 #[cfg(test)]
 mod tests {
     use super::*;

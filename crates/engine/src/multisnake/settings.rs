@@ -5,7 +5,8 @@
 //! (`specs/README.md`). The map is not a setting: it is a file or a
 //! generated map, recorded whole in replays.
 
-use std::fmt;
+pub use crate::settings::SettingsError;
+use crate::settings::parse_num;
 
 /// Validated Multisnake settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,9 +31,7 @@ impl Settings {
     pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Settings, SettingsError> {
         let mut s = Settings::default();
         for (key, value) in pairs {
-            let num = || -> Result<u32, SettingsError> {
-                value.parse().map_err(|_| SettingsError::bad(key, value, "a non-negative integer"))
-            };
+            let num = || parse_num::<u32>(key, value);
             match key {
                 "grow_every" => s.grow_every = num()?,
                 "turns_max" => s.turns_max = num()?,
@@ -54,37 +53,3 @@ impl Settings {
         vec![("grow_every", self.grow_every.to_string()), ("turns_max", self.turns_max.to_string())]
     }
 }
-
-/// A setting that could not be applied.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SettingsError {
-    /// No setting has this name.
-    UnknownKey(String),
-    /// The value does not fit the setting.
-    BadValue {
-        /// Setting name.
-        key: String,
-        /// The value given.
-        value: String,
-        /// What was expected.
-        expected: &'static str,
-    },
-}
-
-impl SettingsError {
-    fn bad(key: &str, value: &str, expected: &'static str) -> SettingsError {
-        SettingsError::BadValue { key: key.to_string(), value: value.to_string(), expected }
-    }
-}
-
-impl fmt::Display for SettingsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SettingsError::UnknownKey(k) => write!(f, "unknown setting {k:?}"),
-            SettingsError::BadValue { key, value, expected } => write!(f, "setting {key}={value:?}: expected {expected}"),
-        }
-    }
-}
-
-impl std::error::Error for SettingsError {}

@@ -6,7 +6,8 @@
 //! `key=value` pairs (command line, config files, replay headers), validated
 //! once by [`Settings::from_pairs`].
 
-use std::fmt;
+pub use crate::settings::SettingsError;
+use crate::settings::{parse_flag, parse_int, parse_num};
 
 /// The two rule profiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,19 +177,7 @@ impl Settings {
     }
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), SettingsError> {
-        fn num<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, SettingsError> {
-            value.parse().map_err(|_| SettingsError::bad(key, value, "a non-negative integer"))
-        }
-        fn int(key: &str, value: &str) -> Result<i64, SettingsError> {
-            value.parse().map_err(|_| SettingsError::bad(key, value, "an integer"))
-        }
-        fn flag(key: &str, value: &str) -> Result<bool, SettingsError> {
-            match value {
-                "true" | "on" | "1" => Ok(true),
-                "false" | "off" | "0" => Ok(false),
-                _ => Err(SettingsError::bad(key, value, "true or false")),
-            }
-        }
+        let (num, int, flag) = (parse_num, parse_int, parse_flag);
         let p = &mut self.points;
         match key {
             "profile" => {}
@@ -263,39 +252,3 @@ impl Default for Settings {
         Settings::profile(Profile::Codebattle)
     }
 }
-
-/// A setting that could not be applied.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SettingsError {
-    /// No setting has this name.
-    UnknownKey(String),
-    /// The value does not fit the setting.
-    BadValue {
-        /// Setting name.
-        key: String,
-        /// The value given.
-        value: String,
-        /// What was expected.
-        expected: &'static str,
-    },
-}
-
-impl SettingsError {
-    fn bad(key: &str, value: &str, expected: &'static str) -> SettingsError {
-        SettingsError::BadValue { key: key.to_string(), value: value.to_string(), expected }
-    }
-}
-
-impl fmt::Display for SettingsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SettingsError::UnknownKey(k) => write!(f, "unknown setting {k:?}"),
-            SettingsError::BadValue { key, value, expected } => {
-                write!(f, "setting {key}={value:?}: expected {expected}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for SettingsError {}
