@@ -80,9 +80,9 @@ export async function api(method, p, body, token) {
   return { status: res.status, data };
 }
 
-/** Registers a player; returns `{id, name, code, url}`. */
-export async function register(name) {
-  const r = await api('POST', '/api/register', { name });
+/** Registers a player (for SnakeBattle unless `game` says otherwise); returns `{id, name, game, code, url}`. */
+export async function register(name, game) {
+  const r = await api('POST', '/api/register', game === undefined ? { name } : { name, game });
   if (r.status !== 201) throw new Error('register ' + JSON.stringify(name) + ': ' + r.status + ' ' + JSON.stringify(r.data));
   return r.data;
 }

@@ -8,3 +8,4 @@ pub mod builtin;
 pub mod hexbots;
 pub mod http;
 pub mod process;
+pub mod stdio_match;

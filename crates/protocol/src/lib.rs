@@ -17,5 +17,6 @@ pub mod battlesnake;
 pub mod codenjoy;
 pub mod hex;
 pub mod stdio;
+pub mod stdio_replay;
 pub mod replay;
 pub mod spectator;

@@ -308,7 +308,7 @@
       off.height = this.canvas.height;
       const ctx = off.getContext('2d');
       ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
-      ctx.fillStyle = THEME.bg;
+      ctx.fillStyle = hex ? THEME.hexBg : THEME.bg;
       ctx.fillRect(0, 0, n * c, n * c);
       const wall = (x, y) => x >= 0 && y >= 0 && x < n && y < n && cells[y * n + x] === '☼';
       for (let y = 0; y < n; y++) {
@@ -391,6 +391,126 @@
       }
       ctx.stroke();
       this.terrain = off;
+    }
+
+    /**
+     * A Hex frame: the board, each seat's territory tinted in its colour,
+     * the pieces (popping in, flipping when captured, fading when gone),
+     * then the player's selection, targets and sent move on top.
+     */
+    drawHex(f, cells, n, c, t, now) {
+      const ctx = this.ctx;
+      const W = this.cssSize;
+      this.drawTerrain(cells, n, c, true);
+      ctx.drawImage(this.terrain, 0, 0, W, W);
+      const anim = t < 1 ? this.hexAnim : null;
+      const oldColors = this.hexAnim ? this.hexAnim.colors : null;
+      const colors = new Map();
+      const color = (seat) => {
+        if (!colors.has(seat)) colors.set(seat, seatColor(f, seat, oldColors));
+        return colors.get(seat);
+      };
+      // Territory: a faint wash under each piece, stronger for one's own.
+      ctx.save();
+      for (const p of f.pieces) {
+        ctx.globalAlpha = p[2] === this.mySeat ? 0.16 : 0.1;
+        ctx.fillStyle = color(p[2]);
+        ctx.fillRect(p[0] * c, p[1] * c, c, c);
+      }
+      ctx.restore();
+      if (anim) {
+        for (const p of anim.gone) {
+          drawPiece(ctx, (p[0] + 0.5) * c, (p[1] + 0.5) * c, c, color(p[2]), { scale: 1 - 0.5 * t, alpha: 1 - t, mine: p[2] === this.mySeat });
+        }
+      }
+      for (const p of f.pieces) {
+        const o = { mine: p[2] === this.mySeat };
+        let col = color(p[2]);
+        const a = anim && anim.changed.get(p[0] + ',' + p[1]);
+        if (a === 'new') {
+          o.scale = Math.max(0, easeOutBack(t));
+        } else if (a !== undefined && a !== null && anim) {
+          // Captured: the tile flips over from its old colour to the new.
+          o.sx = Math.max(0.04, Math.abs(Math.cos(Math.PI * t)));
+          if (t < 0.5) {
+            col = color(a);
+            o.mine = a === this.mySeat;
+          }
+          o.flash = 1 - t;
+        }
+        drawPiece(ctx, (p[0] + 0.5) * c, (p[1] + 0.5) * c, c, col, o);
+      }
+      this.drawHexUi(f, c, now, color);
+    }
+
+    /** The player's own interaction: sent move, selection, targets, hover. */
+    drawHexUi(f, c, now, color) {
+      const ctx = this.ctx;
+      const mine = this.mySeat === null ? '#e5e7eb' : color(this.mySeat);
+      const center = (cell) => [(cell[0] + 0.5) * c, (cell[1] + 0.5) * c];
+      const pd = this.pending;
+      if (pd) {
+        ctx.save();
+        ctx.globalAlpha = 0.5;
+        drawPiece(ctx, ...center(pd.to), c, mine, { scale: 0.9, mine: true });
+        ctx.restore();
+        ctx.save();
+        ctx.strokeStyle = 'rgba(255,255,255,0.85)';
+        ctx.lineWidth = Math.max(1, c * 0.05);
+        ctx.setLineDash([c * 0.12, c * 0.08]);
+        ctx.lineDashOffset = -now / 40;
+        roundRect(ctx, pd.to[0] * c + c * 0.08, pd.to[1] * c + c * 0.08, c * 0.84, c * 0.84, c * 0.22);
+        ctx.stroke();
+        ctx.restore();
+        arrow(ctx, center(pd.from), center(pd.to), c, 'rgba(255,255,255,0.75)', pd.jump);
+      }
+      const sel = this.selection;
+      if (!sel) return;
+      const hv = this.hover;
+      const hovered = hv && sel.targets.find((g) => g.x === hv[0] && g.y === hv[1]);
+      for (const g of sel.targets) {
+        const [cx, cy] = center([g.x, g.y]);
+        ctx.save();
+        if (g.jump) {
+          ctx.strokeStyle = mine;
+          ctx.globalAlpha = 0.9;
+          ctx.lineWidth = Math.max(1.5, c * 0.07);
+          ctx.setLineDash([c * 0.11, c * 0.08]);
+          ctx.beginPath();
+          ctx.arc(cx, cy, c * 0.27, 0, Math.PI * 2);
+          ctx.stroke();
+        } else {
+          ctx.fillStyle = mine;
+          ctx.globalAlpha = 0.28;
+          ctx.beginPath();
+          ctx.arc(cx, cy, c * 0.32, 0, Math.PI * 2);
+          ctx.fill();
+          ctx.globalAlpha = 0.95;
+          ctx.beginPath();
+          ctx.arc(cx, cy, c * 0.14, 0, Math.PI * 2);
+          ctx.fill();
+        }
+        ctx.restore();
+      }
+      // The selected piece: a pulsing frame.
+      const [sx, sy] = [sel.from[0] * c, sel.from[1] * c];
+      const pulse = 0.65 + 0.35 * Math.sin(now / 160);
+      ctx.save();
+      ctx.shadowColor = mine;
+      ctx.shadowBlur = c * 0.5;
+      ctx.strokeStyle = 'rgba(255,255,255,' + pulse.toFixed(3) + ')';
+      ctx.lineWidth = Math.max(2, c * 0.09);
+      roundRect(ctx, sx + c * 0.02, sy + c * 0.02, c * 0.96, c * 0.96, c * 0.26);
+      ctx.stroke();
+      ctx.restore();
+      if (hovered) {
+        ctx.save();
+        ctx.globalAlpha = 0.6;
+        drawPiece(ctx, ...center([hovered.x, hovered.y]), c, mine, { mine: true });
+        ctx.restore();
+        arrow(ctx, center(sel.from), center([hovered.x, hovered.y]), c, 'rgba(255,255,255,0.9)', hovered.jump);
+        label(ctx, hovered.jump ? 'jump' : 'clone', (hovered.x + 0.5) * c, hovered.y * c - c * 0.32 < c * 0.4 ? (hovered.y + 1) * c + c * 0.32 : hovered.y * c - c * 0.32, c);
+      }
     }
 
     drawItem(g, x, y, c, now) {
@@ -723,6 +843,91 @@
     ctx.fill();
   }
 
+  /**
+   * A Hex piece: a rounded tile in `color` centred on (cx, cy). `o.scale`
+   * (pop-in), `o.sx` (horizontal squash for the capture flip), `o.alpha`,
+   * `o.mine` (a white pip: the player's own piece) and `o.flash` (a white
+   * ring that fades, 0..1).
+   */
+  function drawPiece(ctx, cx, cy, c, color, o) {
+    const scale = o.scale === undefined ? 1 : o.scale;
+    const s = c * 0.8 * scale;
+    if (s < 0.5) return;
+    const w = s * (o.sx === undefined ? 1 : o.sx);
+    const hh = s;
+    const r = Math.min(w, hh) * 0.3;
+    ctx.save();
+    if (o.alpha !== undefined) ctx.globalAlpha *= Math.max(0, o.alpha);
+    ctx.fillStyle = 'rgba(0,0,0,0.45)';
+    roundRect(ctx, cx - w / 2, cy - hh / 2 + c * 0.05, w, hh, r);
+    ctx.fill();
+    const g = ctx.createLinearGradient(0, cy - hh / 2, 0, cy + hh / 2);
+    g.addColorStop(0, shade(color, 0.28));
+    g.addColorStop(0.55, color);
+    g.addColorStop(1, shade(color, -0.22));
+    ctx.fillStyle = g;
+    roundRect(ctx, cx - w / 2, cy - hh / 2, w, hh, r);
+    ctx.fill();
+    ctx.strokeStyle = shade(color, -0.5);
+    ctx.lineWidth = Math.max(1, c * 0.035);
+    ctx.stroke();
+    if (w > s * 0.4) {
+      ctx.fillStyle = 'rgba(255,255,255,0.25)';
+      roundRect(ctx, cx - w / 2 + s * 0.14, cy - hh / 2 + s * 0.09, w - s * 0.28, hh * 0.2, hh * 0.1);
+      ctx.fill();
+    }
+    if (o.mine && w > s * 0.3) {
+      ctx.fillStyle = '#ffffff';
+      ctx.strokeStyle = 'rgba(0,0,0,0.45)';
+      ctx.lineWidth = Math.max(1, c * 0.03);
+      ctx.beginPath();
+      ctx.arc(cx, cy + hh * 0.05, s * 0.13, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.stroke();
+    }
+    if (o.flash > 0) {
+      const grow = (1 - o.flash) * c * 0.25;
+      ctx.strokeStyle = 'rgba(255,255,255,' + (0.9 * o.flash).toFixed(3) + ')';
+      ctx.lineWidth = Math.max(1, c * 0.07);
+      roundRect(ctx, cx - s / 2 - grow, cy - hh / 2 - grow, s + 2 * grow, hh + 2 * grow, r + grow);
+      ctx.stroke();
+    }
+    ctx.restore();
+  }
+
+  /** An arrow between two cell centres, stopping short of the target. */
+  function arrow(ctx, a, b, c, style, dashed) {
+    const dx = b[0] - a[0];
+    const dy = b[1] - a[1];
+    const len = Math.hypot(dx, dy);
+    if (len < 1) return;
+    const ux = dx / len;
+    const uy = dy / len;
+    const x0 = a[0] + ux * c * 0.2;
+    const y0 = a[1] + uy * c * 0.2;
+    const x1 = b[0] - ux * c * 0.22;
+    const y1 = b[1] - uy * c * 0.22;
+    const head = c * 0.2;
+    ctx.save();
+    ctx.strokeStyle = style;
+    ctx.fillStyle = style;
+    ctx.lineWidth = Math.max(1.5, c * 0.07);
+    ctx.lineCap = 'round';
+    if (dashed) ctx.setLineDash([c * 0.12, c * 0.1]);
+    ctx.beginPath();
+    ctx.moveTo(x0, y0);
+    ctx.lineTo(x1 - ux * head * 0.6, y1 - uy * head * 0.6);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.beginPath();
+    ctx.moveTo(x1, y1);
+    ctx.lineTo(x1 - ux * head - uy * head * 0.6, y1 - uy * head + ux * head * 0.6);
+    ctx.lineTo(x1 - ux * head + uy * head * 0.6, y1 - uy * head - ux * head * 0.6);
+    ctx.closePath();
+    ctx.fill();
+    ctx.restore();
+  }
+
   function label(ctx, text, x, y, c) {
     const fs = Math.max(9, Math.round(c * 0.42));
     ctx.font = '700 ' + fs + 'px system-ui, sans-serif';
@@ -743,6 +948,11 @@
 
   /** 'Round 3 · tick 41', 'Round 4 starts in 4…', 'Paused'. */
   SP.phaseText = function (f) {
+    if (isHex(f)) {
+      // Hex has no rounds: one long game that restarts when it ends.
+      if (f.paused) return { text: 'Paused · tick ' + f.tick, cls: 'paused' };
+      return { text: 'Hex · tick ' + f.tick, cls: 'running' };
+    }
     if (f.paused) return { text: 'Paused · round ' + f.round, cls: 'paused' };
     if (f.phase === 'countdown') return { text: 'Round ' + (f.round + 1) + ' starting in ' + f.phase_ticks + '…', cls: 'countdown' };
     return { text: 'Round ' + f.round + ' · tick ' + f.phase_ticks, cls: 'running' };
@@ -770,6 +980,7 @@
 
   /** The player list, best score first. */
   SP.renderPlayers = function (ul, f, mySeat) {
+    if (isHex(f)) return SP.renderHexPlayers(ul, f, mySeat);
     const h = SP.h;
     const snakes = f.snakes.slice().sort((a, b) => b.score - a.score || a.seat - b.seat);
     if (!snakes.length) {
@@ -788,6 +999,89 @@
           h('span', { class: 'pname', title: s.name, text: s.name }),
           h('span', { class: 'pscore', title: 'score', text: String(s.score) }),
           h('span', { class: 'pinfo' }, h('span', { text: 'length ' + len }), SP.snakeBadges(s))
+        );
+      })
+    );
+  };
+
+  SP.isHex = isHex;
+
+  /** Hex: pieces per seat in a frame, as a Map. */
+  SP.hexCounts = function (f) {
+    const m = new Map();
+    for (const p of f.pieces || []) m.set(p[2], (m.get(p[2]) || 0) + 1);
+    return m;
+  };
+
+  /** Hex: the seat whose piece is on [x, y], or null. */
+  SP.hexOwner = function (f, x, y) {
+    for (const p of f.pieces || []) if (p[0] === x && p[1] === y) return p[2];
+    return null;
+  };
+
+  /**
+   * Hex: the legal moves of the piece on [x, y]: empty cells 1 step away
+   * orthogonally (clone) or 2 steps away (jump), as `{x, y, dir, jump}`.
+   */
+  SP.hexTargets = function (f, x, y) {
+    const n = f.size;
+    const cells = Array.from(f.cells || '');
+    const taken = new Set((f.pieces || []).map((p) => p[0] + ',' + p[1]));
+    const out = [];
+    for (const [dir, dx, dy] of [['UP', 0, -1], ['DOWN', 0, 1], ['LEFT', -1, 0], ['RIGHT', 1, 0]]) {
+      for (const k of [1, 2]) {
+        const tx = x + dx * k;
+        const ty = y + dy * k;
+        if (tx < 0 || ty < 0 || tx >= n || ty >= n) continue;
+        if (cells[ty * n + tx] !== ' ' || taken.has(tx + ',' + ty)) continue;
+        out.push({ x: tx, y: ty, dir, jump: k === 2 });
+      }
+    }
+    return out;
+  };
+
+  /** Hex: the command for a move, `ACT(x,y),DIR` or `ACT(x,y,1),DIR`. */
+  SP.hexCommand = function (x, y, dir, jump) {
+    return 'ACT(' + x + ',' + y + (jump ? ',1' : '') + '),' + dir;
+  };
+
+  /** Hex: the players with their colours, piece counts and share of the board. */
+  SP.renderHexPlayers = function (ul, f, mySeat) {
+    const h = SP.h;
+    const counts = SP.hexCounts(f);
+    const free = Array.from(f.cells || '').filter((g) => g !== '☼').length || 1;
+    const players = (f.players || []).slice().sort((a, b) => b.score - a.score || a.seat - b.seat);
+    if (!players.length) {
+      SP.fill(ul, h('li', { class: 'empty', text: 'Nobody is playing.' }));
+      return;
+    }
+    SP.fill(
+      ul,
+      players.map((p) => {
+        const n = counts.get(p.seat) || 0;
+        const share = (100 * n) / free;
+        const bar = h('span', { class: 'fill' });
+        SP.swatch(bar, p.color);
+        bar.style.width = Math.min(100, share).toFixed(1) + '%';
+        const badges = [];
+        if (p.seat === mySeat) badges.push(h('span', { class: 'badge ok', text: 'you' }));
+        if (p.bot) badges.push(h('span', { class: 'badge', text: 'built-in bot' }));
+        if (!n) badges.push(h('span', { class: 'badge warn', text: 'no pieces' }));
+        const cls = [p.seat === mySeat ? 'me' : '', n ? '' : 'out'].filter(Boolean).join(' ');
+        return h(
+          'li',
+          { class: cls || null, dataset: { seat: String(p.seat) } },
+          SP.swatch(h('span', { class: 'swatch' }), p.color),
+          h('span', { class: 'pname', title: p.name, text: p.name }),
+          h('span', { class: 'pscore', title: 'score', text: String(p.score) }),
+          h(
+            'span',
+            { class: 'pinfo' },
+            h('span', { class: 'pieces', text: n + (n === 1 ? ' piece' : ' pieces') }),
+            h('span', { class: 'faint', text: share < 10 && share > 0 ? share.toFixed(1) + '%' : Math.round(share) + '%' }),
+            badges
+          ),
+          h('span', { class: 'meter', title: 'share of the board' }, bar)
         );
       })
     );
@@ -815,7 +1109,7 @@
       if (f.tick <= this.lastTick) return;
       this.lastTick = f.tick;
       // Newest first overall, but a tick's own events keep their order.
-      for (const e of (f.events || []).slice().reverse()) this.push(f.tick, e, /^round /.test(e) ? 'round' : '');
+      for (const e of (f.events || []).slice().reverse()) this.push(f.tick, e, /^round |starts again/.test(e) ? 'round' : '');
     }
 
     push(tick, text, cls) {

@@ -5,6 +5,8 @@
   const SP = window.Snakepit;
   const $ = SP.$;
   const h = SP.h;
+  const GAME_NAMES = { snakebattle: 'SnakeBattle', hex: 'Hex' };
+  const gameName = (g) => GAME_NAMES[g] || String(g || '');
 
   function seatItem(seat) {
     if (!seat.name) return h('li', { class: 'empty-seat' }, h('span', { class: 'dot' }), h('span', { class: 'name', text: 'free seat' }));
@@ -25,21 +27,33 @@
   function roomCard(r) {
     const href = '/room/' + encodeURIComponent(r.name);
     const state = r.paused ? h('span', { class: 'badge info', text: 'paused' }) : h('span', { class: 'badge ok', text: 'live' });
-    const seats = (r.seats || []).slice().sort((a, b) => (b.name ? 1 : 0) - (a.name ? 1 : 0) || b.score - a.score);
+    const all = r.seats || [];
+    const taken = all.filter((s) => s.name).sort((a, b) => b.score - a.score);
+    const empty = all.length - taken.length;
+    // Empty seats collapse into one line (a Hex field has eleven).
+    const seats = taken.map(seatItem);
+    if (empty === 1) seats.push(seatItem({}));
+    else if (empty > 1) seats.push(h('li', { class: 'empty-seat' }, h('span', { class: 'dot' }), h('span', { class: 'name', text: empty + ' free seats' })));
     return h(
       'article',
       { class: 'room-card', dataset: { room: r.name } },
-      h('div', { class: 'title' }, h('a', { href, text: r.name }), state),
+      h(
+        'div',
+        { class: 'title' },
+        h('a', { href, text: r.name }),
+        h('span', { class: 'grow' }),
+        h('span', { class: 'badge game', dataset: { game: String(r.game || '') }, text: gameName(r.game) }),
+        state
+      ),
       h(
         'div',
         { class: 'meta' },
-        h('span', { text: r.game }),
-        h('span', { text: 'round ' + r.round }),
+        r.game === 'hex' ? null : h('span', { text: 'round ' + r.round }),
         h('span', { text: 'tick ' + r.tick }),
         h('span', { text: SP.ms(r.tick_ms) + ' / tick' }),
         h('span', { title: 'seats that are empty or held by a built-in bot', text: r.free_seats + (r.free_seats === 1 ? ' open seat' : ' open seats') })
       ),
-      h('ul', { class: 'seats' }, seats.map(seatItem)),
+      h('ul', { class: 'seats' }, seats),
       h('div', { class: 'row' }, h('a', { class: 'button', href, text: 'Watch' }))
     );
   }
@@ -60,15 +74,23 @@
   SP.poll(loadRooms, 3000);
 
   const form = $('register-form');
+  // ?game=hex preselects a game.
+  const wanted = new URLSearchParams(location.search).get('game');
+  for (const r of form.querySelectorAll('input[name="game"]')) if (r.value === wanted) r.checked = true;
+  const chosenGame = () => {
+    const r = form.querySelector('input[name="game"]:checked');
+    return r ? r.value : 'snakebattle';
+  };
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const input = $('register-name');
-    const btn = form.querySelector('button');
+    const btn = form.querySelector('button[type="submit"]');
     btn.disabled = true;
     SP.say($('register-error'), '');
     try {
-      const p = await SP.api('/api/register', { body: { name: input.value } });
+      const p = await SP.api('/api/register', { body: { name: input.value, game: chosenGame() } });
       $('register-as').textContent = p.name;
+      $('register-for').textContent = gameName(p.game || chosenGame());
       const a = $('register-url');
       a.textContent = p.url;
       a.href = SP.safeHref(p.url);

@@ -4,7 +4,10 @@
 // (drawn as on the room page, with the player's snake highlighted), a
 // private `player` message every tick (the board string the bot gets and
 // the recent answers), and `error` before the server closes the socket.
-// Arrow keys / WASD / Space are sent back as UP, DOWN, LEFT, RIGHT, ACT.
+// SnakeBattle: arrow keys / WASD / Space are sent back as UP, DOWN, LEFT,
+// RIGHT, ACT. Hex: a click on one of the player's pieces selects it and
+// marks its legal targets; a click on a target (or an arrow key, with
+// Shift for a jump) sends `ACT(x,y),DIR` or `ACT(x,y,1),DIR`.
 'use strict';
 
 (function () {
@@ -36,9 +39,21 @@
   const view = new SP.BoardView($('board'));
   const events = new SP.EventLog($('events'), 60);
   // Test hook: the latest messages (read by the browser tests).
-  const hook = (window.__snakepit = { page: 'player', frame: null, player: null, frames: 0, sent: [], error: null, view });
+  const hook = (window.__snakepit = {
+    page: 'player',
+    game: null,
+    seat: null,
+    frame: null,
+    player: null,
+    frames: 0,
+    sent: [],
+    error: null,
+    selected: null,
+    view,
+  });
 
   let mySeat = null;
+  let game = null;
   let failures = 0;
 
   function showError(text) {
@@ -56,7 +71,9 @@
     }
     hook.frame = f;
     hook.frames += 1;
+    setGame(f.game);
     view.setFrame(f);
+    if (game === 'hex') hexFrame(f);
     SP.renderPhase($('phase'), f);
     SP.renderPlayers($('players'), f, mySeat);
     $('tick').textContent = 'tick ' + f.tick;
@@ -65,6 +82,7 @@
   }
 
   function renderMe(f) {
+    if (SP.isHex(f)) return renderHexMe(f);
     const me = mySeat === null ? null : f.snakes.find((s) => s.seat === mySeat);
     const st = $('me-status');
     if (!me) {
@@ -88,10 +106,48 @@
     }
   }
 
+  function renderHexMe(f) {
+    const st = $('me-status');
+    const me = mySeat === null ? null : (f.players || []).find((p) => p.seat === mySeat);
+    if (!me) {
+      st.textContent = mySeat === null ? 'joining…' : 'no seat';
+      st.className = 'badge';
+      return;
+    }
+    SP.swatch($('me-swatch'), me.color);
+    const n = SP.hexCounts(f).get(mySeat) || 0;
+    if (!n) {
+      st.textContent = 'waiting for a piece';
+      st.className = 'badge warn';
+    } else {
+      st.textContent = n + (n === 1 ? ' piece' : ' pieces') + ' · ' + me.score + ' pts';
+      st.className = 'badge ok';
+    }
+  }
+
+  /** Shows the controls of the room's game; the frames say which it is. */
+  function setGame(g) {
+    const next = g === 'hex' ? 'hex' : 'snakebattle';
+    if (next === game) return;
+    game = next;
+    hook.game = game;
+    const hex = game === 'hex';
+    $('snake-controls').classList.toggle('hidden', hex);
+    $('hex-controls').classList.toggle('hidden', !hex);
+    $('play-title').textContent = hex ? 'Play with the mouse' : 'Keyboard play';
+    document.body.dataset.game = game;
+    if (!hex) select(null);
+    if (!hookPlayerName) $('player-title').textContent = hex ? 'Your pieces' : 'Your snake';
+  }
+  let hookPlayerName = false;
+
   function onPlayer(p) {
     hook.player = p;
+    hook.seat = p.seat;
+    hookPlayerName = true;
     if (mySeat !== p.seat) {
       mySeat = p.seat;
+      select(null);
       view.setMySeat(mySeat);
       if (hook.frame) SP.renderPlayers($('players'), hook.frame, mySeat);
     }
@@ -106,7 +162,28 @@
     SP.fill(bot, h('span', { class: 'dot' + (p.bot_connected ? ' on' : '') }), p.bot_connected ? ' bot connected' : ' no bot connected');
     renderBoard(p.board);
     renderLog(p.log || []);
+    renderLastNote(p.log || []);
     if (hook.frame) renderMe(hook.frame);
+  }
+
+  /** The server's note on the last command this page sent, if it has one. */
+  function renderLastNote(log) {
+    const last = hook.sent[hook.sent.length - 1];
+    let note = null;
+    if (last) {
+      for (let i = log.length - 1; i >= 0; i--) {
+        const a = log[i];
+        if (a.text === last && /^from the page/.test(String(a.note || ''))) {
+          note = String(a.note).replace(/^from the page: /, '');
+          // A refusal at the tick comes as a later entry with no text.
+          const after = log.slice(i + 1).find((b) => !b.text && /^refused/.test(String(b.note || '')));
+          if (after) note += ' → ' + after.note;
+          break;
+        }
+      }
+    }
+    $('last-note').textContent = note || '';
+    $('last-note-line').classList.toggle('hidden', !note);
   }
 
   function renderBoard(board) {
@@ -128,8 +205,8 @@
       .reverse()
       .map((a) => {
         const note = String(a.note || '');
-        const good = /(^|: )ok: /.test(note) || note === 'bot connected';
-        const bad = /dropped|disconnected|no command|skips|ignored|empty/.test(note);
+        const good = /(^|: )ok: /.test(note) || /(^|: )(clone|jump) \[/.test(note) || note === 'bot connected';
+        const bad = /dropped|disconnected|no command|skips|ignored|empty|refused|cleared|does nothing|no move/.test(note);
         return h(
           'tr',
           { class: good ? 'good' : bad ? 'bad' : null },
@@ -203,17 +280,23 @@
     const ok = sock.send(cmd);
     hook.sent.push(cmd);
     $('last-sent').textContent = ok ? cmd : cmd + ' (not connected)';
+    $('last-note-line').classList.add('hidden');
     const b = buttons[cmd];
     if (b) {
       b.classList.add('flash');
       setTimeout(() => b.classList.remove('flash'), 160);
     }
+    return ok;
   }
 
   document.addEventListener('keydown', (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const t = e.target;
     if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+    if (game === 'hex') {
+      hexKey(e);
+      return;
+    }
     const cmd = KEYS[e.code] || KEYS[e.key];
     if (!cmd) return;
     e.preventDefault();
@@ -222,4 +305,155 @@
     if (e.repeat) return;
     send(cmd);
   });
+
+  // ---- Hex: mouse and keyboard play ----
+
+  const canvas = $('board');
+  // The selected piece [x, y], and a move sent but not yet played.
+  let sel = null;
+  let pending = null;
+
+  function hint(text, bad) {
+    const el = $('hex-hint');
+    el.textContent = text || '';
+    el.classList.toggle('bad', !!bad);
+  }
+
+  function isMine(x, y) {
+    return !!hook.frame && mySeat !== null && SP.hexOwner(hook.frame, x, y) === mySeat;
+  }
+
+  /** Selects my piece on [x, y] (null clears) and marks its targets. */
+  function select(cell) {
+    sel = cell ? [cell[0], cell[1]] : null;
+    hook.selected = sel ? { x: sel[0], y: sel[1] } : null;
+    if (!sel || !hook.frame) {
+      view.setSelection(null);
+      $('hex-selected').textContent = 'none';
+      return;
+    }
+    const targets = SP.hexTargets(hook.frame, sel[0], sel[1]);
+    view.setSelection({ from: sel, targets });
+    $('hex-selected').textContent = '(' + sel[0] + ',' + sel[1] + ')';
+    if (!targets.length) hint('This piece is boxed in: no free cell one or two steps away.', true);
+  }
+
+  /** A frame arrived: keep the selection if the piece is still mine. */
+  function hexFrame(f) {
+    if (pending && f.tick > pending.tick) {
+      pending = null;
+      view.setPending(null);
+    }
+    if (sel) {
+      if (isMine(sel[0], sel[1])) select(sel);
+      else {
+        hint('Your piece at (' + sel[0] + ',' + sel[1] + ') is gone; pick another.', true);
+        select(null);
+      }
+    }
+  }
+
+  function hexSend(from, target) {
+    const cmd = SP.hexCommand(from[0], from[1], target.dir, target.jump);
+    const ok = send(cmd);
+    pending = { from: [from[0], from[1]], to: [target.x, target.y], jump: target.jump, tick: hook.frame ? hook.frame.tick : 0 };
+    view.setPending(pending);
+    hint(ok ? (target.jump ? 'Jump' : 'Clone') + ' sent; it is played at the next tick.' : 'Not connected: the move was not sent.', !ok);
+    // After a jump the piece is no longer there; after a clone it is.
+    if (target.jump) select(null);
+  }
+
+  canvas.addEventListener('click', (e) => {
+    if (game !== 'hex' || !hook.frame) return;
+    const cell = view.cellAt(e.clientX, e.clientY);
+    if (!cell) return;
+    if (sel) {
+      const target = SP.hexTargets(hook.frame, sel[0], sel[1]).find((g) => g.x === cell[0] && g.y === cell[1]);
+      if (target) {
+        hexSend(sel, target);
+        return;
+      }
+      if (sel[0] === cell[0] && sel[1] === cell[1]) {
+        select(null);
+        hint('');
+        return;
+      }
+    }
+    if (isMine(cell[0], cell[1])) {
+      hint('');
+      select(cell);
+    } else {
+      select(null);
+      hint(
+        SP.hexOwner(hook.frame, cell[0], cell[1]) !== null
+          ? 'That piece is not yours: click one with a white pip.'
+          : 'Click one of your pieces first, then a marked cell.'
+      );
+    }
+  });
+
+  canvas.addEventListener('mousemove', (e) => {
+    if (game !== 'hex' || !hook.frame) return;
+    const cell = view.cellAt(e.clientX, e.clientY);
+    view.setHover(cell);
+    let active = false;
+    if (cell) {
+      active = isMine(cell[0], cell[1]) || (!!sel && SP.hexTargets(hook.frame, sel[0], sel[1]).some((g) => g.x === cell[0] && g.y === cell[1]));
+    }
+    canvas.classList.toggle('clickable', active);
+  });
+  canvas.addEventListener('mouseleave', () => {
+    view.setHover(null);
+    canvas.classList.remove('clickable');
+  });
+
+  /** My pieces in reading order, those that can move first. */
+  function myPieces() {
+    const f = hook.frame;
+    if (!f || mySeat === null) return [];
+    return f.pieces
+      .filter((p) => p[2] === mySeat)
+      .map((p) => [p[0], p[1]])
+      .sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+  }
+
+  function hexKey(e) {
+    if (e.code === 'Escape') {
+      select(null);
+      hint('');
+      return;
+    }
+    if (e.code === 'Space' || e.code === 'Tab') {
+      if (e.code === 'Tab' && !sel) return;
+      e.preventDefault();
+      const all = myPieces();
+      const movable = all.filter((p) => SP.hexTargets(hook.frame, p[0], p[1]).length);
+      const list = movable.length ? movable : all;
+      if (!list.length) {
+        hint('You have no pieces yet: one appears at the next tick.', true);
+        return;
+      }
+      const at = sel ? list.findIndex((p) => p[0] === sel[0] && p[1] === sel[1]) : -1;
+      const step = e.shiftKey ? -1 : 1;
+      hint('');
+      select(list[(at + step + list.length) % list.length]);
+      return;
+    }
+    const dir = KEYS[e.code];
+    if (!dir || dir === 'ACT') return;
+    e.preventDefault();
+    if (e.target && e.target.tagName === 'BUTTON') e.target.blur();
+    if (e.repeat) return;
+    if (!sel) {
+      hint('Select a piece first: click it, or press Space.', true);
+      return;
+    }
+    const jump = e.shiftKey;
+    const target = SP.hexTargets(hook.frame, sel[0], sel[1]).find((g) => g.dir === dir && g.jump === jump);
+    if (!target) {
+      hint('Cannot ' + (jump ? 'jump ' : 'clone ') + dir.toLowerCase() + ' from (' + sel[0] + ',' + sel[1] + '): that cell is not free.', true);
+      return;
+    }
+    hexSend(sel, target);
+  }
 })();

@@ -1,0 +1,355 @@
+//! A match runner for the stdin/stdout arenas: one sandboxed
+//! [`ProcessBot`] per seat, playing any [`StdioGame`] (CodeCarrots,
+//! KingOfBots, Multisnake).
+//!
+//! Each tick ([`StdioMatch::tick`]):
+//!
+//! 1. Every seat's input is rendered in the seat's [`Wire`]. A seat without
+//!    input (its snake is dead, or not yet respawned) has its process
+//!    killed, if it still has one.
+//! 2. A seat with input and no running process gets a fresh one in a fresh
+//!    folder (a restart, for a CodeCarrots snake that respawned); its first
+//!    request carries the game's preamble (the Multisnake header) and has
+//!    the longer first-move deadline, since start-up counts against it.
+//! 3. All seats are asked at once, each with its own deadline, and every
+//!    answer is parsed. A spawn error, a fault of the process (timeout,
+//!    crash, EOF, several lines...) or an answer that is not a move becomes
+//!    the game's forfeit action ([`StdioGame::forfeit`]), reported with the
+//!    exact bytes and the reason ([`SeatFault`]), and the process is killed.
+//!    What a forfeit means is the arena's rule, applied by the engine:
+//!    CodeCarrots kills the snake (its program restarts when it respawns),
+//!    Multisnake kills the snake for good, a duel is lost.
+//! 4. Each asked seat's stderr since the last tick is collected, bounded by
+//!    the sandbox limits (`stderr_lines_max` lines of
+//!    `stderr_line_bytes_max` bytes), for the replay's owner-only log.
+//! 5. The game steps. When it has finished, every process is killed.
+//!
+//! **Invariant:** the actions of a tick depend only on the game and on what
+//! each bot answered, never on timing between bots or the order in which
+//! answers arrive, so a match is deterministic given the seed and the bots'
+//! behaviour; a replay of its actions re-simulates exactly.
+//!
+//! **Invariant:** no bot outlives the match. Processes are killed when their
+//! snake dies, at their first fault, when the game ends, and when the
+//! [`StdioMatch`] is dropped.
+//!
+//! Processes are spawned from within [`StdioMatch::tick`], so the future
+//! must be polled on a thread that lives as long as the match (a
+//! `block_on` thread or a runtime worker; see [`ProcessBot::spawn`]).
+//! Only CodeCarrots stops its bots with SIGSTOP between moves
+//! ([`MatchSettings::for_game`]), as upstream does.
+
+use std::fmt;
+use std::time::Duration;
+
+use futures_util::future::join_all;
+use snakepit_protocol::stdio::{AnswerError, StdioGame, Wire};
+
+use crate::process::{BotCommand, BotFault, ProcessBot, SandboxLimits, StderrLines};
+
+/// One seat of a match: who plays it and how.
+#[derive(Clone, Debug)]
+pub struct Seat {
+    /// A label for people and replays (`python3 bot.py`, a name).
+    pub label: String,
+    /// The program to run.
+    pub command: BotCommand,
+    /// The format it speaks.
+    pub wire: Wire,
+}
+
+impl Seat {
+    /// A seat speaking the game's own text format, labelled `label`.
+    pub fn text(label: impl Into<String>, command: BotCommand) -> Seat {
+        Seat { label: label.into(), command, wire: Wire::Text }
+    }
+}
+
+/// Deadlines and sandbox of a match.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// Wall-clock time for one answer, from the write of the request.
+    pub move_deadline: Duration,
+    /// The same for the first request of each process, which also pays for
+    /// its start-up (a JVM takes about half a second).
+    pub first_move_deadline: Duration,
+    /// Limits of every bot; `stop_between_moves` decides SIGSTOP.
+    pub limits: SandboxLimits,
+}
+
+impl MatchSettings {
+    /// The arena's settings: 5 s per move with SIGSTOP between moves for
+    /// `carrots` (upstream's timer and signals), 1 s per move without
+    /// stopping for every other game; a first move 10 s longer.
+    pub fn for_game(game: &str) -> MatchSettings {
+        let carrots = game == "carrots";
+        let move_deadline = Duration::from_secs(if carrots { 5 } else { 1 });
+        MatchSettings {
+            move_deadline,
+            first_move_deadline: move_deadline + Duration::from_secs(10),
+            limits: SandboxLimits { stop_between_moves: carrots, ..SandboxLimits::default() },
+        }
+    }
+}
+
+/// Why a seat forfeited a tick.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SeatFault {
+    /// The program could not be started; holds the error's text.
+    Spawn(String),
+    /// The process did not produce an answer line: timeout, crash, EOF,
+    /// too long, several lines. Holds the exact bytes received.
+    Bot(BotFault),
+    /// The answer line is not a move of the game. Holds the exact bytes.
+    Answer {
+        /// What is wrong with the answer, with its bytes.
+        error: AnswerError,
+        /// From the request to the answer.
+        elapsed: Duration,
+    },
+}
+
+impl fmt::Display for SeatFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SeatFault::Spawn(e) => write!(f, "could not start: {e}"),
+            SeatFault::Bot(e) => write!(f, "{e}"),
+            SeatFault::Answer { error, elapsed } => write!(f, "{error} (after {} ms)", elapsed.as_millis()),
+        }
+    }
+}
+
+/// What one seat did in one tick.
+#[derive(Debug)]
+pub enum SeatOutcome {
+    /// The seat was not asked: its snake is dead or waiting, or the game is
+    /// over.
+    Idle,
+    /// The seat answered with a move.
+    Answered {
+        /// The answer line, without its `\n`.
+        line: String,
+        /// From the request to the answer.
+        elapsed: Duration,
+    },
+    /// The seat forfeited.
+    Failed(SeatFault),
+}
+
+/// One seat's part of a tick report.
+#[derive(Debug)]
+pub struct SeatTick {
+    /// What the seat did.
+    pub outcome: SeatOutcome,
+    /// Whether a new process was started for this tick (the first tick, or a
+    /// restart after a respawn).
+    pub started: bool,
+    /// Whether the seat's process was killed in this tick (its snake died,
+    /// it failed, or the game ended).
+    pub killed: bool,
+    /// The stderr lines the process wrote since the last tick; shown to the
+    /// bot's owner only.
+    pub stderr: StderrLines,
+}
+
+/// Everything about one tick, for the replay, the logs and the viewer.
+#[derive(Debug)]
+pub struct TickReport<G: StdioGame> {
+    /// The game's tick count after this tick.
+    pub tick: u64,
+    /// The actions played, by seat, as the replay records them.
+    pub actions: Vec<G::Action>,
+    /// What happened in the tick.
+    pub events: Vec<G::Event>,
+    /// Each seat's answer, fault and stderr.
+    pub seats: Vec<SeatTick>,
+}
+
+impl<G: StdioGame> TickReport<G> {
+    /// The seats that forfeited this tick, with their faults.
+    pub fn faults(&self) -> impl Iterator<Item = (usize, &SeatFault)> {
+        self.seats.iter().enumerate().filter_map(|(i, s)| match &s.outcome {
+            SeatOutcome::Failed(f) => Some((i, f)),
+            _ => None,
+        })
+    }
+}
+
+/// Per-seat runner state.
+struct SeatState {
+    seat: Seat,
+    bot: Option<ProcessBot>,
+}
+
+/// A game played by process bots. See the [module documentation](self).
+pub struct StdioMatch<G: StdioGame> {
+    game: G,
+    seats: Vec<SeatState>,
+    settings: MatchSettings,
+}
+
+impl<G: StdioGame> StdioMatch<G> {
+    /// A match of `game` (before or during play) with one seat per player,
+    /// in seat order. No process starts before the first tick.
+    ///
+    /// # Panics
+    /// If the number of seats differs from the game's.
+    pub fn new(game: G, seats: Vec<Seat>, settings: MatchSettings) -> StdioMatch<G> {
+        assert_eq!(seats.len(), game.seats(), "one seat per player of the game");
+        let seats = seats.into_iter().map(|seat| SeatState { seat, bot: None }).collect();
+        StdioMatch { game, seats, settings }
+    }
+
+    /// The game as it stands.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The seats' labels, in seat order (for the replay header).
+    pub fn labels(&self) -> Vec<String> {
+        self.seats.iter().map(|s| s.seat.label.clone()).collect()
+    }
+
+    /// Whether the game has ended.
+    pub fn is_finished(&self) -> bool {
+        self.game.is_finished()
+    }
+
+    /// Plays one tick (see the [module documentation](self)). After the
+    /// game has finished it kills what is left and changes nothing.
+    pub async fn tick(&mut self) -> TickReport<G> {
+        let n = self.seats.len();
+        let mut reports: Vec<SeatTick> = (0..n)
+            .map(|_| SeatTick { outcome: SeatOutcome::Idle, started: false, killed: false, stderr: StderrLines::default() })
+            .collect();
+        let mut actions = vec![G::Action::default(); n];
+
+        // Render and start what is needed; each request is the input, plus
+        // the preamble for a fresh process.
+        let mut requests: Vec<Option<(String, Duration)>> = Vec::with_capacity(n);
+        for (i, (st, report)) in self.seats.iter_mut().zip(&mut reports).enumerate() {
+            let input = if self.game.is_finished() { None } else { st.seat.wire.input(&self.game, i) };
+            let Some(input) = input else {
+                if let Some(mut bot) = st.bot.take() {
+                    report.stderr = bot.take_stderr();
+                    report.killed = true;
+                }
+                requests.push(None);
+                continue;
+            };
+            if st.bot.as_ref().is_some_and(ProcessBot::is_gone) {
+                st.bot = None;
+            }
+            let mut request = input;
+            let mut deadline = self.settings.move_deadline;
+            if st.bot.is_none() {
+                match ProcessBot::spawn(&st.seat.command, &self.settings.limits) {
+                    Ok(bot) => {
+                        st.bot = Some(bot);
+                        report.started = true;
+                        deadline = self.settings.first_move_deadline;
+                        if let Some(mut pre) = st.seat.wire.preamble(&self.game, i) {
+                            pre.push_str(&request);
+                            request = pre;
+                        }
+                    }
+                    Err(e) => {
+                        report.outcome = SeatOutcome::Failed(SeatFault::Spawn(e.to_string()));
+                        actions[i] = G::forfeit();
+                        requests.push(None);
+                        continue;
+                    }
+                }
+            }
+            requests.push(Some((request, deadline)));
+        }
+
+        // Ask every seat at once: a slow bot delays the tick, never the
+        // other bots' deadlines.
+        let asks = self.seats.iter_mut().zip(&requests).filter_map(|(st, req)| {
+            let (request, deadline) = req.as_ref()?;
+            let bot = st.bot.as_mut()?;
+            Some(async move { bot.ask(request, *deadline).await })
+        });
+        let mut answers = join_all(asks).await.into_iter();
+
+        for (i, st) in self.seats.iter_mut().enumerate() {
+            if requests[i].is_none() {
+                continue;
+            }
+            let Some(bot) = st.bot.as_mut() else { continue };
+            let report = &mut reports[i];
+            let answer = answers.next().expect("one answer per request");
+            let outcome = match answer {
+                Ok(reply) => match st.seat.wire.parse_answer::<G>(reply.line.as_bytes()) {
+                    Ok(action) => {
+                        actions[i] = action;
+                        SeatOutcome::Answered { line: reply.line, elapsed: reply.elapsed }
+                    }
+                    Err(error) => {
+                        actions[i] = G::forfeit();
+                        SeatOutcome::Failed(SeatFault::Answer { error, elapsed: reply.elapsed })
+                    }
+                },
+                Err(fault) => {
+                    actions[i] = G::forfeit();
+                    SeatOutcome::Failed(SeatFault::Bot(fault))
+                }
+            };
+            report.stderr = bot.take_stderr();
+            if matches!(outcome, SeatOutcome::Failed(_)) {
+                // A bad answer leaves the process running; the rule ends
+                // it (and a restart, where the arena has one, starts fresh).
+                st.bot = None;
+                report.killed = true;
+            }
+            report.outcome = outcome;
+        }
+
+        let events = self.game.step(&actions);
+        if self.game.is_finished() {
+            for (st, report) in self.seats.iter_mut().zip(&mut reports) {
+                if let Some(mut bot) = st.bot.take() {
+                    append_stderr(&mut report.stderr, bot.take_stderr());
+                    report.killed = true;
+                }
+            }
+        }
+        TickReport { tick: self.game.tick(), actions, events, seats: reports }
+    }
+
+    /// Plays until the game finishes or `ticks_max` more ticks have been
+    /// played, calling `each` with the game after every tick and the tick's
+    /// report. Kills every process before returning.
+    pub async fn run(&mut self, ticks_max: u64, mut each: impl FnMut(&G, &TickReport<G>)) {
+        for _ in 0..ticks_max {
+            if self.game.is_finished() {
+                break;
+            }
+            let report = self.tick().await;
+            each(&self.game, &report);
+        }
+        self.stop();
+    }
+
+    /// Kills every process (the game is left as it is).
+    pub fn stop(&mut self) {
+        for st in &mut self.seats {
+            st.bot = None;
+        }
+    }
+
+    /// Ends the match and returns the game.
+    pub fn into_game(mut self) -> G {
+        self.stop();
+        self.game
+    }
+}
+
+/// Appends `more` to `into`, keeping the counters.
+fn append_stderr(into: &mut StderrLines, more: StderrLines) {
+    into.lines.extend(more.lines);
+    into.dropped_lines += more.dropped_lines;
+    into.truncated_lines += more.truncated_lines;
+}
