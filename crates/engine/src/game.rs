@@ -48,3 +48,26 @@ impl fmt::Display for ParseActionError {
 }
 
 impl std::error::Error for ParseActionError {}
+
+/// One named step of a game's tick. A game's rules are the ordered list of
+/// its stages (`STAGES` in each game module), so a variant of a game swaps or
+/// adds stages instead of forking the engine.
+pub struct Stage<G, A, E> {
+    /// Name, as listed in the rules' documentation.
+    pub name: &'static str,
+    /// The step.
+    pub run: fn(&mut G, &[A], &mut Vec<E>),
+}
+
+/// A game that cannot be created as asked (too many players for the map,
+/// say). Bot behaviour never produces one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewGameError(pub String);
+
+impl fmt::Display for NewGameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NewGameError {}

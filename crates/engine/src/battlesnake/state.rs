@@ -155,13 +155,9 @@ impl Snake {
     }
 }
 
-/// A stage of a turn: one named step of the rules.
-pub struct Stage {
-    /// The official stage name (for example `movement.standard`).
-    pub name: &'static str,
-    /// The step.
-    pub run: fn(&mut Battlesnake, &[Action], &mut Vec<Event>),
-}
+/// A stage of a turn, named as the official rules name it (for example
+/// `movement.standard`).
+pub type Stage = crate::game::Stage<Battlesnake, Action, Event>;
 
 /// The stage that runs first in every turn and stops it when the game is
 /// already over.

@@ -7,7 +7,6 @@ use crate::game::{Game, ParseActionError};
 use crate::geom::{Dir, Pos};
 use crate::rng::Rng;
 use std::collections::VecDeque;
-use std::fmt;
 
 /// Index of a seat (player) in a game.
 pub type SnakeIdx = usize;
@@ -140,12 +139,7 @@ pub enum Event {
 }
 
 /// A stage of the tick: one named step of the rules, run in order.
-pub struct Stage {
-    /// Name, as listed in the rules' documentation.
-    pub name: &'static str,
-    /// The step.
-    pub run: fn(&mut Carrots, &[Action], &mut Vec<Event>),
-}
+pub type Stage = crate::game::Stage<Carrots, Action, Event>;
 
 /// The stages of a tick, in upstream's order (`move_snake` for every snake,
 /// then `check_collisions`, then the leaderboard), with the respawn and the
@@ -182,17 +176,7 @@ pub struct Carrots {
     rng: Rng,
 }
 
-/// A game that cannot be created as asked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NewGameError(pub String);
-
-impl fmt::Display for NewGameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for NewGameError {}
+pub use crate::game::NewGameError;
 
 impl Carrots {
     /// A new game with `seats` players, all present, each on a random free

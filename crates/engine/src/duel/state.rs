@@ -111,12 +111,7 @@ pub enum Event {
 }
 
 /// A stage of the round: one named step of the rules, run in order.
-pub struct Stage {
-    /// Name, as listed in the rules' documentation.
-    pub name: &'static str,
-    /// The step.
-    pub run: fn(&mut Duel, &[Action], &mut Vec<Event>),
-}
+pub type Stage = crate::game::Stage<Duel, Action, Event>;
 
 /// The stages of a round, in upstream's order (`nextStep`, then `judge`).
 pub const STAGES: &[Stage] = &[

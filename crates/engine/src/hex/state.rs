@@ -7,7 +7,6 @@ use crate::checksum::Checksum;
 use crate::game::{Game, ParseActionError};
 use crate::geom::Pos;
 use crate::rng::Rng;
-use std::fmt;
 
 /// Index of a seat (player) in a game. Seats are numbered in join order and
 /// never renumbered; a seat left by one player is reused by the next.
@@ -238,17 +237,7 @@ pub struct Hex {
     rng: Rng,
 }
 
-/// A game that cannot be created as asked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NewGameError(pub String);
-
-impl fmt::Display for NewGameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for NewGameError {}
+pub use crate::game::NewGameError;
 
 impl Hex {
     /// A new game with `seats` players, all present, each with one piece at

@@ -134,12 +134,7 @@ pub enum Event {
 }
 
 /// A stage of the turn: one named step of the rules, run in order.
-pub struct Stage {
-    /// Name, as listed in the rules' documentation.
-    pub name: &'static str,
-    /// The step.
-    pub run: fn(&mut Multisnake, &[Action], &mut Vec<Event>),
-}
+pub type Stage = crate::game::Stage<Multisnake, Action, Event>;
 
 /// The stages of a turn.
 pub const STAGES: &[Stage] = &[

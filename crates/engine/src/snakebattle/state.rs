@@ -8,7 +8,6 @@ use crate::game::{Game, ParseActionError};
 use crate::geom::{Dir, Pos};
 use crate::rng::Rng;
 use std::collections::VecDeque;
-use std::fmt;
 
 /// Index of a seat (player) in a game.
 pub type SnakeIdx = usize;
@@ -238,12 +237,7 @@ pub enum Event {
 }
 
 /// A stage of the tick: one named step of the rules, run in order.
-pub struct Stage {
-    /// Name, as listed in the rules' documentation.
-    pub name: &'static str,
-    /// The step.
-    pub run: fn(&mut SnakeBattle, &[Action], &mut Vec<Event>),
-}
+pub type Stage = crate::game::Stage<SnakeBattle, Action, Event>;
 
 /// The stages of a running tick, in the seed's order of processing.
 pub const STAGES: &[Stage] = &[
@@ -278,17 +272,7 @@ pub struct SnakeBattle {
     rng: Rng,
 }
 
-/// A game that cannot be created as asked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NewGameError(pub String);
-
-impl fmt::Display for NewGameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for NewGameError {}
+pub use crate::game::NewGameError;
 
 impl SnakeBattle {
     /// A new game with `seats` players, all present, spawned on start floors.
