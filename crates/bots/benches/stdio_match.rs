@@ -1,2 +1,111 @@
-//! Placeholder, replaced below.
-fn main() {}
+//! Turns per second of a whole Multisnake game through the stdio match
+//! runner: four C starter bots (`starters/multisnake/c/bot.c`) in the full
+//! sandbox, without SIGSTOP between moves (Multisnake's setting), on the
+//! 32x32 tournament map. A turn is everything the runner does: render each
+//! live seat's map, ask all bots at once, read and parse the answers, step
+//! the engine. The goal is at most 35 µs per 4-bot turn.
+//!
+//! Games are played one after another until enough turns are measured;
+//! the first turn of each game (which starts the processes) is left out and
+//! reported apart, and turns are split by how many bots were asked.
+//!
+//! Run: `cargo bench -p snakepit-bots --bench stdio_match` (needs `cc`).
+//! Set `STDIO_BENCH_TURNS` to change the number of measured turns.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use snakepit_bots::process::{BotCommand, SandboxReport};
+use snakepit_bots::stdio_match::{MatchSettings, Seat, SeatOutcome, StdioMatch};
+use snakepit_engine::multisnake::{self, Multisnake};
+use snakepit_protocol::stdio::Wire;
+
+fn main() {
+    print!("{}", SandboxReport::cached());
+    let turns_wanted: usize = std::env::var("STDIO_BENCH_TURNS").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    let bin = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-multisnake-c-bot");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../starters/multisnake/c/bot.c");
+    let ok = std::process::Command::new("cc").args(["-O2", "-o"]).arg(&bin).arg(src).status();
+    assert!(ok.expect("cc must be installed").success());
+
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let settings = MatchSettings::for_game("multisnake");
+    assert!(!settings.limits.stop_between_moves);
+    let map = multisnake::builtin_map("quad-32x32").unwrap();
+
+    // Turn times by number of bots asked (index 0 unused), and first turns.
+    let mut by_asked: Vec<Vec<Duration>> = vec![Vec::new(); 5];
+    let mut first_turns = Vec::new();
+    let (mut games, mut measured) = (0u64, 0usize);
+    let wall = Instant::now();
+    while measured < turns_wanted {
+        games += 1;
+        let game = Multisnake::new(multisnake::Settings::default(), map.clone(), games);
+        let seats = (0..4).map(|i| Seat::text(format!("c{i}"), BotCommand::executable(&bin))).collect();
+        let mut m = StdioMatch::new(game, seats, settings.clone());
+        let mut first = true;
+        while !m.is_finished() {
+            let started = Instant::now();
+            let report = rt.block_on(m.tick());
+            let took = started.elapsed();
+            if let Some((seat, f)) = report.faults().next() {
+                panic!("game {games} turn {} seat {seat}: {f}", report.tick);
+            }
+            if first {
+                first_turns.push(took);
+                first = false;
+                continue;
+            }
+            let asked = report.seats.iter().filter(|s| matches!(s.outcome, SeatOutcome::Answered { .. })).count();
+            by_asked[asked].push(took);
+            measured += 1;
+        }
+    }
+    let wall = wall.elapsed();
+
+    println!("multisnake quad-32x32, 4 C starter bots, no SIGSTOP, {games} games, {measured} turns measured");
+    for (asked, times) in by_asked.iter_mut().enumerate().skip(1) {
+        if times.is_empty() {
+            continue;
+        }
+        times.sort();
+        let mean = times.iter().sum::<Duration>() / times.len() as u32;
+        let pct = |p: usize| times[(times.len() * p / 100).min(times.len() - 1)];
+        println!(
+            "  {asked} bots asked: {:>6} turns, mean {:>6.1} µs, median {:>6.1} µs, p99 {:>7.1} µs, {:>7.0} turns/s",
+            times.len(),
+            micros(mean),
+            micros(pct(50)),
+            micros(pct(99)),
+            1e6 / micros(mean)
+        );
+    }
+    let all: Duration = by_asked.iter().flatten().sum();
+    println!(
+        "  all turns: mean {:.1} µs ({:.0} turns/s); first turns (4 spawns): mean {:.1} ms; wall {:.2} s",
+        micros(all / measured as u32),
+        measured as f64 / all.as_secs_f64(),
+        first_turns.iter().sum::<Duration>().as_secs_f64() * 1e3 / first_turns.len() as f64,
+        wall.as_secs_f64()
+    );
+    println!("  of which rendering 4 maps and parsing 4 answers: {:.1} µs per turn", micros(render_and_parse(&map)));
+}
+
+/// The runner's own share of a turn, without any process: rendering the
+/// four maps (as the runner does, once per seat) and parsing four answers.
+fn render_and_parse(map: &multisnake::Map) -> Duration {
+    let game = Multisnake::new(multisnake::Settings::default(), map.clone(), 1);
+    let rounds = 10_000u32;
+    let started = Instant::now();
+    for _ in 0..rounds {
+        for seat in 0..4 {
+            std::hint::black_box(Wire::Text.input(&game, seat));
+            std::hint::black_box(Wire::Text.parse_answer::<Multisnake>(b"^").ok());
+        }
+    }
+    started.elapsed() / rounds
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}

@@ -29,9 +29,11 @@
 //! answers arrive, so a match is deterministic given the seed and the bots'
 //! behaviour; a replay of its actions re-simulates exactly.
 //!
-//! **Invariant:** no bot outlives the match. Processes are killed when their
-//! snake dies, at their first fault, when the game ends, and when the
-//! [`StdioMatch`] is dropped.
+//! **Invariant:** no bot outlives the match. Processes are killed at the
+//! start of the first tick in which the game no longer asks them (their
+//! snake died in the previous one; knowing it needs the input that tick
+//! renders anyway), at their first fault, in the tick the game ends, and
+//! when the [`StdioMatch`] or [`StdioSeats`] is dropped.
 //!
 //! Processes are spawned from within [`StdioMatch::tick`], so the future
 //! must be polled on a thread that lives as long as the match (a
@@ -182,43 +184,43 @@ struct SeatState {
     bot: Option<ProcessBot>,
 }
 
-/// A game played by process bots. See the [module documentation](self).
-pub struct StdioMatch<G: StdioGame> {
-    game: G,
-    seats: Vec<SeatState>,
+/// The process side of a match, without the game: the bots of the seats
+/// that are process bots, asked for one tick's actions at a time. For a
+/// caller that owns the game itself (the CLI's play loop, where other seats
+/// may be built-in bots); [`StdioMatch`] wraps it with the game.
+pub struct StdioSeats {
+    /// By seat; `None` for a seat some other player plays.
+    seats: Vec<Option<SeatState>>,
     settings: MatchSettings,
 }
 
-impl<G: StdioGame> StdioMatch<G> {
-    /// A match of `game` (before or during play) with one seat per player,
-    /// in seat order. No process starts before the first tick.
-    ///
-    /// # Panics
-    /// If the number of seats differs from the game's.
-    pub fn new(game: G, seats: Vec<Seat>, settings: MatchSettings) -> StdioMatch<G> {
-        assert_eq!(seats.len(), game.seats(), "one seat per player of the game");
-        let seats = seats.into_iter().map(|seat| SeatState { seat, bot: None }).collect();
-        StdioMatch { game, seats, settings }
+impl StdioSeats {
+    /// Process bots for the seats given; `None` seats are left to the
+    /// caller (their action is the default one and they are never asked).
+    pub fn new(seats: Vec<Option<Seat>>, settings: MatchSettings) -> StdioSeats {
+        let seats = seats.into_iter().map(|s| s.map(|seat| SeatState { seat, bot: None })).collect();
+        StdioSeats { seats, settings }
     }
 
-    /// The game as it stands.
-    pub fn game(&self) -> &G {
-        &self.game
+    /// Number of seats, process or not.
+    pub fn len(&self) -> usize {
+        self.seats.len()
     }
 
-    /// The seats' labels, in seat order (for the replay header).
-    pub fn labels(&self) -> Vec<String> {
-        self.seats.iter().map(|s| s.seat.label.clone()).collect()
+    /// Whether there are no seats.
+    pub fn is_empty(&self) -> bool {
+        self.seats.is_empty()
     }
 
-    /// Whether the game has ended.
-    pub fn is_finished(&self) -> bool {
-        self.game.is_finished()
+    /// The labels of the process seats, `None` for the others.
+    pub fn labels(&self) -> Vec<Option<String>> {
+        self.seats.iter().map(|s| s.as_ref().map(|s| s.seat.label.clone())).collect()
     }
 
-    /// Plays one tick (see the [module documentation](self)). After the
-    /// game has finished it kills what is left and changes nothing.
-    pub async fn tick(&mut self) -> TickReport<G> {
+    /// Steps 1 to 4 of the tick (see the [module documentation](self)):
+    /// the actions of every seat for the next tick of `game`, default for
+    /// seats without a process, and each seat's report.
+    pub async fn decide<G: StdioGame>(&mut self, game: &G) -> (Vec<G::Action>, Vec<SeatTick>) {
         let n = self.seats.len();
         let mut reports: Vec<SeatTick> = (0..n)
             .map(|_| SeatTick { outcome: SeatOutcome::Idle, started: false, killed: false, stderr: StderrLines::default() })
@@ -229,7 +231,11 @@ impl<G: StdioGame> StdioMatch<G> {
         // the preamble for a fresh process.
         let mut requests: Vec<Option<(String, Duration)>> = Vec::with_capacity(n);
         for (i, (st, report)) in self.seats.iter_mut().zip(&mut reports).enumerate() {
-            let input = if self.game.is_finished() { None } else { st.seat.wire.input(&self.game, i) };
+            let Some(st) = st else {
+                requests.push(None);
+                continue;
+            };
+            let input = if game.is_finished() { None } else { st.seat.wire.input(game, i) };
             let Some(input) = input else {
                 if let Some(mut bot) = st.bot.take() {
                     report.stderr = bot.take_stderr();
@@ -249,7 +255,7 @@ impl<G: StdioGame> StdioMatch<G> {
                         st.bot = Some(bot);
                         report.started = true;
                         deadline = self.settings.first_move_deadline;
-                        if let Some(mut pre) = st.seat.wire.preamble(&self.game, i) {
+                        if let Some(mut pre) = st.seat.wire.preamble(game, i) {
                             pre.push_str(&request);
                             request = pre;
                         }
@@ -269,7 +275,7 @@ impl<G: StdioGame> StdioMatch<G> {
         // other bots' deadlines.
         let asks = self.seats.iter_mut().zip(&requests).filter_map(|(st, req)| {
             let (request, deadline) = req.as_ref()?;
-            let bot = st.bot.as_mut()?;
+            let bot = st.as_mut()?.bot.as_mut()?;
             Some(async move { bot.ask(request, *deadline).await })
         });
         let mut answers = join_all(asks).await.into_iter();
@@ -278,6 +284,7 @@ impl<G: StdioGame> StdioMatch<G> {
             if requests[i].is_none() {
                 continue;
             }
+            let Some(st) = st else { continue };
             let Some(bot) = st.bot.as_mut() else { continue };
             let report = &mut reports[i];
             let answer = answers.next().expect("one answer per request");
@@ -306,17 +313,73 @@ impl<G: StdioGame> StdioMatch<G> {
             }
             report.outcome = outcome;
         }
+        (actions, reports)
+    }
 
-        let events = self.game.step(&actions);
-        if self.game.is_finished() {
-            for (st, report) in self.seats.iter_mut().zip(&mut reports) {
-                if let Some(mut bot) = st.bot.take() {
-                    append_stderr(&mut report.stderr, bot.take_stderr());
-                    report.killed = true;
-                }
+    /// Step 5, after the caller stepped `game`: once it has finished, kills
+    /// every process, adding their last stderr lines to `reports`.
+    pub fn after_step<G: StdioGame>(&mut self, game: &G, reports: &mut [SeatTick]) {
+        if !game.is_finished() {
+            return;
+        }
+        for (st, report) in self.seats.iter_mut().zip(reports) {
+            if let Some(mut bot) = st.as_mut().and_then(|st| st.bot.take()) {
+                append_stderr(&mut report.stderr, bot.take_stderr());
+                report.killed = true;
             }
         }
-        TickReport { tick: self.game.tick(), actions, events, seats: reports }
+    }
+
+    /// Kills every process; a later [`decide`](Self::decide) starts new
+    /// ones where needed.
+    pub fn stop(&mut self) {
+        for st in self.seats.iter_mut().flatten() {
+            st.bot = None;
+        }
+    }
+}
+
+/// A game played by process bots. See the [module documentation](self).
+pub struct StdioMatch<G: StdioGame> {
+    game: G,
+    seats: StdioSeats,
+    labels: Vec<String>,
+}
+
+impl<G: StdioGame> StdioMatch<G> {
+    /// A match of `game` (before or during play) with one seat per player,
+    /// in seat order. No process starts before the first tick.
+    ///
+    /// # Panics
+    /// If the number of seats differs from the game's.
+    pub fn new(game: G, seats: Vec<Seat>, settings: MatchSettings) -> StdioMatch<G> {
+        assert_eq!(seats.len(), game.seats(), "one seat per player of the game");
+        let labels = seats.iter().map(|s| s.label.clone()).collect();
+        StdioMatch { game, seats: StdioSeats::new(seats.into_iter().map(Some).collect(), settings), labels }
+    }
+
+    /// The game as it stands.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The seats' labels, in seat order (for the replay header).
+    pub fn labels(&self) -> Vec<String> {
+        self.labels.clone()
+    }
+
+    /// Whether the game has ended.
+    pub fn is_finished(&self) -> bool {
+        self.game.is_finished()
+    }
+
+    /// Plays one tick (see the [module documentation](self)). After the
+    /// game has finished it kills what is left and changes nothing.
+    pub async fn tick(&mut self) -> TickReport<G> {
+        let (actions, mut seats) = self.seats.decide(&self.game).await;
+        let events = self.game.step(&actions);
+        self.seats.after_step(&self.game, &mut seats);
+        TickReport { tick: self.game.tick(), actions, events, seats }
     }
 
     /// Plays until the game finishes or `ticks_max` more ticks have been
@@ -335,9 +398,7 @@ impl<G: StdioGame> StdioMatch<G> {
 
     /// Kills every process (the game is left as it is).
     pub fn stop(&mut self) {
-        for st in &mut self.seats {
-            st.bot = None;
-        }
+        self.seats.stop();
     }
 
     /// Ends the match and returns the game.

@@ -2,8 +2,9 @@
 //!
 //! A spec says how to reach a player, not which game it plays: each game's
 //! table in `play` turns the specs into its own players and refuses the
-//! ones it cannot seat (an HTTP snake in a SnakeBattle room, say). Process
-//! bots arrive with a later version, as a new variant.
+//! ones it cannot seat (an HTTP snake in a SnakeBattle room, say). Anything
+//! that is neither `builtin:NAME` nor a URL nor another `scheme:` is a
+//! command line for a process bot; the stdio games run it in the sandbox.
 
 use snakepit_bots::http::SnakeUrl;
 use snakepit_bots::{bsbots, builtin};
@@ -17,6 +18,15 @@ pub enum BotSpec {
     Builtin(String),
     /// `http://host:port/path`: a Battlesnake web server.
     Http(String),
+    /// A command line to run as a sandboxed process bot (`python3 bot.py`,
+    /// `./a.out`), speaking the game's own format, or with the `json:`
+    /// prefix the JSON-lines protocol.
+    Process {
+        /// The command line, without the prefix.
+        line: String,
+        /// Whether the bot speaks the JSON-lines protocol.
+        json: bool,
+    },
 }
 
 /// Every built-in name of any game, for the parser's message.
@@ -36,12 +46,21 @@ impl FromStr for BotSpec {
         if s.starts_with("http://") || s.starts_with("https://") {
             return SnakeUrl::parse(s).map(|_| BotSpec::Http(s.to_string())).map_err(|e| e.to_string());
         }
+        let later = || {
+            format!("{s:?} is not builtin:NAME, an http:// URL or a command line; other transports arrive with a later version (built-in bots: {known})")
+        };
+        if s.contains("://") {
+            return Err(later());
+        }
         match s.split_once(':') {
             Some(("builtin", name)) if names.contains(&name) => Ok(BotSpec::Builtin(name.to_string())),
             Some(("builtin", name)) => Err(format!("there is no built-in bot {name:?} (built-in bots: {known})")),
-            _ => Err(format!(
-                "{s:?} is not builtin:NAME or an http:// URL; process bots arrive with a later version (built-in bots: {known})"
-            )),
+            Some(("json", line)) if !line.trim().is_empty() => Ok(BotSpec::Process { line: line.to_string(), json: true }),
+            // A word and a colon before any space or slash reads as a
+            // scheme nobody knows, not as a program name.
+            Some((scheme, _)) if !scheme.is_empty() && scheme.bytes().all(|b| b.is_ascii_alphanumeric()) => Err(later()),
+            _ if s.trim().is_empty() => Err("an empty command line".to_string()),
+            _ => Ok(BotSpec::Process { line: s.to_string(), json: false }),
         }
     }
 }
@@ -51,6 +70,8 @@ impl fmt::Display for BotSpec {
         match self {
             BotSpec::Builtin(name) => write!(f, "builtin:{name}"),
             BotSpec::Http(url) => f.write_str(url),
+            BotSpec::Process { line, json: false } => f.write_str(line),
+            BotSpec::Process { line, json: true } => write!(f, "json:{line}"),
         }
     }
 }
@@ -76,10 +97,16 @@ mod tests {
         assert_eq!(BotSpec::Builtin("random".into()).to_string(), "builtin:random");
         let unknown = "builtin:clever".parse::<BotSpec>().unwrap_err();
         assert!(unknown.contains("no built-in bot \"clever\""), "{unknown}");
-        for later in ["./bot.py", "cmd:python bot.py", "ws://localhost:8080/bot"] {
+        for later in ["cmd:python bot.py", "ws://localhost:8080/bot"] {
             let err = later.parse::<BotSpec>().unwrap_err();
             assert!(err.contains("arrive with a later version"), "{err}");
         }
+        let process = |line: &str, json| Ok(BotSpec::Process { line: line.into(), json });
+        assert_eq!("./bot.py".parse(), process("./bot.py", false));
+        assert_eq!("python3 starters/multisnake/python/bot.py".parse(), process("python3 starters/multisnake/python/bot.py", false));
+        assert_eq!("json:node bot.js".parse(), process("node bot.js", true));
+        assert_eq!("json:node bot.js".parse::<BotSpec>().unwrap().to_string(), "json:node bot.js");
+        assert!(" ".parse::<BotSpec>().is_err());
         let url = "http://127.0.0.1:8000/snake";
         assert_eq!(url.parse(), Ok(BotSpec::Http(url.into())));
         assert_eq!(BotSpec::Http(url.into()).to_string(), url);

@@ -104,7 +104,7 @@ mod tests {
 
     #[test]
     fn bad_bot_spec_is_a_usage_error() {
-        let err = Cli::try_parse_from(["snakepit", "play", "--bot", "./mybot"]).unwrap_err();
+        let err = Cli::try_parse_from(["snakepit", "play", "--bot", "ws://localhost/bot"]).unwrap_err();
         assert_eq!(err.exit_code(), 2);
         assert!(err.to_string().contains("arrive with"), "{err}");
     }

@@ -15,6 +15,7 @@
 
 mod battlesnake;
 mod snakebattle;
+mod stdio;
 
 use crate::bot_spec::BotSpec;
 use crate::exit::BadInput;
@@ -33,7 +34,10 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = GameKind::Snakebattle)]
     pub game: GameKind,
     /// A player, once per seat: builtin:NAME (built-in bots: random,
-    /// greedy) or, for battlesnake, the URL of a snake (http://HOST:PORT/PATH)
+    /// greedy), for battlesnake the URL of a snake (http://HOST:PORT/PATH),
+    /// and for carrots, duel and multisnake a command line run in the
+    /// sandbox ("python3 bot.py", ./a.out; prefix json: for the JSON-lines
+    /// protocol)
     #[arg(long = "bot", value_name = "SPEC", required = true)]
     pub bots: Vec<BotSpec>,
     /// Seed of the game and of the built-in bots [default: a random one,
@@ -45,7 +49,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1000)]
     pub ticks: u64,
     /// The map, drawn in the game's glyphs [default: the built-in map]
-    /// (snakebattle)
+    /// (snakebattle, duel, multisnake)
     #[arg(long, value_name = "FILE")]
     pub map: Option<PathBuf>,
     /// Rule profile whose defaults --set overrides: codebattle or codenjoy
@@ -56,10 +60,10 @@ pub struct Args {
     /// wrapped_constrictor [default: standard] (battlesnake)
     #[arg(long)]
     pub ruleset: Option<String>,
-    /// Board width [default: 11] (battlesnake)
+    /// Board width [default: 11] (battlesnake; carrots: 120)
     #[arg(long)]
     pub width: Option<u32>,
-    /// Board height [default: 11] (battlesnake)
+    /// Board height [default: 11] (battlesnake; carrots: 80)
     #[arg(long)]
     pub height: Option<u32>,
     /// Time an HTTP snake has for each answer, round trip included, in
@@ -76,6 +80,10 @@ pub struct Args {
     /// Pause after each drawn tick, in milliseconds (with --watch)
     #[arg(long, value_name = "MS", default_value_t = 100)]
     pub watch_ms: u64,
+    /// Print what process bots write on stderr, prefixed by their seat
+    /// (carrots, duel, multisnake)
+    #[arg(long)]
+    pub bot_stderr: bool,
     /// Write the replay (JSON lines) to this file
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
@@ -88,6 +96,13 @@ pub enum GameKind {
     Snakebattle,
     /// Battlesnake: the official rulesets and HTTP snakes.
     Battlesnake,
+    /// CodeCarrots snakes: one endless board, process bots reading it on
+    /// stdin.
+    Carrots,
+    /// KingOfBots Snake: a two-player duel on a 13x14 map with walls.
+    Duel,
+    /// SOI Multisnake: 2, 4 or 8 snakes on a wrapping map.
+    Multisnake,
 }
 
 impl GameKind {
@@ -95,6 +110,9 @@ impl GameKind {
         match self {
             GameKind::Snakebattle => "snakebattle",
             GameKind::Battlesnake => "battlesnake",
+            GameKind::Carrots => "carrots",
+            GameKind::Duel => "duel",
+            GameKind::Multisnake => "multisnake",
         }
     }
 }
@@ -121,6 +139,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
             GameKind::Battlesnake => {
                 let (game, table) = battlesnake::setup(&args, seed)?;
+                play(game, table, &args, seed).await
+            }
+            GameKind::Carrots => {
+                let (game, table) = stdio::setup_carrots(&args, seed)?;
+                play(game, table, &args, seed).await
+            }
+            GameKind::Duel => {
+                let (game, table) = stdio::setup_duel(&args, seed)?;
+                play(game, table, &args, seed).await
+            }
+            GameKind::Multisnake => {
+                let (game, table) = stdio::setup_multisnake(&args, seed)?;
                 play(game, table, &args, seed).await
             }
         }

@@ -6,8 +6,12 @@
 
 use snakepit_engine::Game;
 use snakepit_engine::battlesnake::{self, Battlesnake};
+use snakepit_engine::carrots::Carrots;
+use snakepit_engine::duel::Duel;
+use snakepit_engine::multisnake::Multisnake;
 use snakepit_engine::snakebattle::{Phase, SnakeBattle};
 use snakepit_protocol::codenjoy::render_board;
+use snakepit_protocol::stdio;
 use snakepit_protocol::replay::ReplayGame;
 use std::fmt::Write;
 
@@ -109,6 +113,86 @@ impl TerminalView for Battlesnake {
             Event::GameOver { winner: Some(w) } => format!("game over: {} wins", seat_letter(*w)),
             Event::GameOver { winner: None } => "game over".to_string(),
         }
+    }
+}
+
+/// CodeCarrots: `.` empty, `o` apple, each snake as its seat letter (`A`
+/// the head of seat 0, `a` its body), dead bodies `x` until they leave.
+impl TerminalView for Carrots {
+    fn board_rows(&self) -> Vec<String> {
+        let mut grid: Vec<Vec<char>> =
+            stdio::carrots::base_board(self).lines().map(|l| l.chars().map(|c| if c == '#' { 'x' } else { c }).collect()).collect();
+        for (seat, s) in self.snakes().iter().enumerate() {
+            if !s.is_alive() {
+                continue;
+            }
+            let letter = seat_letter(seat);
+            for (k, p) in s.body.iter().enumerate().rev() {
+                grid[p.y as usize][p.x as usize] = if k == 0 { letter } else { letter.to_ascii_lowercase() };
+            }
+        }
+        grid.into_iter().map(|row| row.into_iter().collect()).collect()
+    }
+
+    fn status_line(&self, players: &[String]) -> String {
+        let mut line = format!("tick {}", self.tick());
+        for (seat, s) in self.snakes().iter().enumerate() {
+            let name = players.get(seat).map_or("?", String::as_str);
+            let state = if s.is_alive() { "alive" } else { "dead" };
+            write!(line, " | {} {name} len {} best {} {state}", seat_letter(seat), s.len(), s.best)
+                .expect("writing to a String cannot fail");
+        }
+        line
+    }
+}
+
+/// KingOfBots: `#` wall, `.` grass, `A`/`B` the heads, `a`/`b` the bodies.
+impl TerminalView for Duel {
+    fn board_rows(&self) -> Vec<String> {
+        let map = self.map();
+        let mut grid: Vec<Vec<char>> = map.walls().chunks(map.cols()).map(|r| r.iter().map(|&w| if w { '#' } else { '.' }).collect()).collect();
+        for (seat, s) in self.snakes().iter().enumerate() {
+            let letter = seat_letter(seat);
+            for (k, p) in s.body.iter().enumerate().rev() {
+                if map.contains(*p) {
+                    grid[p.y as usize][p.x as usize] = if k == 0 { letter } else { letter.to_ascii_lowercase() };
+                }
+            }
+        }
+        grid.into_iter().map(|row| row.into_iter().collect()).collect()
+    }
+
+    fn status_line(&self, players: &[String]) -> String {
+        let mut line = format!("round {}", self.round());
+        for (seat, s) in self.snakes().iter().enumerate() {
+            let name = players.get(seat).map_or("?", String::as_str);
+            let state = if s.alive { "alive" } else { "dead" };
+            write!(line, " | {} {name} len {} {state}", seat_letter(seat), s.len()).expect("writing to a String cannot fail");
+        }
+        if let Some((outcome, why)) = self.outcome() {
+            write!(line, " | {outcome:?} ({why:?})").expect("writing to a String cannot fail");
+        }
+        line
+    }
+}
+
+/// Multisnake: exactly the map the bots read (seed 004's glyphs).
+impl TerminalView for Multisnake {
+    fn board_rows(&self) -> Vec<String> {
+        self.rows()
+    }
+
+    fn status_line(&self, players: &[String]) -> String {
+        let mut line = format!("turn {}", self.turn());
+        for (seat, s) in self.snakes().iter().enumerate() {
+            let name = players.get(seat).map_or("?", String::as_str);
+            let state = if s.alive { "alive" } else { "dead" };
+            write!(line, " | {} {name} len {} {state}", seat_letter(seat), s.len()).expect("writing to a String cannot fail");
+        }
+        if let Some(end) = self.outcome() {
+            write!(line, " | winners {:?}", end.winners).expect("writing to a String cannot fail");
+        }
+        line
     }
 }
 

@@ -117,20 +117,25 @@ impl ReplayGame for Multisnake {
 mod tests {
     use super::*;
     use crate::replay::{Replay, ReplayWriter};
-    use snakepit_engine::Game;
+    use crate::stdio::StdioGame;
 
     /// Records `ticks` ticks of `game` with `moves(tick, seat)` and checks
     /// that the replay parses and re-simulates.
-    fn round_trip<G: ReplayGame>(mut game: G, seed: u64, ticks: u64, moves: impl Fn(u64, usize) -> G::Action) {
+    fn round_trip<G: ReplayGame + StdioGame>(mut game: G, seed: u64, ticks: u64, moves: impl Fn(u64, usize) -> G::Action) {
         let players: Vec<String> = (0..game.seats()).map(|i| format!("p{i}")).collect();
         let mut w = ReplayWriter::new(Vec::new(), &game, seed, &players).unwrap();
         for t in 0..ticks {
+            // A finished game no longer counts ticks; nor does its replay.
+            if game.is_finished() {
+                break;
+            }
             let actions: Vec<G::Action> = (0..game.seats()).map(|s| moves(t, s)).collect();
             game.step(&actions);
             w.record(&game, &actions).unwrap();
         }
         let text = String::from_utf8(w.finish().unwrap()).unwrap();
         let replay = Replay::<G>::parse(&text).unwrap();
+        assert!(!replay.ticks.is_empty());
         let end = replay.resimulate(|_, _, _| {}).unwrap();
         assert_eq!(end.checksum(), game.checksum());
     }

@@ -53,6 +53,9 @@ pub(super) fn setup(args: &Args, seed: u64) -> anyhow::Result<(Battlesnake, Batt
                 BadInput(format!("battlesnake has no built-in snake {name:?} (built-in snakes: {})", bsbots::NAMES.join(", ")))
             }),
             BotSpec::Http(url) => HttpSnake::new(url).map(|h| Seat::Http(Box::new(h))).map_err(|e| BadInput(e.to_string())),
+            BotSpec::Process { .. } => {
+                Err(BadInput(format!("{spec}: process bots play carrots, duel and multisnake; battlesnake plays HTTP snakes")))
+            }
         })
         .collect::<Result<Vec<_>, _>>()?;
     let names: Vec<String> = args.bots.iter().map(ToString::to_string).collect();

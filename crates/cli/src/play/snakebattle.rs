@@ -33,6 +33,7 @@ pub(super) fn setup(args: &Args, seed: u64) -> anyhow::Result<(SnakeBattle, Snak
             BotSpec::Builtin(name) => builtin::by_name(name, bot_seed(seed, seat))
                 .ok_or_else(|| BadInput(format!("snakebattle has no built-in bot {name:?} (built-in bots: {})", builtin::NAMES.join(", ")))),
             BotSpec::Http(url) => Err(BadInput(format!("{url}: HTTP snakes play battlesnake, not snakebattle"))),
+            BotSpec::Process { .. } => Err(BadInput(format!("{spec}: process bots play carrots, duel and multisnake, not snakebattle"))),
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok((game, SnakebattleTable { bots, tally: vec![SeatTally::default(); seats] }))

@@ -1,0 +1,221 @@
+//! The stdio arenas end to end: the starter bots of `starters/` (compiled
+//! here where they need it) play real games through the match runner,
+//! inside the sandbox, and every game's replay re-simulates.
+//!
+//! Compiled starters go to one folder under `CARGO_TARGET_TMPDIR`, built
+//! once per test run and shared by the tests. Deadlines are longer than
+//! the arenas' so that a loaded machine does not turn into forfeits; the
+//! tests assert that no starter ever forfeits, which checks that each reads
+//! its format exactly.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use snakepit_bots::process::BotCommand;
+use snakepit_bots::stdio_match::{MatchSettings, Seat, SeatFault, StdioMatch};
+use snakepit_engine::carrots::{self, Carrots};
+use snakepit_engine::duel::{self, Duel};
+use snakepit_engine::multisnake::{self, Multisnake};
+use snakepit_protocol::replay::{Replay, ReplayGame, ReplayWriter};
+use snakepit_protocol::stdio::StdioGame;
+
+fn starters() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../starters")
+}
+
+/// Compiles every starter that needs it (C, Rust, Java, and the duel's Java
+/// harness with the seed's bot), all at once, the first time it is called.
+fn built() -> &'static Path {
+    static OUT: OnceLock<PathBuf> = OnceLock::new();
+    OUT.get_or_init(|| {
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("stdio-starters");
+        let src = starters();
+        let mut jobs: Vec<(String, Command)> = Vec::new();
+        for game in ["carrots", "duel", "multisnake"] {
+            let dir = out.join(game);
+            std::fs::create_dir_all(dir.join("java")).unwrap();
+            let mut cc = Command::new("cc");
+            cc.args(["-O2", "-o"]).arg(dir.join("c-bot")).arg(src.join(game).join("c/bot.c"));
+            let mut rustc = Command::new("rustc");
+            rustc.args(["-O", "--edition", "2021", "-o"]).arg(dir.join("rust-bot")).arg(src.join(game).join("rust/bot.rs"));
+            let mut javac = Command::new("javac");
+            javac.arg("-d").arg(dir.join("java")).arg(src.join(game).join("java/Bot.java"));
+            jobs.extend([(format!("{game} c"), cc), (format!("{game} rust"), rustc), (format!("{game} java"), javac)]);
+        }
+        let harness = src.join("duel/java-harness");
+        let mut javac = Command::new("javac");
+        javac
+            .arg("-d")
+            .arg(out.join("duel/harness"))
+            .arg(harness.join("Harness.java"))
+            .arg(harness.join("seed/com/ilvxgee/botrunningsystem/utils/Bot.java"));
+        jobs.push(("duel harness".to_string(), javac));
+        let running: Vec<_> = jobs
+            .into_iter()
+            .map(|(what, mut cmd)| (what, cmd.spawn().expect("cc, rustc and javac must be installed")))
+            .collect();
+        for (what, mut child) in running {
+            assert!(child.wait().unwrap().success(), "building {what} failed");
+        }
+        out
+    })
+}
+
+/// The starter of `lang` for `game`, with `args` after the program.
+fn starter(game: &str, lang: &str, args: &[&str]) -> Seat {
+    let src = starters().join(game);
+    let out = built().join(game);
+    let cmd = match lang {
+        "python" => BotCommand::new("python3").arg("bot.py").file(src.join("python/bot.py")),
+        "js" => BotCommand::new("node").arg("bot.js").file(src.join("js/bot.js")),
+        "java" => BotCommand::new("java")
+            .args(BotCommand::JVM_ARGS_FOR_SANDBOX)
+            .args(["-cp", ".", "Bot"])
+            .file(out.join("java")),
+        "c" => BotCommand::executable(out.join("c-bot")),
+        "rust" => BotCommand::executable(out.join("rust-bot")),
+        "harness" => BotCommand::new("java")
+            .args(BotCommand::JVM_ARGS_FOR_SANDBOX)
+            .args(["-cp", ".", "Harness"])
+            .file(out.join("harness")),
+        _ => unreachable!("no starter in {lang}"),
+    };
+    Seat::text(format!("{game}/{lang}"), cmd.args(args))
+}
+
+/// The arena's settings with deadlines a loaded test machine keeps.
+fn settings(game: &str) -> MatchSettings {
+    MatchSettings {
+        move_deadline: Duration::from_secs(5),
+        first_move_deadline: Duration::from_secs(30),
+        ..MatchSettings::for_game(game)
+    }
+}
+
+/// What a played match left behind.
+struct Played<G> {
+    end: G,
+    /// Every forfeit, as `tick seat: fault`.
+    faults: Vec<String>,
+    /// Per seat: processes started.
+    starts: Vec<u32>,
+    /// Per seat: every stderr line.
+    stderr: Vec<Vec<String>>,
+    ticks: u64,
+}
+
+/// Plays `m` for at most `ticks_max` ticks, writing the replay as it goes,
+/// and checks that the replay parses and re-simulates to the same end.
+async fn play_and_verify<G: ReplayGame + StdioGame>(mut m: StdioMatch<G>, seed: u64, ticks_max: u64) -> Played<G> {
+    let seats = m.game().seats();
+    let mut writer = ReplayWriter::new(Vec::new(), m.game(), seed, &m.labels()).unwrap();
+    let mut played = Played {
+        end: m.game().clone(),
+        faults: Vec::new(),
+        starts: vec![0; seats],
+        stderr: vec![Vec::new(); seats],
+        ticks: 0,
+    };
+    m.run(ticks_max, |game, report| {
+        writer.record(game, &report.actions).unwrap();
+        played.ticks = report.tick;
+        for (seat, fault) in report.faults() {
+            played.faults.push(format!("tick {} seat {seat}: {fault}", report.tick));
+        }
+        for (seat, s) in report.seats.iter().enumerate() {
+            played.starts[seat] += u32::from(s.started);
+            played.stderr[seat].extend(s.stderr.lines.iter().cloned());
+        }
+    })
+    .await;
+    played.end = m.into_game();
+    let text = String::from_utf8(writer.finish().unwrap()).unwrap();
+    let replay = Replay::<G>::parse(&text).unwrap();
+    assert_eq!(replay.ticks.len() as u64, played.ticks);
+    let end = replay.resimulate(|_, _, _| {}).unwrap();
+    assert_eq!(end.checksum(), played.end.checksum(), "the replay ends where the game did");
+    played
+}
+
+/// The "must show": eight starters in all five languages play a
+/// Multisnake game to its end inside the sandbox; the replay verifies.
+#[tokio::test]
+async fn multisnake_eight_starters_of_five_languages_play_to_the_end() {
+    let map = multisnake::builtin_map("octo-48x48").unwrap();
+    // A turn limit keeps the test bounded even if the random movers
+    // survive long; reaching it is one of the game's ends.
+    let rules = multisnake::Settings { turns_max: 600, ..multisnake::Settings::default() };
+    let game = Multisnake::new(rules, map, 4);
+    let langs = ["python", "js", "java", "c", "rust", "c", "rust", "python"];
+    let seats = langs.iter().map(|l| starter("multisnake", l, &[])).collect();
+    let played = play_and_verify(StdioMatch::new(game, seats, settings("multisnake")), 4, 10_000).await;
+    assert!(played.end.is_over(), "the game ran to its end ({} turns)", played.ticks);
+    assert_eq!(played.faults, Vec::<String>::new(), "starters answer in the exact format");
+    assert_eq!(played.starts, vec![1; 8], "one process per seat");
+    played.end.check_invariants().unwrap();
+}
+
+/// The Python starter against the seed's own Java bot, run unmodified
+/// through the `Supplier<Integer>` harness in one JVM.
+#[tokio::test]
+async fn duel_python_starter_against_the_seeds_java_bot() {
+    let game = Duel::new(duel::Settings::default(), 9);
+    let seats = vec![starter("duel", "python", &[]), starter("duel", "harness", &[])];
+    let played = play_and_verify(StdioMatch::new(game, seats, settings("duel")), 9, 1_000).await;
+    assert!(played.end.is_over(), "a duel always ends ({} rounds)", played.ticks);
+    assert_eq!(played.faults, Vec::<String>::new(), "both read the exact token");
+    assert_eq!(played.starts, vec![1, 1]);
+}
+
+/// CodeCarrots with three starters and a bot that reads its first board
+/// and exits: each crash is reported with its exit code, kills the snake,
+/// and its program is started again when the snake respawns; the
+/// starters play on.
+#[tokio::test]
+async fn carrots_crashing_bot_restarts_and_others_play_on() {
+    let rules = carrots::Settings { width: 24, height: 16, ..carrots::Settings::default() };
+    let game = Carrots::new(rules, 4, 21).unwrap();
+    let size = ["24", "16"];
+    let crasher = BotCommand::shell("head -n 16 >/dev/null; echo boom >&2; exit 3");
+    let seats = vec![
+        starter("carrots", "python", &size),
+        starter("carrots", "c", &size),
+        starter("carrots", "rust", &size),
+        Seat::text("crasher", crasher),
+    ];
+    let settings = settings("carrots");
+    assert!(settings.limits.stop_between_moves, "CodeCarrots stops its bots between moves");
+    let m = StdioMatch::new(game, seats, settings);
+    let played = play_and_verify(m, 21, 40).await;
+    assert_eq!(played.ticks, 40);
+    let (crashes, others): (Vec<&String>, Vec<&String>) = played.faults.iter().partition(|f| f.contains("seat 3:"));
+    assert_eq!(others, Vec::<&String>::new(), "the starters never forfeit");
+    assert!(crashes.len() >= 5, "the crasher fails at every life: {crashes:?}");
+    for c in &crashes {
+        assert!(c.contains("exited with code 3"), "{c}");
+    }
+    assert!(played.starts[3] >= 5, "restarted after each respawn: {:?}", played.starts);
+    assert!(played.stderr[3].iter().all(|l| l == "boom") && played.stderr[3].len() >= 5, "{:?}", played.stderr[3]);
+}
+
+/// A bad answer is a forfeit reported with the exact bytes, and the rule
+/// of the arena applies: in Multisnake the snake dies and its program is
+/// terminated, and the others play on.
+#[tokio::test]
+async fn multisnake_bad_answer_is_reported_exactly() {
+    let game = Multisnake::new(multisnake::Settings::default(), multisnake::builtin_map("duo-40x20").unwrap(), 1);
+    let liar = BotCommand::shell("head -n 21 >/dev/null; printf 'north\\n'; sleep 5");
+    let seats = vec![starter("multisnake", "c", &[]), Seat::text("liar", liar)];
+    let mut m = StdioMatch::new(game, seats, settings("multisnake"));
+    let report = m.tick().await;
+    let faults: Vec<_> = report.faults().collect();
+    assert_eq!(faults.len(), 1);
+    let (seat, fault) = faults[0];
+    assert_eq!(seat, 1);
+    assert!(matches!(fault, SeatFault::Answer { error, .. } if error.bytes == b"north"), "{fault}");
+    assert!(fault.to_string().contains("\"north\""), "{fault}");
+    assert!(report.seats[1].killed);
+    assert!(m.game().is_over(), "the other snake is the last alive");
+}
