@@ -46,12 +46,46 @@ test('a player named <img src=x onerror=alert(1)> appears as literal text', { ti
   );
   assert.equal(await noMarkup(lobby), 0);
 
-  // The lobby's registration box shows the name as text too.
+  // The lobby's registration box shows the name as text too; this one
+  // plays Hex, chosen in the form.
+  await lobby.check('input[name="game"][value="hex"]');
   await lobby.fill('#register-name', EVIL + '!');
-  await lobby.click('#register-form button');
+  await lobby.click('#register-form button[type="submit"]');
   await lobby.waitForSelector('#register-result:not(.hidden)');
   assert.equal(await lobby.locator('#register-as').textContent(), EVIL + '!');
-  assert.match(await lobby.locator('#register-url').getAttribute('href'), /^http:\/\/127\.0\.0\.1:\d+\/codenjoy-contest\/board\/player\/[^?]+\?code=/);
+  assert.equal(await lobby.locator('#register-for').textContent(), 'Hex');
+  const hexUrl = await lobby.locator('#register-url').getAttribute('href');
+  assert.match(hexUrl, /^http:\/\/127\.0\.0\.1:\d+\/codenjoy-contest\/board\/player\/[^?]+\?code=/);
+  assert.equal(await noMarkup(lobby), 0);
+
+  // The Hex player's page and the Hex room page show the name as text.
+  const hexPlayer = await b.newPage();
+  await hexPlayer.goto(hexUrl);
+  await hexPlayer.waitForFunction(
+    (name) =>
+      window.__snakepit &&
+      window.__snakepit.frame &&
+      window.__snakepit.frame.game === 'hex' &&
+      Array.from(document.querySelectorAll('#players .pname')).some((e) => e.textContent === name),
+    EVIL + '!',
+    { timeout: 15000 }
+  );
+  assert.equal(await hexPlayer.locator('#me-name').textContent(), EVIL + '!');
+  assert.equal(await noMarkup(hexPlayer), 0);
+  const hexRoom = await b.newPage();
+  await hexRoom.goto(BASE + '/room/hex');
+  await hexRoom.waitForFunction(
+    (name) => Array.from(document.querySelectorAll('#players .pname')).some((e) => e.textContent === name),
+    EVIL + '!',
+    { timeout: 15000 }
+  );
+  assert.equal(await noMarkup(hexRoom), 0);
+  await lobby.reload();
+  await lobby.waitForFunction(
+    (name) => Array.from(document.querySelectorAll('.room-card[data-room="hex"] .seats .name')).some((e) => e.textContent === name),
+    EVIL + '!',
+    { timeout: 15000 }
+  );
   assert.equal(await noMarkup(lobby), 0);
 
   // The room page.

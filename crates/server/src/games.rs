@@ -81,6 +81,13 @@ pub trait RoomGame: Send + 'static {
     fn builtin(&self, name: &str, seed: u64) -> Option<BuiltinBot>;
     /// The spectators' view.
     fn view(&self) -> GameView;
+    /// Whether a player with no connection leaves the field until they come
+    /// back. SnakeBattle keeps the snake going, as Codenjoy does; in Hex an
+    /// unmoved piece is captured at once and its owner's empty hand restarts
+    /// everyone, so absent players step out.
+    fn absent_players_leave(&self) -> bool {
+        false
+    }
 }
 
 /// Codenjoy SnakeBattle in a room.
@@ -378,5 +385,9 @@ impl RoomGame for HexRoom {
             });
         }
         GameView { size, cells, phase: "running", phase_ticks: 0, snakes: Vec::new(), pieces }
+    }
+
+    fn absent_players_leave(&self) -> bool {
+        true
     }
 }

@@ -397,6 +397,9 @@ impl<G: RoomGame> Room<G> {
                     return;
                 }
                 s.last_connected = Instant::now();
+                if s.bot.is_none() && s.pages.is_empty() && self.game.absent_players_leave() {
+                    self.game.set_present(seat, true);
+                }
                 match kind {
                     ConnKind::Bot => {
                         if let Some(old) = s.bot.replace(BotConn { id: conn_id, tx, awaiting: false }) {
@@ -423,6 +426,9 @@ impl<G: RoomGame> Room<G> {
                     }
                     s.pages.retain(|(id, _)| *id != conn_id);
                     s.last_connected = Instant::now();
+                    if s.bot.is_none() && s.pages.is_empty() && self.game.absent_players_leave() {
+                        self.game.set_present(seat, false);
+                    }
                     self.publish(false);
                 }
             }

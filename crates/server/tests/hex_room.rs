@@ -64,3 +64,52 @@ async fn hex_boards_and_bad_commands() {
     assert!(rooms.contains("\"game\":\"hex\""), "{rooms}");
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_absent_player_leaves_the_hex_field() {
+    let server = start(config(temp_db("hexaway"), 30)).await;
+    let addr = server.addr;
+    let (id, code, _) = register_for(addr, "fleeting", "hex").await;
+    let spectate = format!("ws://{addr}/ws/room/hex");
+    let mut spectator = tokio_tungstenite::connect_async(spectate).await.unwrap().0;
+    let pieces_of = |frame: &str| -> Option<usize> {
+        let v: serde_json::Value = serde_json::from_str(frame).ok()?;
+        let seat = v["data"]["players"].as_array()?.iter().find(|p| p["name"] == "fleeting")?["seat"].as_i64()?;
+        Some(v["data"]["pieces"].as_array()?.iter().filter(|p| p[2].as_i64() == Some(seat)).count())
+    };
+    let mut ws = connect_bot(addr, &id, &code).await;
+    let mut present = false;
+    for _ in 0..60 {
+        if let Some(b) = next_text(&mut ws, Duration::from_millis(500)).await {
+            assert!(b.starts_with("board="));
+            send(&mut ws, "").await;
+        }
+        let f = next_text(&mut spectator, Duration::from_secs(2)).await.unwrap();
+        if pieces_of(&f).unwrap_or(0) > 0 {
+            present = true;
+            break;
+        }
+    }
+    assert!(present, "a connected player gets a piece");
+    drop(ws);
+    let tick_of = |frame: &str| -> u64 {
+        serde_json::from_str::<serde_json::Value>(frame).ok().and_then(|v| v["data"]["tick"].as_u64()).unwrap_or(0)
+    };
+    // Frames already on their way still show the piece; from two ticks after
+    // the socket closed on, the player's pieces are gone and stay gone, so
+    // the field does not restart on their account.
+    let mut left_at = None;
+    let mut checked = 0;
+    while checked < 30 {
+        let f = next_text(&mut spectator, Duration::from_secs(2)).await.unwrap();
+        let tick = tick_of(&f);
+        let since = *left_at.get_or_insert(tick + 2);
+        if tick <= since {
+            continue;
+        }
+        assert_eq!(pieces_of(&f).unwrap_or(0), 0, "pieces of an absent player: {f}");
+        assert!(!f.contains("fleeting has no pieces left"), "{f}");
+        checked += 1;
+    }
+    server.shutdown().await;
+}

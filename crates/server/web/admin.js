@@ -72,6 +72,7 @@
 
   function roomRow(name) {
     const cells = {
+      game: h('span', { class: 'badge game' }),
       round: h('td', { class: 'num' }),
       tick: h('td', { class: 'num' }),
       state: h('td'),
@@ -109,7 +110,7 @@
     const tr = h(
       'tr',
       { dataset: { room: name } },
-      h('td', null, h('a', { href: '/room/' + encodeURIComponent(name), text: name })),
+      h('td', null, h('a', { href: '/room/' + encodeURIComponent(name), text: name }), ' ', cells.game),
       cells.round,
       cells.tick,
       cells.state,
@@ -139,7 +140,9 @@
         roomRows.set(r.name, row);
       }
       body.appendChild(row.tr); // keeps the server's order; moves, not copies
-      row.cells.round.textContent = String(r.round);
+      row.cells.game.textContent = r.game === 'hex' ? 'Hex' : r.game === 'snakebattle' ? 'SnakeBattle' : String(r.game || '');
+      row.cells.game.dataset.game = String(r.game || '');
+      row.cells.round.textContent = r.game === 'hex' ? '–' : String(r.round);
       row.cells.tick.textContent = String(r.tick);
       SP.fill(row.cells.state, h('span', { class: r.paused ? 'badge info' : 'badge ok', text: r.paused ? 'paused' : 'running' }));
       const seats = r.seats || [];
@@ -164,7 +167,7 @@
     e.preventDefault();
     const name = $('room-name').value.trim();
     const tick = $('room-tick').value;
-    const body = { name };
+    const body = { name, game: $('room-game').value };
     if (tick) body.tick_ms = Math.round(Number(tick));
     try {
       await call('/api/admin/rooms', body);
@@ -230,7 +233,7 @@
   $('player-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     try {
-      const p = await call('/api/admin/players', { name: $('player-name').value });
+      const p = await call('/api/admin/players', { name: $('player-name').value, game: $('player-game').value });
       done('Added ' + p.name + '. Their secret URL:', p.url);
       $('player-name').value = '';
       loadPlayers();

@@ -8,6 +8,9 @@
   const h = SP.h;
   const game = new URLSearchParams(location.search).get('game') || 'snakebattle';
   $('lb-game').textContent = game;
+  for (const a of document.querySelectorAll('#lb-tabs a[data-game]')) {
+    if (a.dataset.game === game) a.setAttribute('aria-current', 'page');
+  }
 
   async function load() {
     try {

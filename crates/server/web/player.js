@@ -54,6 +54,8 @@
 
   let mySeat = null;
   let game = null;
+  // Whether the player's name has arrived (it replaces the page title).
+  let named = false;
   let failures = 0;
 
   function showError(text) {
@@ -137,14 +139,13 @@
     $('play-title').textContent = hex ? 'Play with the mouse' : 'Keyboard play';
     document.body.dataset.game = game;
     if (!hex) select(null);
-    if (!hookPlayerName) $('player-title').textContent = hex ? 'Your pieces' : 'Your snake';
+    if (!named) $('player-title').textContent = hex ? 'Your pieces' : 'Your snake';
   }
-  let hookPlayerName = false;
 
   function onPlayer(p) {
     hook.player = p;
     hook.seat = p.seat;
-    hookPlayerName = true;
+    named = true;
     if (mySeat !== p.seat) {
       mySeat = p.seat;
       select(null);
@@ -211,7 +212,8 @@
           'tr',
           { class: good ? 'good' : bad ? 'bad' : null },
           h('td', { class: 'num', text: String(a.tick) }),
-          h('td', { class: 'text', text: a.text }),
+          // Commands like ACT(12,1,1),DOWN stay on one line.
+          h('td', { class: String(a.text || '').length <= 20 ? 'text short' : 'text', text: a.text }),
           h('td', { class: 'note', text: note })
         );
       });
@@ -423,9 +425,9 @@
       hint('');
       return;
     }
-    if (e.code === 'Space' || e.code === 'Tab') {
-      if (e.code === 'Tab' && !sel) return;
+    if (e.code === 'Space') {
       e.preventDefault();
+      if (e.target && e.target.tagName === 'BUTTON') e.target.blur();
       const all = myPieces();
       const movable = all.filter((p) => SP.hexTargets(hook.frame, p[0], p[1]).length);
       const list = movable.length ? movable : all;

@@ -31,6 +31,7 @@ fn rand_suffix() -> u64 {
 pub fn config(db: PathBuf, tick_ms: u64) -> Config {
     let mut cfg = Config { bind: "127.0.0.1".into(), port: 0, db, admin_token: TOKEN.into(), ..Config::default() };
     cfg.snakebattle.tick_ms = tick_ms;
+    cfg.hex.tick_ms = tick_ms;
     cfg
 }
 
