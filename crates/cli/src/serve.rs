@@ -62,6 +62,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     rt.block_on(async move {
         let server = snakepit_server::Server::start(cfg).await?;
         println!("snakepit listening on http://{}", server.addr);
+        if server.addr.ip().is_unspecified() {
+            // 0.0.0.0 is where the server listens, not an address a browser
+            // can open.
+            println!("open http://localhost:{}/ to watch", server.addr.port());
+        }
         println!("admin token: {}", server.admin_token);
         shutdown_signal().await;
         eprintln!("shutting down: finishing the tick and writing scores");
