@@ -65,20 +65,17 @@ fn permit(st: &Arc<AppState>) -> Result<OwnedSemaphorePermit, Box<Response>> {
 
 /// `GET /codenjoy-contest/ws?user=ID&code=CODE`: a bot.
 pub async fn bot_socket(State(st): State<Arc<AppState>>, Query(q): Q, ws: WebSocketUpgrade) -> Response {
-    let player = match authenticate(&st, &q).await {
-        Ok(p) => p,
-        Err(r) => return r,
-    };
-    let permit = match permit(&st) {
-        Ok(p) => p,
-        Err(r) => return *r,
-    };
-    let max = st.cfg.limits.max_message_bytes;
-    configure(ws, max).on_upgrade(move |socket| session(socket, st, player, ConnKind::Bot, permit))
+    player_socket(st, q, ws, ConnKind::Bot).await
 }
 
 /// `GET /ws/player?user=ID&code=CODE`: a player's own page.
 pub async fn page_socket(State(st): State<Arc<AppState>>, Query(q): Q, ws: WebSocketUpgrade) -> Response {
+    player_socket(st, q, ws, ConnKind::Page).await
+}
+
+/// Authenticates a player's socket, takes a connection permit and starts
+/// its session; bots and pages differ only in what the session does.
+async fn player_socket(st: Arc<AppState>, q: BTreeMap<String, String>, ws: WebSocketUpgrade, kind: ConnKind) -> Response {
     let player = match authenticate(&st, &q).await {
         Ok(p) => p,
         Err(r) => return r,
@@ -88,7 +85,7 @@ pub async fn page_socket(State(st): State<Arc<AppState>>, Query(q): Q, ws: WebSo
         Err(r) => return *r,
     };
     let max = st.cfg.limits.max_message_bytes;
-    configure(ws, max).on_upgrade(move |socket| session(socket, st, player, ConnKind::Page, permit))
+    configure(ws, max).on_upgrade(move |socket| session(socket, st, player, kind, permit))
 }
 
 /// `GET /ws/room/NAME`: a spectator. Receives frames, sends nothing.
