@@ -91,4 +91,4 @@ if [[ ${#FILES[@]} -eq 0 ]]; then
   echo "no test file matches '$FILTER'" >&2
   exit 2
 fi
-SNAKEPIT_URL=$URL SNAKEPIT_ADMIN_TOKEN=$ADMIN_TOKEN node --test --test-concurrency=1 "${FILES[@]}"
+SNAKEPIT_BIN="$TARGET_DIR/debug/snakepit" SNAKEPIT_URL=$URL SNAKEPIT_ADMIN_TOKEN=$ADMIN_TOKEN node --test --test-concurrency=1 "${FILES[@]}"

@@ -14,6 +14,7 @@ mod exit;
 mod input;
 mod play;
 mod replay;
+mod replay_html;
 mod serve;
 mod view;
 

@@ -25,10 +25,17 @@ pub struct Args {
     /// verified" or name the first tick that differs
     #[arg(long)]
     pub verify: bool,
+    /// Write a self-contained HTML page that plays the replay in a browser
+    /// (offline: no server, no network), then exit
+    #[arg(long, value_name = "OUT.html", conflicts_with = "verify")]
+    pub html: Option<PathBuf>,
 }
 
 /// Prints or verifies the replay.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(out) = &args.html {
+        return crate::replay_html::write(&args.file, out);
+    }
     let text = input::read_text(&args.file)?;
     let file = || args.file.display().to_string();
     let header = Header::parse(&text).with_context(file)?;
