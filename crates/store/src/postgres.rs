@@ -1,0 +1,435 @@
+//! The PostgreSQL backend: the store that several nodes and workers share.
+//!
+//! A small fixed pool of connections, each behind its own async lock, taken
+//! in turn: statements on one connection run one after another, so a
+//! transaction never interleaves with another task's statements. The
+//! migration version lives in `snakepit_schema`; nodes that start together
+//! take an advisory lock so that exactly one of them migrates.
+
+use crate::{
+    ClaimedMatch, Migrations, NewMatch, NewReplay, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
+    StoreError, players_from_json, players_to_json, u64_from_db, u64_to_db, unsigned,
+};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use tokio::sync::{Mutex, MutexGuard};
+use tokio_postgres::error::SqlState;
+use tokio_postgres::{Client, NoTls, Row};
+
+/// Migrations, in order, name for name those of SQLite.
+pub(crate) const MIGRATIONS: Migrations = &[
+    ("001_init", include_str!("../migrations/postgres/001_init.sql")),
+    ("002_player_game", include_str!("../migrations/postgres/002_player_game.sql")),
+    ("003_coordination", include_str!("../migrations/postgres/003_coordination.sql")),
+];
+
+/// Connections per node: enough for a room flush, a page and a worker to
+/// overlap, few enough that many nodes stay under the server's limit.
+const POOL_SIZE: usize = 4;
+
+/// Key of the advisory lock held while migrating (any constant unique to
+/// snakepit).
+const MIGRATION_LOCK_KEY: i64 = 0x736e_616b_6570;
+
+/// The database clock in unix milliseconds, as SQL.
+const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
+#[derive(Clone)]
+pub(crate) struct Postgres {
+    pool: Arc<Pool>,
+}
+
+struct Pool {
+    clients: Vec<Mutex<Client>>,
+    next: AtomicUsize,
+}
+
+impl Postgres {
+    pub(crate) async fn connect(url: &str) -> Result<Postgres, StoreError> {
+        let mut clients = Vec::with_capacity(POOL_SIZE);
+        for _ in 0..POOL_SIZE {
+            let (client, connection) = tokio_postgres::connect(url, NoTls).await?;
+            // The connection object does the socket I/O; it ends when the
+            // client is dropped or the server goes away (then every call
+            // returns an error, which callers log and retry).
+            tokio::spawn(async move {
+                if let Err(e) = connection.await {
+                    tracing::warn!("PostgreSQL connection closed: {e}");
+                }
+            });
+            clients.push(Mutex::new(client));
+        }
+        let db = Postgres { pool: Arc::new(Pool { clients, next: AtomicUsize::new(0) }) };
+        db.migrate().await?;
+        Ok(db)
+    }
+
+    async fn client(&self) -> MutexGuard<'_, Client> {
+        let i = self.pool.next.fetch_add(1, Ordering::Relaxed) % self.pool.clients.len();
+        self.pool.clients[i].lock().await
+    }
+
+    async fn migrate(&self) -> Result<(), StoreError> {
+        let mut c = self.client().await;
+        c.execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK_KEY]).await?;
+        let result = async {
+            c.batch_execute("CREATE TABLE IF NOT EXISTS snakepit_schema (version BIGINT NOT NULL)").await?;
+            let tx = c.transaction().await?;
+            let version: i64 = match tx.query_opt("SELECT version FROM snakepit_schema", &[]).await? {
+                Some(row) => row.get(0),
+                None => {
+                    tx.execute("INSERT INTO snakepit_schema (version) VALUES (0)", &[]).await?;
+                    0
+                }
+            };
+            tx.commit().await?;
+            let done = usize::try_from(version).map_err(|_| StoreError::Corrupt(format!("schema version {version}")))?;
+            for (i, (_, sql)) in MIGRATIONS.iter().enumerate().skip(done) {
+                let tx = c.transaction().await?;
+                tx.batch_execute(sql).await?;
+                tx.execute("UPDATE snakepit_schema SET version = $1", &[&((i + 1) as i64)]).await?;
+                tx.commit().await?;
+            }
+            Ok::<_, StoreError>(())
+        }
+        .await;
+        c.execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK_KEY]).await?;
+        result
+    }
+
+    pub(crate) async fn schema_version(&self) -> Result<usize, StoreError> {
+        let row = self.client().await.query_one("SELECT version FROM snakepit_schema", &[]).await?;
+        let v: i64 = row.get(0);
+        Ok(unsigned(v, "schema version")? as usize)
+    }
+
+    pub(crate) async fn add_player(&self, player: Player) -> Result<Player, StoreError> {
+        let res = self
+            .client()
+            .await
+            .execute(
+                &format!("INSERT INTO players (id, name, code, created_at, game) VALUES ($1, $2, $3, {NOW_MS} / 1000, $4)"),
+                &[&player.id, &player.name, &player.code, &player.game],
+            )
+            .await;
+        match res {
+            Ok(_) => Ok(player),
+            Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => Err(StoreError::NameTaken(player.name)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    pub(crate) async fn player(&self, id: &str) -> Result<Option<Player>, StoreError> {
+        let row = self.client().await.query_opt("SELECT id, name, code, game FROM players WHERE id = $1", &[&id]).await?;
+        Ok(row.map(|r| player_row(&r)))
+    }
+
+    pub(crate) async fn players(&self) -> Result<Vec<Player>, StoreError> {
+        let rows = self.client().await.query("SELECT id, name, code, game FROM players ORDER BY name", &[]).await?;
+        Ok(rows.iter().map(player_row).collect())
+    }
+
+    pub(crate) async fn remove_player(&self, id: &str) -> Result<(), StoreError> {
+        if self.client().await.execute("DELETE FROM players WHERE id = $1", &[&id]).await? == 0 {
+            return Err(StoreError::NoPlayer(id.to_string()));
+        }
+        Ok(())
+    }
+
+    pub(crate) async fn add_scores(&self, game: &str, deltas: &[ScoreDelta]) -> Result<(), StoreError> {
+        let mut c = self.client().await;
+        let tx = c.transaction().await?;
+        // The row is created only for a player that still exists (a failed
+        // insert would abort the whole batch), then updated so that the
+        // total, not the delta, is floored at zero.
+        let create = tx
+            .prepare(
+                "INSERT INTO scores (player_id, game) SELECT $1, $2 WHERE EXISTS (SELECT 1 FROM players WHERE id = $1)
+                 ON CONFLICT DO NOTHING",
+            )
+            .await?;
+        let update = tx
+            .prepare(
+                "UPDATE scores SET score = GREATEST(0, score + $3), deaths = deaths + $4, kills = kills + $5, wins = wins + $6
+                 WHERE player_id = $1 AND game = $2",
+            )
+            .await?;
+        for d in deltas {
+            tx.execute(&create, &[&d.player_id, &game]).await?;
+            tx.execute(&update, &[&d.player_id, &game, &d.score, &d.deaths, &d.kills, &d.wins]).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub(crate) async fn leaderboard(&self, game: &str) -> Result<Vec<ScoreRow>, StoreError> {
+        let rows = self
+            .client()
+            .await
+            .query(
+                "SELECT p.id, p.name, s.score, s.deaths, s.kills, s.wins FROM scores s JOIN players p ON p.id = s.player_id
+                 WHERE s.game = $1 ORDER BY s.score DESC, p.name",
+                &[&game],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| ScoreRow {
+                player_id: r.get(0),
+                name: r.get(1),
+                score: r.get(2),
+                deaths: r.get(3),
+                kills: r.get(4),
+                wins: r.get(5),
+            })
+            .collect())
+    }
+
+    pub(crate) async fn reset_scores(&self, game: Option<&str>) -> Result<usize, StoreError> {
+        let c = self.client().await;
+        let n = match game {
+            Some(g) => c.execute("DELETE FROM scores WHERE game = $1", &[&g]).await?,
+            None => c.execute("DELETE FROM scores", &[]).await?,
+        };
+        Ok(n as usize)
+    }
+
+    pub(crate) async fn save_room(&self, room: &RoomRow) -> Result<(), StoreError> {
+        self.client()
+            .await
+            .execute(
+                "INSERT INTO rooms (name, game, tick_ms, paused, seed) VALUES ($1, $2, $3, $4, $5)
+                 ON CONFLICT (name) DO UPDATE SET game = excluded.game, tick_ms = excluded.tick_ms,
+                   paused = excluded.paused, seed = excluded.seed",
+                &[&room.name, &room.game, &u64_to_db(room.tick_ms), &room.paused, &u64_to_db(room.seed)],
+            )
+            .await?;
+        Ok(())
+    }
+
+    pub(crate) async fn rooms(&self) -> Result<Vec<RoomRow>, StoreError> {
+        let rows = self.client().await.query("SELECT name, game, tick_ms, paused, seed FROM rooms ORDER BY name", &[]).await?;
+        rows.iter()
+            .map(|r| {
+                Ok(RoomRow {
+                    name: r.get(0),
+                    game: r.get(1),
+                    tick_ms: unsigned(r.get(2), "tick_ms")?,
+                    paused: r.get(3),
+                    seed: u64_from_db(r.get(4)),
+                })
+            })
+            .collect()
+    }
+
+    pub(crate) async fn save_replay(&self, replay: &NewReplay) -> Result<i64, StoreError> {
+        let mut c = self.client().await;
+        let tx = c.transaction().await?;
+        let row = tx
+            .query_one(
+                &format!(
+                    "INSERT INTO replays (game, origin, players, result, body, created_ms) VALUES ($1, $2, $3, $4, $5, {NOW_MS})
+                     RETURNING id"
+                ),
+                &[&replay.game, &replay.origin, &players_to_json(&replay.players), &replay.result, &replay.body],
+            )
+            .await?;
+        let id: i64 = row.get(0);
+        for p in replay.players.iter().filter(|p| !p.is_empty()) {
+            tx.execute(
+                "INSERT INTO replay_players (replay_id, player_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                &[&id, p],
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    pub(crate) async fn replay(&self, id: i64) -> Result<Option<(ReplayInfo, String)>, StoreError> {
+        let row = self
+            .client()
+            .await
+            .query_opt("SELECT id, game, origin, players, result, created_ms, body FROM replays WHERE id = $1", &[&id])
+            .await?;
+        row.map(|r| Ok((info_row(&r)?, r.get(6)))).transpose()
+    }
+
+    pub(crate) async fn replays_of(&self, player_id: &str, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+        let rows = self
+            .client()
+            .await
+            .query(
+                "SELECT r.id, r.game, r.origin, r.players, r.result, r.created_ms FROM replay_players l
+                 JOIN replays r ON r.id = l.replay_id WHERE l.player_id = $1 ORDER BY r.id DESC LIMIT $2",
+                &[&player_id, &i64::from(limit)],
+            )
+            .await?;
+        rows.iter().map(info_row).collect()
+    }
+
+    pub(crate) async fn ratings(&self, game: &str) -> Result<Vec<RatingRow>, StoreError> {
+        let rows = self
+            .client()
+            .await
+            .query(
+                "SELECT player_id, rating, uncertainty, games FROM ratings WHERE game = $1 ORDER BY rating DESC, player_id",
+                &[&game],
+            )
+            .await?;
+        Ok(rows.iter().map(|r| RatingRow { player_id: r.get(0), rating: r.get(1), uncertainty: r.get(2), games: r.get(3) }).collect())
+    }
+
+    pub(crate) async fn set_ratings(&self, game: &str, rows: &[RatingRow]) -> Result<(), StoreError> {
+        let mut c = self.client().await;
+        let tx = c.transaction().await?;
+        let up = tx
+            .prepare(
+                "INSERT INTO ratings (player_id, game, rating, uncertainty, games)
+                 SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM players WHERE id = $1)
+                 ON CONFLICT (player_id, game) DO UPDATE SET rating = excluded.rating,
+                   uncertainty = excluded.uncertainty, games = excluded.games",
+            )
+            .await?;
+        for r in rows {
+            tx.execute(&up, &[&r.player_id, &game, &r.rating, &r.uncertainty, &r.games]).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub(crate) async fn enqueue_matches(&self, matches: &[NewMatch]) -> Result<Vec<i64>, StoreError> {
+        let mut c = self.client().await;
+        let tx = c.transaction().await?;
+        let ins = tx.prepare("INSERT INTO matches (game, spec, seed) VALUES ($1, $2, $3) RETURNING id").await?;
+        let mut ids = Vec::with_capacity(matches.len());
+        for m in matches {
+            ids.push(tx.query_one(&ins, &[&m.game, &m.spec, &u64_to_db(m.seed)]).await?.get(0));
+        }
+        tx.commit().await?;
+        Ok(ids)
+    }
+
+    pub(crate) async fn claim_match(&self, worker: &str, lease_ms: u64) -> Result<Option<ClaimedMatch>, StoreError> {
+        // SKIP LOCKED: concurrent workers each take a different row instead
+        // of queueing on the first one.
+        let row = self
+            .client()
+            .await
+            .query_opt(
+                &format!(
+                    "UPDATE matches SET state = 'running', worker = $1, attempts = attempts + 1,
+                       lease_until_ms = {NOW_MS} + $2
+                     WHERE id = (SELECT id FROM matches
+                                 WHERE state = 'queued' OR (state = 'running' AND lease_until_ms < {NOW_MS})
+                                 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+                     RETURNING id, game, spec, seed, attempts"
+                ),
+                &[&worker, &u64_to_db(lease_ms)],
+            )
+            .await?;
+        Ok(row.map(|r| ClaimedMatch { id: r.get(0), game: r.get(1), spec: r.get(2), seed: u64_from_db(r.get(3)), attempts: r.get(4) }))
+    }
+
+    pub(crate) async fn renew_match(&self, id: i64, worker: &str, lease_ms: u64) -> Result<bool, StoreError> {
+        let n = self
+            .client()
+            .await
+            .execute(
+                &format!(
+                    "UPDATE matches SET lease_until_ms = {NOW_MS} + $3
+                     WHERE id = $1 AND worker = $2 AND state = 'running' AND lease_until_ms >= {NOW_MS}"
+                ),
+                &[&id, &worker, &u64_to_db(lease_ms)],
+            )
+            .await?;
+        Ok(n == 1)
+    }
+
+    pub(crate) async fn finish_match(
+        &self,
+        id: i64,
+        worker: &str,
+        result: &str,
+        replay_id: Option<i64>,
+    ) -> Result<bool, StoreError> {
+        let n = self
+            .client()
+            .await
+            .execute(
+                &format!(
+                    "UPDATE matches SET state = 'done', result = $3, replay_id = $4
+                     WHERE id = $1 AND worker = $2 AND state = 'running' AND lease_until_ms >= {NOW_MS}"
+                ),
+                &[&id, &worker, &result, &replay_id],
+            )
+            .await?;
+        Ok(n == 1)
+    }
+
+    pub(crate) async fn match_result(&self, id: i64) -> Result<Option<String>, StoreError> {
+        let row = self.client().await.query_opt("SELECT result FROM matches WHERE id = $1 AND state = 'done'", &[&id]).await?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
+    pub(crate) async fn queue_counts(&self) -> Result<QueueCounts, StoreError> {
+        let rows = self.client().await.query("SELECT state, count(*) FROM matches GROUP BY state", &[]).await?;
+        let mut counts = QueueCounts::default();
+        for r in &rows {
+            let (state, n): (String, i64) = (r.get(0), r.get(1));
+            match state.as_str() {
+                "queued" => counts.queued = n,
+                "running" => counts.running = n,
+                "done" => counts.done = n,
+                other => return Err(StoreError::Corrupt(format!("match state {other:?}"))),
+            }
+        }
+        Ok(counts)
+    }
+
+    pub(crate) async fn acquire_lease(&self, resource: &str, node: &str, ttl_ms: u64) -> Result<bool, StoreError> {
+        let row = self
+            .client()
+            .await
+            .query_opt(
+                &format!(
+                    "INSERT INTO leases (resource, node, until_ms) VALUES ($1, $2, {NOW_MS} + $3)
+                     ON CONFLICT (resource) DO UPDATE SET node = excluded.node, until_ms = excluded.until_ms
+                       WHERE leases.node = excluded.node OR leases.until_ms < {NOW_MS}
+                     RETURNING node"
+                ),
+                &[&resource, &node, &u64_to_db(ttl_ms)],
+            )
+            .await?;
+        Ok(row.is_some_and(|r| r.get::<_, String>(0) == node))
+    }
+
+    pub(crate) async fn release_lease(&self, resource: &str, node: &str) -> Result<(), StoreError> {
+        self.client().await.execute("DELETE FROM leases WHERE resource = $1 AND node = $2", &[&resource, &node]).await?;
+        Ok(())
+    }
+
+    pub(crate) async fn lease_holder(&self, resource: &str) -> Result<Option<String>, StoreError> {
+        let row = self
+            .client()
+            .await
+            .query_opt(&format!("SELECT node FROM leases WHERE resource = $1 AND until_ms >= {NOW_MS}"), &[&resource])
+            .await?;
+        Ok(row.map(|r| r.get(0)))
+    }
+}
+
+fn player_row(r: &Row) -> Player {
+    Player { id: r.get(0), name: r.get(1), code: r.get(2), game: r.get(3) }
+}
+
+fn info_row(r: &Row) -> Result<ReplayInfo, StoreError> {
+    Ok(ReplayInfo {
+        id: r.get(0),
+        game: r.get(1),
+        origin: r.get(2),
+        players: players_from_json(r.get(3))?,
+        result: r.get(4),
+        created_ms: r.get(5),
+    })
+}

@@ -1,0 +1,505 @@
+//! The SQLite backend: one file, one connection, WAL mode.
+//!
+//! `synchronous=NORMAL` in WAL mode means a committed transaction survives
+//! a killed process (only a power cut may lose the last ones). Calls run on
+//! tokio's blocking pool, one at a time on the one connection; SQLite
+//! serialises writers anyway, and a single node has nobody to share with.
+//! The migration version is kept in `PRAGMA user_version`, as the server's
+//! earlier databases already do, so they open unchanged.
+
+use crate::{
+    ClaimedMatch, Migrations, NewMatch, NewReplay, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
+    StoreError, players_from_json, players_to_json, u64_from_db, u64_to_db, unsigned,
+};
+use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// Migrations, in order. The first two are those of databases written
+/// before this crate existed.
+pub(crate) const MIGRATIONS: Migrations = &[
+    ("001_init", include_str!("../migrations/sqlite/001_init.sql")),
+    ("002_player_game", include_str!("../migrations/sqlite/002_player_game.sql")),
+    ("003_coordination", include_str!("../migrations/sqlite/003_coordination.sql")),
+];
+
+/// The database clock in unix milliseconds, as SQL.
+const NOW_MS: &str = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
+
+#[derive(Clone)]
+pub(crate) struct Sqlite {
+    conn: Arc<Mutex<Connection>>,
+}
+
+fn is_constraint(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, _) if f.code == ErrorCode::ConstraintViolation)
+}
+
+impl Sqlite {
+    pub(crate) async fn open(path: &Path) -> Result<Sqlite, StoreError> {
+        let path = path.to_path_buf();
+        blocking(move || Sqlite::init(Connection::open(path)?)).await
+    }
+
+    pub(crate) async fn memory() -> Result<Sqlite, StoreError> {
+        blocking(|| Sqlite::init(Connection::open_in_memory()?)).await
+    }
+
+    fn init(mut conn: Connection) -> Result<Sqlite, StoreError> {
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let version: usize = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        for (i, (_, sql)) in MIGRATIONS.iter().enumerate().skip(version) {
+            // The version moves in the migration's own transaction, so a
+            // crash never leaves a migration half-applied.
+            let tx = conn.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", i + 1)?;
+            tx.commit()?;
+        }
+        Ok(Sqlite { conn: Arc::new(Mutex::new(conn)) })
+    }
+
+    /// Runs `f` with the connection on the blocking pool.
+    async fn call<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let conn = self.conn.clone();
+        blocking(move || {
+            // A panic while holding the lock cannot leave SQLite
+            // inconsistent (transactions roll back), so a poisoned lock is
+            // still usable.
+            let mut conn = conn.lock().unwrap_or_else(|e| e.into_inner());
+            f(&mut conn)
+        })
+        .await
+    }
+
+    pub(crate) async fn schema_version(&self) -> Result<usize, StoreError> {
+        self.call(|c| Ok(c.query_row("PRAGMA user_version", [], |r| r.get(0))?)).await
+    }
+
+    pub(crate) async fn add_player(&self, player: Player) -> Result<Player, StoreError> {
+        self.call(move |c| {
+            let res = c.execute(
+                &format!("INSERT INTO players (id, name, code, created_at, game) VALUES (?1, ?2, ?3, {NOW_MS} / 1000, ?4)"),
+                params![player.id, player.name, player.code, player.game],
+            );
+            match res {
+                Ok(_) => Ok(player),
+                Err(e) if is_constraint(&e) => Err(StoreError::NameTaken(player.name)),
+                Err(e) => Err(e.into()),
+            }
+        })
+        .await
+    }
+
+    pub(crate) async fn player(&self, id: &str) -> Result<Option<Player>, StoreError> {
+        let id = id.to_string();
+        self.call(move |c| {
+            Ok(c.query_row("SELECT id, name, code, game FROM players WHERE id = ?1", [id], |r| {
+                Ok(Player { id: r.get(0)?, name: r.get(1)?, code: r.get(2)?, game: r.get(3)? })
+            })
+            .optional()?)
+        })
+        .await
+    }
+
+    pub(crate) async fn players(&self) -> Result<Vec<Player>, StoreError> {
+        self.call(|c| {
+            let mut st = c.prepare("SELECT id, name, code, game FROM players ORDER BY name")?;
+            let rows = st.query_map([], |r| Ok(Player { id: r.get(0)?, name: r.get(1)?, code: r.get(2)?, game: r.get(3)? }))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    pub(crate) async fn remove_player(&self, id: &str) -> Result<(), StoreError> {
+        let id = id.to_string();
+        self.call(move |c| {
+            if c.execute("DELETE FROM players WHERE id = ?1", [&id])? == 0 {
+                return Err(StoreError::NoPlayer(id));
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    pub(crate) async fn add_scores(&self, game: &str, deltas: &[ScoreDelta]) -> Result<(), StoreError> {
+        let (game, deltas) = (game.to_string(), deltas.to_vec());
+        self.call(move |c| {
+            let tx = c.transaction()?;
+            {
+                // A row is created first and then updated, so that a
+                // negative delta is applied to the stored total and floored
+                // there (an upsert would floor the delta itself).
+                let mut create = tx.prepare_cached("INSERT OR IGNORE INTO scores (player_id, game) VALUES (?1, ?2)")?;
+                let mut update = tx.prepare_cached(
+                    "UPDATE scores SET score = max(0, score + ?3), deaths = deaths + ?4, kills = kills + ?5, wins = wins + ?6
+                     WHERE player_id = ?1 AND game = ?2",
+                )?;
+                for d in &deltas {
+                    match create.execute(params![d.player_id, game]) {
+                        Ok(_) => {}
+                        Err(e) if is_constraint(&e) => continue,
+                        Err(e) => return Err(e.into()),
+                    }
+                    update.execute(params![d.player_id, game, d.score, d.deaths, d.kills, d.wins])?;
+                }
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub(crate) async fn leaderboard(&self, game: &str) -> Result<Vec<ScoreRow>, StoreError> {
+        let game = game.to_string();
+        self.call(move |c| {
+            let mut st = c.prepare(
+                "SELECT p.id, p.name, s.score, s.deaths, s.kills, s.wins FROM scores s JOIN players p ON p.id = s.player_id
+                 WHERE s.game = ?1 ORDER BY s.score DESC, p.name",
+            )?;
+            let rows = st.query_map([game], |r| {
+                Ok(ScoreRow {
+                    player_id: r.get(0)?,
+                    name: r.get(1)?,
+                    score: r.get(2)?,
+                    deaths: r.get(3)?,
+                    kills: r.get(4)?,
+                    wins: r.get(5)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    pub(crate) async fn reset_scores(&self, game: Option<&str>) -> Result<usize, StoreError> {
+        let game = game.map(str::to_string);
+        self.call(move |c| {
+            Ok(match game {
+                Some(g) => c.execute("DELETE FROM scores WHERE game = ?1", [g])?,
+                None => c.execute("DELETE FROM scores", [])?,
+            })
+        })
+        .await
+    }
+
+    pub(crate) async fn save_room(&self, room: &RoomRow) -> Result<(), StoreError> {
+        let room = room.clone();
+        self.call(move |c| {
+            c.execute(
+                "INSERT INTO rooms (name, game, tick_ms, paused, seed) VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT(name) DO UPDATE SET game = excluded.game, tick_ms = excluded.tick_ms,
+                   paused = excluded.paused, seed = excluded.seed",
+                params![room.name, room.game, u64_to_db(room.tick_ms), room.paused, u64_to_db(room.seed)],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub(crate) async fn rooms(&self) -> Result<Vec<RoomRow>, StoreError> {
+        self.call(|c| {
+            let mut st = c.prepare("SELECT name, game, tick_ms, paused, seed FROM rooms ORDER BY name")?;
+            let rows = st.query_map([], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?, r.get::<_, bool>(3)?, r.get::<_, i64>(4)?))
+            })?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (name, game, tick_ms, paused, seed) = row?;
+                out.push(RoomRow { name, game, tick_ms: unsigned(tick_ms, "tick_ms")?, paused, seed: u64_from_db(seed) });
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    pub(crate) async fn save_replay(&self, replay: &NewReplay) -> Result<i64, StoreError> {
+        let replay = replay.clone();
+        self.call(move |c| {
+            let tx = c.transaction()?;
+            let id: i64 = tx.query_row(
+                &format!(
+                    "INSERT INTO replays (game, origin, players, result, body, created_ms) VALUES (?1, ?2, ?3, ?4, ?5, {NOW_MS})
+                     RETURNING id"
+                ),
+                params![replay.game, replay.origin, players_to_json(&replay.players), replay.result, replay.body],
+                |r| r.get(0),
+            )?;
+            {
+                let mut link = tx.prepare("INSERT OR IGNORE INTO replay_players (replay_id, player_id) VALUES (?1, ?2)")?;
+                for p in replay.players.iter().filter(|p| !p.is_empty()) {
+                    link.execute(params![id, p])?;
+                }
+            }
+            tx.commit()?;
+            Ok(id)
+        })
+        .await
+    }
+
+    pub(crate) async fn replay(&self, id: i64) -> Result<Option<(ReplayInfo, String)>, StoreError> {
+        self.call(move |c| {
+            let row = c
+                .query_row(
+                    "SELECT id, game, origin, players, result, created_ms, body FROM replays WHERE id = ?1",
+                    [id],
+                    |r| Ok((info_row(r)?, r.get::<_, String>(6)?)),
+                )
+                .optional()?;
+            row.map(|(info, body)| Ok((info.finish()?, body))).transpose()
+        })
+        .await
+    }
+
+    pub(crate) async fn replays_of(&self, player_id: &str, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+        let player_id = player_id.to_string();
+        self.call(move |c| {
+            let mut st = c.prepare(
+                "SELECT r.id, r.game, r.origin, r.players, r.result, r.created_ms FROM replay_players l
+                 JOIN replays r ON r.id = l.replay_id WHERE l.player_id = ?1 ORDER BY r.id DESC LIMIT ?2",
+            )?;
+            let rows = st.query_map(params![player_id, limit], info_row)?;
+            rows.map(|r| r?.finish()).collect()
+        })
+        .await
+    }
+
+    pub(crate) async fn ratings(&self, game: &str) -> Result<Vec<RatingRow>, StoreError> {
+        let game = game.to_string();
+        self.call(move |c| {
+            let mut st = c.prepare(
+                "SELECT player_id, rating, uncertainty, games FROM ratings WHERE game = ?1 ORDER BY rating DESC, player_id",
+            )?;
+            let rows = st.query_map([game], |r| {
+                Ok(RatingRow { player_id: r.get(0)?, rating: r.get(1)?, uncertainty: r.get(2)?, games: r.get(3)? })
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    pub(crate) async fn set_ratings(&self, game: &str, rows: &[RatingRow]) -> Result<(), StoreError> {
+        let (game, rows) = (game.to_string(), rows.to_vec());
+        self.call(move |c| {
+            let tx = c.transaction()?;
+            {
+                let mut up = tx.prepare(
+                    "INSERT INTO ratings (player_id, game, rating, uncertainty, games) VALUES (?1, ?2, ?3, ?4, ?5)
+                     ON CONFLICT(player_id, game) DO UPDATE SET rating = excluded.rating,
+                       uncertainty = excluded.uncertainty, games = excluded.games",
+                )?;
+                for r in &rows {
+                    match up.execute(params![r.player_id, game, r.rating, r.uncertainty, r.games]) {
+                        Ok(_) => {}
+                        Err(e) if is_constraint(&e) => continue,
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub(crate) async fn enqueue_matches(&self, matches: &[NewMatch]) -> Result<Vec<i64>, StoreError> {
+        let matches = matches.to_vec();
+        self.call(move |c| {
+            let tx = c.transaction()?;
+            let mut ids = Vec::with_capacity(matches.len());
+            {
+                let mut ins = tx.prepare("INSERT INTO matches (game, spec, seed) VALUES (?1, ?2, ?3) RETURNING id")?;
+                for m in &matches {
+                    ids.push(ins.query_row(params![m.game, m.spec, u64_to_db(m.seed)], |r| r.get(0))?);
+                }
+            }
+            tx.commit()?;
+            Ok(ids)
+        })
+        .await
+    }
+
+    pub(crate) async fn claim_match(&self, worker: &str, lease_ms: u64) -> Result<Option<ClaimedMatch>, StoreError> {
+        let worker = worker.to_string();
+        let lease_ms = u64_to_db(lease_ms);
+        self.call(move |c| {
+            // One connection serialises claims, so the select and the update
+            // cannot interleave with another claim.
+            let row = c
+                .query_row(
+                    &format!(
+                        "UPDATE matches SET state = 'running', worker = ?1, attempts = attempts + 1,
+                           lease_until_ms = {NOW_MS} + ?2
+                         WHERE id = (SELECT id FROM matches
+                                     WHERE state = 'queued' OR (state = 'running' AND lease_until_ms < {NOW_MS})
+                                     ORDER BY id LIMIT 1)
+                         RETURNING id, game, spec, seed, attempts"
+                    ),
+                    params![worker, lease_ms],
+                    |r| {
+                        Ok(ClaimedMatch {
+                            id: r.get(0)?,
+                            game: r.get(1)?,
+                            spec: r.get(2)?,
+                            seed: u64_from_db(r.get(3)?),
+                            attempts: r.get(4)?,
+                        })
+                    },
+                )
+                .optional()?;
+            Ok(row)
+        })
+        .await
+    }
+
+    pub(crate) async fn renew_match(&self, id: i64, worker: &str, lease_ms: u64) -> Result<bool, StoreError> {
+        let worker = worker.to_string();
+        let lease_ms = u64_to_db(lease_ms);
+        self.call(move |c| {
+            let n = c.execute(
+                &format!(
+                    "UPDATE matches SET lease_until_ms = {NOW_MS} + ?3
+                     WHERE id = ?1 AND worker = ?2 AND state = 'running' AND lease_until_ms >= {NOW_MS}"
+                ),
+                params![id, worker, lease_ms],
+            )?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    pub(crate) async fn finish_match(
+        &self,
+        id: i64,
+        worker: &str,
+        result: &str,
+        replay_id: Option<i64>,
+    ) -> Result<bool, StoreError> {
+        let (worker, result) = (worker.to_string(), result.to_string());
+        self.call(move |c| {
+            let n = c.execute(
+                &format!(
+                    "UPDATE matches SET state = 'done', result = ?3, replay_id = ?4
+                     WHERE id = ?1 AND worker = ?2 AND state = 'running' AND lease_until_ms >= {NOW_MS}"
+                ),
+                params![id, worker, result, replay_id],
+            )?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    pub(crate) async fn match_result(&self, id: i64) -> Result<Option<String>, StoreError> {
+        self.call(move |c| {
+            Ok(c.query_row("SELECT result FROM matches WHERE id = ?1 AND state = 'done'", [id], |r| r.get(0)).optional()?)
+        })
+        .await
+    }
+
+    pub(crate) async fn queue_counts(&self) -> Result<QueueCounts, StoreError> {
+        self.call(|c| {
+            let mut st = c.prepare("SELECT state, count(*) FROM matches GROUP BY state")?;
+            let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+            let mut counts = QueueCounts::default();
+            for row in rows {
+                let (state, n) = row?;
+                match state.as_str() {
+                    "queued" => counts.queued = n,
+                    "running" => counts.running = n,
+                    "done" => counts.done = n,
+                    other => return Err(StoreError::Corrupt(format!("match state {other:?}"))),
+                }
+            }
+            Ok(counts)
+        })
+        .await
+    }
+
+    pub(crate) async fn acquire_lease(&self, resource: &str, node: &str, ttl_ms: u64) -> Result<bool, StoreError> {
+        let (resource, node) = (resource.to_string(), node.to_string());
+        let ttl_ms = u64_to_db(ttl_ms);
+        self.call(move |c| {
+            let holder: Option<String> = c
+                .query_row(
+                    &format!(
+                        "INSERT INTO leases (resource, node, until_ms) VALUES (?1, ?2, {NOW_MS} + ?3)
+                         ON CONFLICT(resource) DO UPDATE SET node = excluded.node, until_ms = excluded.until_ms
+                           WHERE leases.node = excluded.node OR leases.until_ms < {NOW_MS}
+                         RETURNING node"
+                    ),
+                    params![resource, node, ttl_ms],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            Ok(holder.as_deref() == Some(node.as_str()))
+        })
+        .await
+    }
+
+    pub(crate) async fn release_lease(&self, resource: &str, node: &str) -> Result<(), StoreError> {
+        let (resource, node) = (resource.to_string(), node.to_string());
+        self.call(move |c| {
+            c.execute("DELETE FROM leases WHERE resource = ?1 AND node = ?2", params![resource, node])?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub(crate) async fn lease_holder(&self, resource: &str) -> Result<Option<String>, StoreError> {
+        let resource = resource.to_string();
+        self.call(move |c| {
+            Ok(c.query_row(
+                &format!("SELECT node FROM leases WHERE resource = ?1 AND until_ms >= {NOW_MS}"),
+                [resource],
+                |r| r.get(0),
+            )
+            .optional()?)
+        })
+        .await
+    }
+}
+
+/// A replay row before its players' JSON is read.
+struct InfoRow {
+    id: i64,
+    game: String,
+    origin: String,
+    players: String,
+    result: String,
+    created_ms: i64,
+}
+
+impl InfoRow {
+    fn finish(self) -> Result<ReplayInfo, StoreError> {
+        Ok(ReplayInfo {
+            id: self.id,
+            game: self.game,
+            origin: self.origin,
+            players: players_from_json(&self.players)?,
+            result: self.result,
+            created_ms: self.created_ms,
+        })
+    }
+}
+
+fn info_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<InfoRow> {
+    Ok(InfoRow {
+        id: r.get(0)?,
+        game: r.get(1)?,
+        origin: r.get(2)?,
+        players: r.get(3)?,
+        result: r.get(4)?,
+        created_ms: r.get(5)?,
+    })
+}
+
+/// Runs a blocking closure on tokio's blocking pool.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, StoreError> + Send + 'static) -> Result<T, StoreError> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| StoreError::Interrupted(e.to_string()))?
+}

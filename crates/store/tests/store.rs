@@ -1,0 +1,287 @@
+//! The store's behaviour, once per backend: every check below runs against
+//! an in-memory SQLite database and against a fresh database on the
+//! PostgreSQL server named by `SNAKEPIT_TEST_PG` (an admin URL such as
+//! `postgres://postgres@127.0.0.1:54329/postgres`; `scripts/test.sh`
+//! starts one). Without that variable the PostgreSQL half is skipped with
+//! a message, unless `SNAKEPIT_REQUIRE_PG=1` makes that a failure.
+
+use snakepit_store::{NewMatch, NewReplay, RatingRow, RoomRow, ScoreDelta, Store, StoreError};
+use std::collections::BTreeSet;
+
+/// Generates one test per check and backend.
+macro_rules! suite {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name(Store::memory().await.unwrap()).await;
+                }
+            )*
+            use snakepit_store::Store;
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let Some(db) = super::pg::TestDb::create().await else { return };
+                    super::$name(db.open().await).await;
+                    db.drop().await;
+                }
+            )*
+        }
+    };
+}
+
+suite!(
+    players_scores_rooms,
+    scores_of_removed_players_are_dropped,
+    migrations_run_once,
+    replays,
+    ratings,
+    queue_hands_each_game_to_one_worker,
+    lapsed_claims_move_and_late_results_are_refused,
+    leases,
+);
+
+async fn players_scores_rooms(s: Store) {
+    let a = s.add_player("ann", "snakebattle").await.unwrap();
+    assert_eq!(a.id.len(), 20);
+    assert!(a.code.bytes().all(|b| b.is_ascii_digit()));
+    assert!(matches!(s.add_player("ann", "hex").await, Err(StoreError::NameTaken(_))));
+    assert_eq!(s.player(&a.id).await.unwrap(), Some(a.clone()));
+    assert_eq!(s.authenticate(&a.id, &a.code).await.unwrap(), Some(a.clone()));
+    assert_eq!(s.authenticate(&a.id, "1").await.unwrap(), None);
+    let b = s.add_player("bob", "duel").await.unwrap();
+    assert_eq!(s.players().await.unwrap(), vec![a.clone(), b.clone()]);
+
+    let d = |score| ScoreDelta { player_id: a.id.clone(), score, deaths: 1, ..ScoreDelta::default() };
+    s.add_scores("snakebattle", &[d(10), d(-3)]).await.unwrap();
+    assert_eq!(s.leaderboard("snakebattle").await.unwrap()[0].score, 7);
+    s.add_scores("snakebattle", &[d(-100)]).await.unwrap();
+    let row = &s.leaderboard("snakebattle").await.unwrap()[0];
+    assert_eq!((row.score, row.deaths, row.name.as_str()), (0, 3, "ann"));
+    let w = ScoreDelta { player_id: b.id.clone(), score: 5, wins: 1, ..ScoreDelta::default() };
+    s.add_scores("snakebattle", &[w]).await.unwrap();
+    let names: Vec<_> = s.leaderboard("snakebattle").await.unwrap().into_iter().map(|r| r.name).collect();
+    assert_eq!(names, ["bob", "ann"]);
+    assert!(s.leaderboard("hex").await.unwrap().is_empty());
+
+    let room = RoomRow { name: "r1".into(), game: "snakebattle".into(), tick_ms: 100, paused: true, seed: u64::MAX };
+    s.save_room(&room).await.unwrap();
+    let moved = RoomRow { paused: false, tick_ms: 250, ..room.clone() };
+    s.save_room(&moved).await.unwrap();
+    assert_eq!(s.rooms().await.unwrap(), vec![moved]);
+    assert_eq!(s.reset_scores(Some("hex")).await.unwrap(), 0);
+    assert_eq!(s.reset_scores(None).await.unwrap(), 2);
+    assert!(s.leaderboard("snakebattle").await.unwrap().is_empty());
+}
+
+async fn scores_of_removed_players_are_dropped(s: Store) {
+    let a = s.add_player("ann", "hex").await.unwrap();
+    let b = s.add_player("bob", "hex").await.unwrap();
+    s.remove_player(&b.id).await.unwrap();
+    assert!(matches!(s.remove_player(&b.id).await, Err(StoreError::NoPlayer(_))));
+    let deltas = [
+        ScoreDelta { player_id: b.id.clone(), score: 9, ..ScoreDelta::default() },
+        ScoreDelta { player_id: a.id.clone(), score: 4, ..ScoreDelta::default() },
+    ];
+    s.add_scores("hex", &deltas).await.unwrap();
+    let board = s.leaderboard("hex").await.unwrap();
+    assert_eq!(board.len(), 1);
+    assert_eq!((board[0].player_id.as_str(), board[0].score), (a.id.as_str(), 4));
+}
+
+async fn migrations_run_once(s: Store) {
+    let v = s.schema_version().await.unwrap();
+    assert!(v >= 3, "version {v}");
+    // Everything still works after the schema is in place: nothing ran twice.
+    s.add_player("ann", "hex").await.unwrap();
+    assert_eq!(s.schema_version().await.unwrap(), v);
+}
+
+async fn replays(s: Store) {
+    let a = s.add_player("ann", "duel").await.unwrap();
+    let b = s.add_player("bob", "duel").await.unwrap();
+    let mut ids = Vec::new();
+    for i in 0..5 {
+        let players = if i % 2 == 0 { vec![a.id.clone(), b.id.clone()] } else { vec![a.id.clone(), String::new()] };
+        let r = NewReplay {
+            game: "duel".into(),
+            origin: "ladder".into(),
+            players,
+            result: format!("{{\"game\":{i}}}"),
+            body: format!("header {i}\ntick 1\n"),
+        };
+        ids.push(s.save_replay(&r).await.unwrap());
+    }
+    let (info, body) = s.replay(ids[2]).await.unwrap().unwrap();
+    assert_eq!(body, "header 2\ntick 1\n");
+    assert_eq!(info.players, vec![a.id.clone(), b.id.clone()]);
+    assert_eq!((info.game.as_str(), info.origin.as_str(), info.result.as_str()), ("duel", "ladder", "{\"game\":2}"));
+    assert!(info.created_ms > 1_600_000_000_000, "{}", info.created_ms);
+    assert_eq!(s.replay(ids[4] + 100).await.unwrap(), None);
+    let of_a: Vec<_> = s.replays_of(&a.id, 3).await.unwrap().into_iter().map(|r| r.id).collect();
+    assert_eq!(of_a, vec![ids[4], ids[3], ids[2]]);
+    let of_b: Vec<_> = s.replays_of(&b.id, 10).await.unwrap().into_iter().map(|r| r.id).collect();
+    assert_eq!(of_b, vec![ids[4], ids[2], ids[0]]);
+}
+
+async fn ratings(s: Store) {
+    let a = s.add_player("ann", "duel").await.unwrap();
+    let b = s.add_player("bob", "duel").await.unwrap();
+    let row = |p: &str, rating, games| RatingRow { player_id: p.to_string(), rating, uncertainty: 2.5, games };
+    s.set_ratings("duel", &[row(&a.id, 25.0, 1), row(&b.id, 27.5, 1), row("gone", 40.0, 3)]).await.unwrap();
+    assert_eq!(s.ratings("duel").await.unwrap(), vec![row(&b.id, 27.5, 1), row(&a.id, 25.0, 1)]);
+    s.set_ratings("duel", &[row(&a.id, 30.0, 2)]).await.unwrap();
+    assert_eq!(s.ratings("duel").await.unwrap()[0], row(&a.id, 30.0, 2));
+    assert!(s.ratings("hex").await.unwrap().is_empty());
+    s.remove_player(&a.id).await.unwrap();
+    assert_eq!(s.ratings("duel").await.unwrap(), vec![row(&b.id, 27.5, 1)]);
+}
+
+/// Four workers drain 200 games concurrently: each game is claimed once,
+/// finished once, and the counts add up.
+async fn queue_hands_each_game_to_one_worker(s: Store) {
+    let games: Vec<_> =
+        (0..200u64).map(|i| NewMatch { game: "duel".into(), spec: format!("{{\"n\":{i}}}"), seed: i * 7 }).collect();
+    let ids = s.enqueue_matches(&games).await.unwrap();
+    assert_eq!(ids.len(), 200);
+    assert_eq!(s.queue_counts().await.unwrap().queued, 200);
+    let mut workers = Vec::new();
+    for w in 0..4 {
+        let s = s.clone();
+        workers.push(tokio::spawn(async move {
+            let name = format!("worker-{w}");
+            let mut mine = Vec::new();
+            while let Some(m) = s.claim_match(&name, 60_000).await.unwrap() {
+                assert_eq!(m.attempts, 1);
+                assert_eq!(m.spec, format!("{{\"n\":{}}}", m.seed / 7));
+                assert!(s.finish_match(m.id, &name, &format!("\"done by {name}\""), None).await.unwrap());
+                mine.push(m.id);
+            }
+            mine
+        }));
+    }
+    let mut seen = BTreeSet::new();
+    for w in workers {
+        for id in w.await.unwrap() {
+            assert!(seen.insert(id), "game {id} played twice");
+        }
+    }
+    assert_eq!(seen, ids.iter().copied().collect());
+    let counts = s.queue_counts().await.unwrap();
+    assert_eq!((counts.queued, counts.running, counts.done), (0, 0, 200));
+    assert!(s.match_result(ids[0]).await.unwrap().unwrap().starts_with("\"done by worker-"));
+}
+
+async fn lapsed_claims_move_and_late_results_are_refused(s: Store) {
+    let id = s.enqueue_matches(&[NewMatch { game: "duel".into(), spec: "{}".into(), seed: 1 }]).await.unwrap()[0];
+    let first = s.claim_match("w1", 0).await.unwrap().unwrap();
+    assert_eq!(first.id, id);
+    // A lease of 0 ms lapses as soon as the database clock moves on.
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    assert!(!s.renew_match(id, "w1", 60_000).await.unwrap());
+    let second = s.claim_match("w2", 60_000).await.unwrap().unwrap();
+    assert_eq!((second.id, second.attempts), (id, 2));
+    assert_eq!(s.claim_match("w3", 60_000).await.unwrap(), None);
+    assert!(!s.finish_match(id, "w1", "\"late\"", None).await.unwrap());
+    assert!(s.renew_match(id, "w2", 60_000).await.unwrap());
+    assert!(s.finish_match(id, "w2", "\"on time\"", Some(5)).await.unwrap());
+    assert!(!s.finish_match(id, "w2", "\"twice\"", None).await.unwrap());
+    assert_eq!(s.match_result(id).await.unwrap().as_deref(), Some("\"on time\""));
+}
+
+async fn leases(s: Store) {
+    assert!(s.acquire_lease("room:a", "node1", 60_000).await.unwrap());
+    assert!(!s.acquire_lease("room:a", "node2", 60_000).await.unwrap());
+    assert!(s.acquire_lease("room:a", "node1", 60_000).await.unwrap(), "the holder renews");
+    assert_eq!(s.lease_holder("room:a").await.unwrap().as_deref(), Some("node1"));
+    assert!(s.acquire_lease("room:b", "node2", 0).await.unwrap());
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    assert_eq!(s.lease_holder("room:b").await.unwrap(), None, "a lapsed lease has no holder");
+    assert!(s.acquire_lease("room:b", "node1", 60_000).await.unwrap(), "a lapsed lease is taken over");
+    s.release_lease("room:a", "node2").await.unwrap();
+    assert_eq!(s.lease_holder("room:a").await.unwrap().as_deref(), Some("node1"), "only the holder releases");
+    s.release_lease("room:a", "node1").await.unwrap();
+    assert!(s.acquire_lease("room:a", "node2", 60_000).await.unwrap());
+}
+
+/// Nodes that start at the same moment on an empty PostgreSQL database:
+/// one migrates, the others wait for it and find the schema in place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_nodes_migrate_together() {
+    let Some(db) = pg::TestDb::create().await else { return };
+    let (a, b, c) = tokio::join!(db.open(), db.open(), db.open());
+    let v = a.schema_version().await.unwrap();
+    assert_eq!(b.schema_version().await.unwrap(), v);
+    assert_eq!(c.schema_version().await.unwrap(), v);
+    let p = a.add_player("ann", "hex").await.unwrap();
+    assert_eq!(c.player(&p.id).await.unwrap(), Some(p), "the nodes share one database");
+    db.drop().await;
+}
+
+/// A SQLite file keeps its content across a reopen, and its migrations are
+/// not applied twice.
+#[tokio::test]
+async fn sqlite_file_survives_reopen() {
+    let dir = std::env::temp_dir().join(format!("snakepit-store-{}", snakepit_store::random_id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("db.sqlite");
+    let path = path.to_str().unwrap();
+    let p = {
+        let s = Store::open(path).await.unwrap();
+        s.add_player("ann", "hex").await.unwrap()
+    };
+    let s = Store::open(path).await.unwrap();
+    assert_eq!(s.player(&p.id).await.unwrap(), Some(p));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Throwaway PostgreSQL databases on the server of `SNAKEPIT_TEST_PG`.
+mod pg {
+    use snakepit_store::Store;
+    use tokio_postgres::NoTls;
+
+    pub struct TestDb {
+        admin_url: String,
+        name: String,
+        url: String,
+    }
+
+    impl TestDb {
+        /// A new empty database, or `None` (with a message) when no server
+        /// is configured and none is required.
+        pub async fn create() -> Option<TestDb> {
+            let Ok(admin_url) = std::env::var("SNAKEPIT_TEST_PG") else {
+                assert!(
+                    std::env::var("SNAKEPIT_REQUIRE_PG").as_deref() != Ok("1"),
+                    "SNAKEPIT_REQUIRE_PG=1 but SNAKEPIT_TEST_PG is not set"
+                );
+                eprintln!("SNAKEPIT_TEST_PG is not set: PostgreSQL half skipped (scripts/test.sh runs it)");
+                return None;
+            };
+            let name = format!("snakepit_test_{}", snakepit_store::random_id());
+            let (base, _) = admin_url.rsplit_once('/').expect("SNAKEPIT_TEST_PG is a URL with a database name");
+            let url = format!("{base}/{name}");
+            admin(&admin_url, &format!("CREATE DATABASE {name}")).await;
+            Some(TestDb { admin_url, name, url })
+        }
+
+        pub async fn open(&self) -> Store {
+            Store::open(&self.url).await.unwrap()
+        }
+
+        pub async fn drop(self) {
+            admin(&self.admin_url, &format!("DROP DATABASE {} WITH (FORCE)", self.name)).await;
+        }
+    }
+
+    async fn admin(url: &str, sql: &str) {
+        let (client, conn) = tokio_postgres::connect(url, NoTls).await.expect("the test PostgreSQL server answers");
+        let task = tokio::spawn(conn);
+        client.batch_execute(sql).await.unwrap();
+        drop(client);
+        let _ = task.await;
+    }
+}
