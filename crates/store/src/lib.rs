@@ -109,6 +109,19 @@ pub struct ScoreDelta {
     pub wins: i64,
 }
 
+/// A player's uploaded program.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct CodeRow {
+    /// Whose.
+    pub player_id: String,
+    /// Language key (`python`, `javascript`, `c`).
+    pub lang: String,
+    /// The name the player gave it.
+    pub name: String,
+    /// The source text.
+    pub source: String,
+}
+
 /// A persisted room.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoomRow {
@@ -305,6 +318,21 @@ impl Store {
     /// number of rows cleared.
     pub async fn reset_scores(&self, game: Option<&str>) -> Result<usize, StoreError> {
         dispatch!(self.reset_scores(game))
+    }
+
+    /// Saves a player's program, replacing the previous one.
+    pub async fn save_code(&self, code: &CodeRow) -> Result<(), StoreError> {
+        dispatch!(self.save_code(code))
+    }
+
+    /// A player's program, if they saved one.
+    pub async fn code(&self, player_id: &str) -> Result<Option<CodeRow>, StoreError> {
+        dispatch!(self.code(player_id))
+    }
+
+    /// Every saved program, oldest first.
+    pub async fn all_code(&self) -> Result<Vec<CodeRow>, StoreError> {
+        dispatch!(self.all_code())
     }
 
     /// Creates or updates a room.

@@ -7,7 +7,7 @@
 //! take an advisory lock so that exactly one of them migrates.
 
 use crate::{
-    ClaimedMatch, Migrations, NewMatch, NewReplay, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
+    ClaimedMatch, CodeRow, Migrations, NewMatch, NewReplay, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
     StoreError, players_from_json, players_to_json, u64_from_db, u64_to_db, unsigned,
 };
 use std::sync::Arc;
@@ -20,7 +20,8 @@ use tokio_postgres::{Client, NoTls, Row};
 pub(crate) const MIGRATIONS: Migrations = &[
     ("001_init", include_str!("../migrations/postgres/001_init.sql")),
     ("002_player_game", include_str!("../migrations/postgres/002_player_game.sql")),
-    ("003_coordination", include_str!("../migrations/postgres/003_coordination.sql")),
+    ("003_code", include_str!("../migrations/postgres/003_code.sql")),
+    ("004_coordination", include_str!("../migrations/postgres/004_coordination.sql")),
 ];
 
 /// Connections per node: enough for a room flush, a page and a worker to
@@ -192,6 +193,44 @@ impl Postgres {
             None => c.execute("DELETE FROM scores", &[]).await?,
         };
         Ok(n as usize)
+    }
+
+    pub(crate) async fn save_code(&self, code: &CodeRow) -> Result<(), StoreError> {
+        let res = self
+            .client()
+            .await
+            .execute(
+                &format!(
+                    "INSERT INTO code (player_id, lang, name, source, updated_at) VALUES ($1, $2, $3, $4, {NOW_MS} / 1000)
+                     ON CONFLICT (player_id) DO UPDATE SET lang = excluded.lang, name = excluded.name,
+                       source = excluded.source, updated_at = excluded.updated_at"
+                ),
+                &[&code.player_id, &code.lang, &code.name, &code.source],
+            )
+            .await;
+        match res {
+            Ok(_) => Ok(()),
+            Err(e) if e.code() == Some(&SqlState::FOREIGN_KEY_VIOLATION) => Err(StoreError::NoPlayer(code.player_id.clone())),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    pub(crate) async fn code(&self, player_id: &str) -> Result<Option<CodeRow>, StoreError> {
+        let row = self
+            .client()
+            .await
+            .query_opt("SELECT player_id, lang, name, source FROM code WHERE player_id = $1", &[&player_id])
+            .await?;
+        Ok(row.map(|r| code_row(&r)))
+    }
+
+    pub(crate) async fn all_code(&self) -> Result<Vec<CodeRow>, StoreError> {
+        let rows = self
+            .client()
+            .await
+            .query("SELECT player_id, lang, name, source FROM code ORDER BY updated_at, player_id", &[])
+            .await?;
+        Ok(rows.iter().map(code_row).collect())
     }
 
     pub(crate) async fn save_room(&self, room: &RoomRow) -> Result<(), StoreError> {
@@ -421,6 +460,10 @@ impl Postgres {
 
 fn player_row(r: &Row) -> Player {
     Player { id: r.get(0), name: r.get(1), code: r.get(2), game: r.get(3) }
+}
+
+fn code_row(r: &Row) -> CodeRow {
+    CodeRow { player_id: r.get(0), lang: r.get(1), name: r.get(2), source: r.get(3) }
 }
 
 fn info_row(r: &Row) -> Result<ReplayInfo, StoreError> {

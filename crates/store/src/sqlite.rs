@@ -8,7 +8,7 @@
 //! earlier databases already do, so they open unchanged.
 
 use crate::{
-    ClaimedMatch, Migrations, NewMatch, NewReplay, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
+    ClaimedMatch, CodeRow, Migrations, NewMatch, NewReplay, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
     StoreError, players_from_json, players_to_json, u64_from_db, u64_to_db, unsigned,
 };
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
@@ -20,7 +20,8 @@ use std::sync::{Arc, Mutex};
 pub(crate) const MIGRATIONS: Migrations = &[
     ("001_init", include_str!("../migrations/sqlite/001_init.sql")),
     ("002_player_game", include_str!("../migrations/sqlite/002_player_game.sql")),
-    ("003_coordination", include_str!("../migrations/sqlite/003_coordination.sql")),
+    ("003_code", include_str!("../migrations/sqlite/003_code.sql")),
+    ("004_coordination", include_str!("../migrations/sqlite/004_coordination.sql")),
 ];
 
 /// The database clock in unix milliseconds, as SQL.
@@ -185,6 +186,44 @@ impl Sqlite {
                 Some(g) => c.execute("DELETE FROM scores WHERE game = ?1", [g])?,
                 None => c.execute("DELETE FROM scores", [])?,
             })
+        })
+        .await
+    }
+
+    pub(crate) async fn save_code(&self, code: &CodeRow) -> Result<(), StoreError> {
+        let code = code.clone();
+        self.call(move |c| {
+            let res = c.execute(
+                &format!(
+                    "INSERT INTO code (player_id, lang, name, source, updated_at) VALUES (?1, ?2, ?3, ?4, {NOW_MS} / 1000)
+                     ON CONFLICT(player_id) DO UPDATE SET lang = excluded.lang, name = excluded.name,
+                       source = excluded.source, updated_at = excluded.updated_at"
+                ),
+                params![code.player_id, code.lang, code.name, code.source],
+            );
+            match res {
+                Ok(_) => Ok(()),
+                Err(e) if is_constraint(&e) => Err(StoreError::NoPlayer(code.player_id)),
+                Err(e) => Err(e.into()),
+            }
+        })
+        .await
+    }
+
+    pub(crate) async fn code(&self, player_id: &str) -> Result<Option<CodeRow>, StoreError> {
+        let player_id = player_id.to_string();
+        self.call(move |c| {
+            Ok(c.query_row("SELECT player_id, lang, name, source FROM code WHERE player_id = ?1", [player_id], code_row)
+                .optional()?)
+        })
+        .await
+    }
+
+    pub(crate) async fn all_code(&self) -> Result<Vec<CodeRow>, StoreError> {
+        self.call(|c| {
+            let mut st = c.prepare("SELECT player_id, lang, name, source FROM code ORDER BY updated_at, player_id")?;
+            let rows = st.query_map([], code_row)?;
+            Ok(rows.collect::<Result<_, _>>()?)
         })
         .await
     }
@@ -463,6 +502,10 @@ impl Sqlite {
         })
         .await
     }
+}
+
+fn code_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CodeRow> {
+    Ok(CodeRow { player_id: r.get(0)?, lang: r.get(1)?, name: r.get(2)?, source: r.get(3)? })
 }
 
 /// A replay row before its players' JSON is read.

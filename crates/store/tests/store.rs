@@ -5,7 +5,7 @@
 //! starts one). Without that variable the PostgreSQL half is skipped with
 //! a message, unless `SNAKEPIT_REQUIRE_PG=1` makes that a failure.
 
-use snakepit_store::{NewMatch, NewReplay, RatingRow, RoomRow, ScoreDelta, Store, StoreError};
+use snakepit_store::{CodeRow, NewMatch, NewReplay, RatingRow, RoomRow, ScoreDelta, Store, StoreError};
 use std::collections::BTreeSet;
 
 /// Generates one test per check and backend.
@@ -37,6 +37,7 @@ suite!(
     players_scores_rooms,
     scores_of_removed_players_are_dropped,
     migrations_run_once,
+    uploaded_code,
     replays,
     ratings,
     queue_hands_each_game_to_one_worker,
@@ -98,6 +99,23 @@ async fn migrations_run_once(s: Store) {
     // Everything still works after the schema is in place: nothing ran twice.
     s.add_player("ann", "hex").await.unwrap();
     assert_eq!(s.schema_version().await.unwrap(), v);
+}
+
+async fn uploaded_code(s: Store) {
+    let a = s.add_player("ann", "carrots").await.unwrap();
+    let b = s.add_player("bob", "carrots").await.unwrap();
+    let code = CodeRow { player_id: a.id.clone(), lang: "python".into(), name: "v1".into(), source: "print('up')".into() };
+    s.save_code(&code).await.unwrap();
+    s.save_code(&CodeRow { name: "v2".into(), ..code.clone() }).await.unwrap();
+    assert_eq!(s.code(&a.id).await.unwrap().unwrap().name, "v2");
+    assert_eq!(s.code(&b.id).await.unwrap(), None);
+    let ghost = CodeRow { player_id: "nobody".into(), ..code.clone() };
+    assert!(matches!(s.save_code(&ghost).await, Err(StoreError::NoPlayer(_))));
+    s.save_code(&CodeRow { player_id: b.id.clone(), ..code.clone() }).await.unwrap();
+    assert_eq!(s.all_code().await.unwrap().len(), 2);
+    s.remove_player(&a.id).await.unwrap();
+    let left: Vec<_> = s.all_code().await.unwrap().into_iter().map(|c| c.player_id).collect();
+    assert_eq!(left, vec![b.id], "a removed player's code goes too");
 }
 
 async fn replays(s: Store) {
