@@ -432,6 +432,26 @@ impl Store {
     pub async fn lease_holder(&self, resource: &str) -> Result<Option<String>, StoreError> {
         dispatch!(self.lease_holder(resource))
     }
+
+    /// Says that `node` serves at `url` for the next `ttl_ms` milliseconds
+    /// (repeated as a heartbeat).
+    pub async fn announce_node(&self, node: &str, url: &str, ttl_ms: u64) -> Result<(), StoreError> {
+        dispatch!(self.announce_node(node, url, ttl_ms))
+    }
+
+    /// The nodes whose announcement has not lapsed, by name.
+    pub async fn live_nodes(&self) -> Result<Vec<NodeRow>, StoreError> {
+        dispatch!(self.live_nodes())
+    }
+}
+
+/// A node that announced itself and has not lapsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeRow {
+    /// The node's name.
+    pub id: String,
+    /// Where other nodes reach it (`http://host:port`).
+    pub url: String,
 }
 
 /// Whether an address names a PostgreSQL server.

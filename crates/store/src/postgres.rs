@@ -7,7 +7,7 @@
 //! take an advisory lock so that exactly one of them migrates.
 
 use crate::{
-    ClaimedMatch, CodeRow, Migrations, NewMatch, NewReplay, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
+    ClaimedMatch, CodeRow, Migrations, NewMatch, NewReplay, NodeRow, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
     StoreError, players_from_json, players_to_json, u64_from_db, u64_to_db, unsigned,
 };
 use std::sync::Arc;
@@ -455,6 +455,31 @@ impl Postgres {
             .query_opt(&format!("SELECT node FROM leases WHERE resource = $1 AND until_ms >= {NOW_MS}"), &[&resource])
             .await?;
         Ok(row.map(|r| r.get(0)))
+    }
+}
+
+impl Postgres {
+    pub(crate) async fn announce_node(&self, node: &str, url: &str, ttl_ms: u64) -> Result<(), StoreError> {
+        self.client()
+            .await
+            .execute(
+                &format!(
+                    "INSERT INTO nodes (id, url, until_ms) VALUES ($1, $2, {NOW_MS} + $3)
+                     ON CONFLICT (id) DO UPDATE SET url = excluded.url, until_ms = excluded.until_ms"
+                ),
+                &[&node, &url, &u64_to_db(ttl_ms)],
+            )
+            .await?;
+        Ok(())
+    }
+
+    pub(crate) async fn live_nodes(&self) -> Result<Vec<NodeRow>, StoreError> {
+        let rows = self
+            .client()
+            .await
+            .query(&format!("SELECT id, url FROM nodes WHERE until_ms >= {NOW_MS} ORDER BY id"), &[])
+            .await?;
+        Ok(rows.iter().map(|r| NodeRow { id: r.get(0), url: r.get(1) }).collect())
     }
 }
 

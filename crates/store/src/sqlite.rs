@@ -8,7 +8,7 @@
 //! earlier databases already do, so they open unchanged.
 
 use crate::{
-    ClaimedMatch, CodeRow, Migrations, NewMatch, NewReplay, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
+    ClaimedMatch, CodeRow, Migrations, NewMatch, NewReplay, NodeRow, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
     StoreError, players_from_json, players_to_json, u64_from_db, u64_to_db, unsigned,
 };
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
@@ -506,6 +506,32 @@ impl Sqlite {
 
 fn code_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CodeRow> {
     Ok(CodeRow { player_id: r.get(0)?, lang: r.get(1)?, name: r.get(2)?, source: r.get(3)? })
+}
+
+impl Sqlite {
+    pub(crate) async fn announce_node(&self, node: &str, url: &str, ttl_ms: u64) -> Result<(), StoreError> {
+        let (node, url, ttl_ms) = (node.to_string(), url.to_string(), u64_to_db(ttl_ms));
+        self.call(move |c| {
+            c.execute(
+                &format!(
+                    "INSERT INTO nodes (id, url, until_ms) VALUES (?1, ?2, {NOW_MS} + ?3)
+                     ON CONFLICT(id) DO UPDATE SET url = excluded.url, until_ms = excluded.until_ms"
+                ),
+                params![node, url, ttl_ms],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub(crate) async fn live_nodes(&self) -> Result<Vec<NodeRow>, StoreError> {
+        self.call(|c| {
+            let mut st = c.prepare(&format!("SELECT id, url FROM nodes WHERE until_ms >= {NOW_MS} ORDER BY id"))?;
+            let rows = st.query_map([], |r| Ok(NodeRow { id: r.get(0)?, url: r.get(1)? }))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
 }
 
 /// A replay row before its players' JSON is read.

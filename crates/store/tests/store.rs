@@ -43,6 +43,7 @@ suite!(
     queue_hands_each_game_to_one_worker,
     lapsed_claims_move_and_late_results_are_refused,
     leases,
+    nodes,
 );
 
 async fn players_scores_rooms(s: Store) {
@@ -223,6 +224,17 @@ async fn leases(s: Store) {
     assert_eq!(s.lease_holder("room:a").await.unwrap().as_deref(), Some("node1"), "only the holder releases");
     s.release_lease("room:a", "node1").await.unwrap();
     assert!(s.acquire_lease("room:a", "node2", 60_000).await.unwrap());
+}
+
+async fn nodes(s: Store) {
+    s.announce_node("n1", "http://10.0.0.1:8080", 60_000).await.unwrap();
+    s.announce_node("n2", "http://10.0.0.2:8080", 0).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    let live: Vec<_> = s.live_nodes().await.unwrap().into_iter().map(|n| (n.id, n.url)).collect();
+    assert_eq!(live, vec![("n1".to_string(), "http://10.0.0.1:8080".to_string())], "n2's announcement lapsed");
+    s.announce_node("n2", "http://10.0.0.2:9090", 60_000).await.unwrap();
+    let urls: Vec<_> = s.live_nodes().await.unwrap().into_iter().map(|n| n.url).collect();
+    assert_eq!(urls, ["http://10.0.0.1:8080", "http://10.0.0.2:9090"]);
 }
 
 /// Nodes that start at the same moment on an empty PostgreSQL database:

@@ -44,3 +44,11 @@ CREATE TABLE leases (
     node        TEXT NOT NULL,
     until_ms    BIGINT NOT NULL
 );
+
+-- The nodes serving now, and the address at which the others reach them
+-- (to send a player to the node that owns their room).
+CREATE TABLE nodes (
+    id          TEXT PRIMARY KEY,
+    url         TEXT NOT NULL,
+    until_ms    BIGINT NOT NULL
+);
