@@ -1,0 +1,491 @@
+// The replay viewer: reads the game document from #replay-data (format in
+// crates/cli/src/replay_html/doc.rs), rebuilds any tick's board from the
+// start plus per-tick changes, and draws it on a canvas with each seat's
+// panel (move, score, stderr, fault) for that tick.
+//
+// Works from file:// with no network: everything it needs is in the page.
+// Every text that comes from the document (bot names, stderr, events) goes
+// into the page through textContent, never as markup.
+'use strict';
+
+(function () {
+  const doc = JSON.parse(document.getElementById('replay-data').textContent);
+  const W = doc.width;
+  const H = doc.height;
+  const N = doc.ticks.length;
+  const header = doc.header;
+  const seats = header.seats;
+
+  const SEAT_COLORS = ['#4ade80', '#60a5fa', '#f472b6', '#facc15', '#fb923c', '#a78bfa', '#22d3ee', '#bef264',
+    '#fda4af', '#93c5fd', '#fcd34d', '#5eead4', '#c4b5fd', '#fdba74', '#86efac', '#f0abfc'];
+  const seatColor = (s) => SEAT_COLORS[s % SEAT_COLORS.length];
+  const seatLetter = (s) => (s < 26 ? String.fromCharCode(65 + s) : '#' + s);
+
+  // What each glyph of each game's board stands for.
+  const GLYPHS = {
+    snakebattle: {
+      ' ': 'empty', '☼': 'wall', '#': 'floor', '○': 'apple', '●': 'stone', '$': 'gold', '®': 'fury', '©': 'fly', '?': 'other',
+      '˅': 'head', '<': 'head', '>': 'head', '˄': 'head', '☺': 'deadHead', '♣': 'headFury', '♦': 'headFly', 'ø': 'headSleep',
+      '▼': 'head', '◄': 'head', '►': 'head', '▲': 'head', '☻': 'deadHead', '♥': 'headFury', '♠': 'headFly', '&': 'headSleep',
+      '¤': 'tail', '×': 'tail', 'æ': 'tail', 'ö': 'tail', '*': 'tail', '╙': 'tail', '╘': 'tail', '╓': 'tail', '╕': 'tail', '~': 'tail',
+      '─': 'body', '│': 'body', '┐': 'body', '┘': 'body', '┌': 'body', '└': 'body',
+      '═': 'body', '║': 'body', '╗': 'body', '╝': 'body', '╔': 'body', '╚': 'body',
+    },
+    battlesnake: { '.': 'empty', '*': 'apple', '~': 'hazard', '+': 'hazardFood' },
+    carrots: { '.': 'empty', o: 'apple', x: 'corpse' },
+    duel: { '.': 'empty', '#': 'wall' },
+    multisnake: { '.': 'empty', '#': 'wall', '+': 'plus', '-': 'minus', '^': 'body', '>': 'body', v: 'body', '<': 'body', '@': 'deadHead' },
+  };
+  const LETTER_GAMES = { battlesnake: true, carrots: true, duel: true, multisnake: true };
+  const glyphs = GLYPHS[header.game] || {};
+  function kindOf(c) {
+    const k = glyphs[c];
+    if (k) return k;
+    if (LETTER_GAMES[header.game]) {
+      if (c >= 'A' && c <= 'Z') return 'head';
+      if (c >= 'a' && c <= 'z' && header.game !== 'multisnake') return 'body';
+    }
+    return 'other';
+  }
+
+  // ---- Rebuilding states: snapshots every K ticks, changes in between.
+
+  function applyDiff(cells, diff) {
+    for (let i = 0; i + 1 < diff.length; i += 2) {
+      const at = diff[i];
+      const run = Array.from(diff[i + 1]);
+      for (let k = 0; k < run.length && at + k < cells.length; k++) cells[at + k] = run[k];
+    }
+  }
+  const cellCount = Math.max(1, W * H);
+  // Enough snapshots that a jump replays few changes, few enough to keep
+  // memory small on long games.
+  const K = Math.max(32, Math.ceil((N * cellCount * 2) / 4e6));
+  const SEP = ' | ';
+
+  // A state: the board, the seat marks, the status line's parts, the
+  // scores and who still plays.
+  function copy(s) {
+    return { t: s.t, board: s.board.slice(), owners: s.owners.slice(), status: s.status.slice(), sc: s.sc, al: s.al };
+  }
+  function advance(s, tick) {
+    applyDiff(s.board, tick.b);
+    applyDiff(s.owners, tick.o);
+    if (typeof tick.s === 'string') s.status = tick.s.split(SEP);
+    else for (let i = 0; i + 1 < tick.s.length; i += 2) s.status[tick.s[i]] = tick.s[i + 1];
+    if (tick.sc) s.sc = tick.sc;
+    if (tick.al) s.al = tick.al;
+    s.t = tick.t;
+  }
+  const snapshots = [];
+  (function buildSnapshots() {
+    const st = { t: 0, board: Array.from(doc.start.b), owners: Array.from(doc.start.o), status: doc.start.s.split(SEP), sc: doc.start.sc, al: doc.start.al };
+    snapshots.push(copy(st));
+    for (let t = 1; t <= N; t++) {
+      advance(st, doc.ticks[t - 1]);
+      if (t % K === 0) snapshots.push(copy(st));
+    }
+  })();
+  let cache = null;
+  function stateAt(t) {
+    if (cache && cache.t === t) return cache;
+    let s;
+    if (cache && cache.t < t && t - cache.t <= K) s = cache;
+    else s = copy(snapshots[Math.floor(t / K)]);
+    for (let u = s.t + 1; u <= t; u++) advance(s, doc.ticks[u - 1]);
+    cache = s;
+    return cache;
+  }
+  const info = (t) => (t === 0 ? doc.start : doc.ticks[t - 1]);
+
+  // ---- Drawing the board.
+
+  const canvas = document.getElementById('board');
+  const ctx = canvas.getContext('2d');
+  const wrap = document.getElementById('board-wrap');
+  const boardText = document.getElementById('board-text');
+  let cell = 12;
+
+  function layout() {
+    const availW = Math.max(100, wrap.clientWidth - 18);
+    const availH = Math.max(160, window.innerHeight - 300);
+    cell = Math.max(3, Math.min(32, Math.floor(Math.min(availW / Math.max(1, W), availH / Math.max(1, H)))));
+    const dpr = window.devicePixelRatio || 1;
+    canvas.width = Math.round(W * cell * dpr);
+    canvas.height = Math.round(H * cell * dpr);
+    canvas.style.width = W * cell + 'px';
+    canvas.style.height = H * cell + 'px';
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  }
+
+  function roundRect(x, y, w, h, r) {
+    ctx.beginPath();
+    ctx.moveTo(x + r, y);
+    ctx.arcTo(x + w, y, x + w, y + h, r);
+    ctx.arcTo(x + w, y + h, x, y + h, r);
+    ctx.arcTo(x, y + h, x, y, r);
+    ctx.arcTo(x, y, x + w, y, r);
+    ctx.closePath();
+  }
+  function disc(cx, cy, r, color) {
+    ctx.fillStyle = color;
+    ctx.beginPath();
+    ctx.arc(cx, cy, r, 0, Math.PI * 2);
+    ctx.fill();
+  }
+
+  function drawCell(x, y, c, owner, alive) {
+    const k = kindOf(c);
+    const px = x * cell;
+    const py = y * cell;
+    const mid = cell / 2;
+    const seat = owner === '.' || owner === undefined ? -1 : owner.charCodeAt(0) - 65;
+    switch (k) {
+      case 'empty':
+        return;
+      case 'wall':
+        ctx.fillStyle = '#2a3550';
+        ctx.fillRect(px, py, cell, cell);
+        ctx.fillStyle = '#3a4869';
+        ctx.fillRect(px, py, cell, Math.max(1, cell / 6));
+        ctx.fillStyle = '#1e273b';
+        ctx.fillRect(px, py + cell - Math.max(1, cell / 8), cell, Math.max(1, cell / 8));
+        return;
+      case 'floor':
+        ctx.fillStyle = '#122029';
+        ctx.fillRect(px, py, cell, cell);
+        ctx.strokeStyle = 'rgba(45, 212, 191, 0.45)';
+        ctx.lineWidth = 1;
+        ctx.strokeRect(px + 1.5, py + 1.5, cell - 3, cell - 3);
+        return;
+      case 'hazard':
+      case 'hazardFood':
+        ctx.fillStyle = 'rgba(168, 85, 247, 0.28)';
+        ctx.fillRect(px, py, cell, cell);
+        if (k === 'hazard') return;
+      // falls through: food in a hazard
+      case 'apple':
+        disc(px + mid, py + mid + cell * 0.04, cell * 0.34, '#ef4444');
+        if (cell >= 8) {
+          ctx.fillStyle = '#22c55e';
+          ctx.fillRect(px + mid, py + cell * 0.08, Math.max(1, cell * 0.14), Math.max(1, cell * 0.18));
+        }
+        return;
+      case 'stone':
+        disc(px + mid, py + mid, cell * 0.36, '#94a3b8');
+        disc(px + mid - cell * 0.1, py + mid - cell * 0.1, cell * 0.1, '#cbd5e1');
+        return;
+      case 'gold':
+        ctx.fillStyle = '#facc15';
+        ctx.beginPath();
+        ctx.moveTo(px + mid, py + cell * 0.12);
+        ctx.lineTo(px + cell * 0.88, py + mid);
+        ctx.lineTo(px + mid, py + cell * 0.88);
+        ctx.lineTo(px + cell * 0.12, py + mid);
+        ctx.closePath();
+        ctx.fill();
+        return;
+      case 'fury':
+      case 'fly':
+        ctx.fillStyle = k === 'fury' ? '#ff4d6d' : '#38bdf8';
+        roundRect(px + cell * 0.18, py + cell * 0.3, cell * 0.64, cell * 0.4, cell * 0.2);
+        ctx.fill();
+        return;
+      case 'plus':
+      case 'minus':
+        ctx.fillStyle = k === 'plus' ? '#4ade80' : '#f87171';
+        ctx.fillRect(px + cell * 0.2, py + cell * 0.42, cell * 0.6, Math.max(1, cell * 0.16));
+        if (k === 'plus') ctx.fillRect(px + cell * 0.42, py + cell * 0.2, Math.max(1, cell * 0.16), cell * 0.6);
+        return;
+      case 'other':
+        ctx.fillStyle = '#8b99ae';
+        ctx.font = Math.max(6, Math.floor(cell * 0.8)) + 'px ui-monospace, monospace';
+        ctx.textAlign = 'center';
+        ctx.textBaseline = 'middle';
+        ctx.fillText(c, px + mid, py + mid + 1);
+        return;
+      default:
+        break;
+    }
+    // Snake parts: the seat's colour, dimmed when it no longer plays.
+    const color = seat >= 0 ? seatColor(seat) : '#94a3b8';
+    const dead = k === 'deadHead' || k === 'corpse' || (seat >= 0 && !alive[seat]);
+    ctx.globalAlpha = dead ? 0.42 : 1;
+    if (k === 'body' || k === 'tail' || k === 'corpse') {
+      const inset = k === 'tail' ? cell * 0.2 : Math.max(0.5, cell * 0.08);
+      ctx.fillStyle = color;
+      roundRect(px + inset, py + inset, cell - 2 * inset, cell - 2 * inset, Math.max(1, cell * 0.18));
+      ctx.fill();
+    } else {
+      ctx.fillStyle = color;
+      roundRect(px, py, cell, cell, Math.max(1, cell * 0.3));
+      ctx.fill();
+      ctx.globalAlpha = 1;
+      ctx.lineWidth = Math.max(1, cell * 0.1);
+      ctx.strokeStyle = k === 'headFury' ? '#ff2d55' : k === 'headFly' ? '#38bdf8' : 'rgba(255,255,255,0.9)';
+      roundRect(px + ctx.lineWidth / 2, py + ctx.lineWidth / 2, cell - ctx.lineWidth, cell - ctx.lineWidth, Math.max(1, cell * 0.3));
+      ctx.stroke();
+      if (k === 'deadHead') {
+        ctx.strokeStyle = '#0b0f17';
+        ctx.beginPath();
+        ctx.moveTo(px + cell * 0.28, py + cell * 0.28);
+        ctx.lineTo(px + cell * 0.72, py + cell * 0.72);
+        ctx.moveTo(px + cell * 0.72, py + cell * 0.28);
+        ctx.lineTo(px + cell * 0.28, py + cell * 0.72);
+        ctx.stroke();
+      } else if (cell >= 7) {
+        const eye = k === 'headSleep' ? '#64748b' : '#0b0f17';
+        disc(px + cell * 0.34, py + cell * 0.4, Math.max(0.8, cell * 0.09), eye);
+        disc(px + cell * 0.66, py + cell * 0.4, Math.max(0.8, cell * 0.09), eye);
+      }
+    }
+    ctx.globalAlpha = 1;
+  }
+
+  function draw(t) {
+    const s = stateAt(t);
+    const alive = s.al || [];
+    ctx.fillStyle = '#0c1119';
+    ctx.fillRect(0, 0, W * cell, H * cell);
+    if (cell >= 6) {
+      ctx.fillStyle = '#0f1520';
+      for (let y = 0; y < H; y++) for (let x = (y & 1); x < W; x += 2) ctx.fillRect(x * cell, y * cell, cell, cell);
+    }
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) drawCell(x, y, s.board[y * W + x], s.owners[y * W + x], alive);
+    }
+    if (!boardText.hidden) boardText.textContent = rowsOf(s.board).join('\n');
+  }
+  function rowsOf(board) {
+    const rows = [];
+    for (let y = 0; y < H; y++) rows.push(board.slice(y * W, (y + 1) * W).join(''));
+    return rows;
+  }
+
+  // ---- The side panels.
+
+  const seatList = document.getElementById('seats');
+  const template = document.getElementById('seat-template');
+  const seatEls = [];
+  for (let s = 0; s < seats; s++) {
+    const li = template.content.firstElementChild.cloneNode(true);
+    li.id = 'seat-' + s;
+    li.dataset.seat = String(s);
+    li.style.setProperty('--seat', seatColor(s));
+    li.querySelector('.seat-letter').textContent = seatLetter(s);
+    li.querySelector('.seat-name').textContent = header.players[s];
+    li.querySelector('.seat-name').title = header.players[s];
+    seatList.appendChild(li);
+    seatEls.push({
+      li,
+      state: li.querySelector('.seat-state'),
+      move: li.querySelector('.seat-move'),
+      score: li.querySelector('.seat-score'),
+      fault: li.querySelector('.seat-fault'),
+      stderr: li.querySelector('.seat-stderr'),
+    });
+  }
+  const note = document.getElementById('stderr-note');
+  if (!doc.stderr_log) {
+    note.hidden = false;
+    note.textContent = 'No stderr is recorded for this replay: play --replay FILE writes FILE.stderr.jsonl for process bots, and the page shows it when that file lies next to the replay.';
+  }
+
+  function updatePanels(t) {
+    const i = info(t);
+    const st = stateAt(t);
+    const log = (t > 0 && i.log) || [];
+    for (let s = 0; s < seats; s++) {
+      const el = seatEls[s];
+      const alive = st.al ? st.al[s] : true;
+      el.li.classList.toggle('dead', !alive);
+      el.state.textContent = alive ? 'alive' : 'out';
+      el.move.textContent = t > 0 ? i.m[s] : '—';
+      el.score.textContent = st.sc && st.sc[s] !== undefined ? String(st.sc[s]) : '—';
+      const entry = log.find((e) => e.seat === s);
+      el.li.classList.toggle('faulted', !!(entry && entry.fault));
+      el.fault.hidden = !(entry && entry.fault);
+      el.fault.textContent = entry && entry.fault ? 'fault: ' + entry.fault : '';
+      let text;
+      let empty = false;
+      if (!doc.stderr_log) {
+        text = 'stderr not recorded';
+        empty = true;
+      } else if (!entry || (entry.stderr.length === 0 && !entry.dropped)) {
+        text = t > 0 ? 'nothing on stderr at this tick' : 'before the first tick';
+        empty = true;
+      } else {
+        const lines = entry.stderr.slice();
+        if (entry.dropped) lines.push('(' + entry.dropped + ' more lines dropped)');
+        text = lines.join('\n');
+      }
+      el.stderr.textContent = text;
+      el.stderr.classList.toggle('empty', empty);
+    }
+    document.getElementById('status').textContent = st.status.join(SEP);
+    const events = document.getElementById('events');
+    events.replaceChildren();
+    const list = t > 0 ? i.ev || [] : [];
+    for (const e of list) {
+      const li = document.createElement('li');
+      li.textContent = e;
+      events.appendChild(li);
+    }
+    if (list.length === 0) {
+      const li = document.createElement('li');
+      li.className = 'none';
+      li.textContent = t > 0 ? 'no events at this tick' : 'the game before its first tick';
+      events.appendChild(li);
+    }
+  }
+
+  // ---- Timeline marks: faults and seats leaving the game.
+
+  (function marks() {
+    const box = document.getElementById('marks');
+    if (N === 0) return;
+    let shown = 0;
+    let prevAlive = doc.start.al || [];
+    for (let t = 1; t <= N && shown < 600; t++) {
+      const i = doc.ticks[t - 1];
+      const fault = (i.log || []).some((e) => e.fault);
+      const death = !!i.al && i.al.some((a, s) => prevAlive[s] && !a);
+      prevAlive = i.al || prevAlive;
+      if (!fault && !death) continue;
+      const m = document.createElement('span');
+      m.className = fault ? 'fault' : 'death';
+      m.style.left = (100 * t) / N + '%';
+      m.title = 'tick ' + t + (fault ? ': a fault' : ': a seat is out');
+      box.appendChild(m);
+      shown++;
+    }
+  })();
+
+  // ---- Playback.
+
+  const scrub = document.getElementById('scrub');
+  const tickEl = document.getElementById('tick');
+  const playBtn = document.getElementById('play');
+  const speed = document.getElementById('speed');
+  scrub.max = String(N);
+  document.getElementById('ticks').textContent = String(N);
+  document.getElementById('game-title').textContent = header.game + ' · seed ' + header.seed;
+  document.getElementById('game-meta').textContent =
+    header.players.map((p, s) => seatLetter(s) + ' ' + p).join('  ·  ') + '  ·  engine ' + header.engine;
+  document.title = 'snakepit replay: ' + header.game + ' seed ' + header.seed;
+
+  let cur = -1;
+  let playing = false;
+  let lastFrame = 0;
+  let carry = 0;
+
+  function show(t, fromHash) {
+    t = Math.max(0, Math.min(N, Math.floor(Number(t)) || 0));
+    const changed = t !== cur;
+    cur = t;
+    draw(t);
+    updatePanels(t);
+    scrub.value = String(t);
+    tickEl.textContent = String(t);
+    if (changed && !fromHash) {
+      try {
+        history.replaceState(null, '', '#t=' + t);
+      } catch (e) {
+        // Some file:// setups refuse history changes; the page still works.
+      }
+    }
+  }
+
+  function setPlaying(on) {
+    playing = on;
+    playBtn.querySelector('.icon-play').toggleAttribute('hidden', on);
+    playBtn.querySelector('.icon-pause').toggleAttribute('hidden', !on);
+    playBtn.setAttribute('aria-label', on ? 'pause' : 'play');
+    if (on) {
+      if (cur >= N) show(0);
+      lastFrame = performance.now();
+      carry = 0;
+      requestAnimationFrame(frame);
+    }
+  }
+  function frame(now) {
+    if (!playing) return;
+    // A background tab gets no frames; it resumes where it was.
+    carry += (Math.min(250, now - lastFrame) / 1000) * Number(speed.value);
+    lastFrame = now;
+    const steps = Math.floor(carry);
+    if (steps > 0) {
+      carry -= steps;
+      show(Math.min(N, cur + steps));
+      if (cur >= N) {
+        setPlaying(false);
+        return;
+      }
+    }
+    requestAnimationFrame(frame);
+  }
+
+  function step(d) {
+    setPlaying(false);
+    show(cur + d);
+  }
+  document.getElementById('first').addEventListener('click', () => step(-cur));
+  document.getElementById('back').addEventListener('click', () => step(-1));
+  document.getElementById('forward').addEventListener('click', () => step(1));
+  document.getElementById('last').addEventListener('click', () => step(N - cur));
+  playBtn.addEventListener('click', () => setPlaying(!playing));
+  scrub.addEventListener('input', () => {
+    setPlaying(false);
+    show(scrub.value);
+  });
+  document.getElementById('show-text').addEventListener('change', (e) => {
+    boardText.hidden = !e.target.checked;
+    canvas.hidden = e.target.checked;
+    show(cur);
+  });
+
+  document.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLSelectElement || e.altKey || e.ctrlKey || e.metaKey) return;
+    const by = e.shiftKey ? 10 : 1;
+    if (e.key === ' ') setPlaying(!playing);
+    else if (e.key === 'ArrowLeft') step(-by);
+    else if (e.key === 'ArrowRight') step(by);
+    else if (e.key === 'Home') step(-cur);
+    else if (e.key === 'End') step(N - cur);
+    else return;
+    e.preventDefault();
+  });
+  // A focused button would also be clicked by the space bar's keyup.
+  document.addEventListener('keyup', (e) => {
+    if (e.key === ' ' && !(e.target instanceof HTMLSelectElement)) e.preventDefault();
+  });
+
+  function hashTick() {
+    const m = /(?:^#|&)t=(\d+)/.exec(location.hash);
+    return m ? Number(m[1]) : null;
+  }
+  window.addEventListener('hashchange', () => {
+    const t = hashTick();
+    if (t !== null && t !== cur) {
+      setPlaying(false);
+      show(t, true);
+    }
+  });
+  window.addEventListener('resize', () => {
+    layout();
+    draw(cur);
+  });
+
+  layout();
+  const first = hashTick();
+  show(first === null ? 0 : first, first !== null && first <= N);
+
+  // For tests and the console: the tick shown and the board's text.
+  window.__replayViewer = {
+    ticks: N,
+    tick: () => cur,
+    rows: () => rowsOf(stateAt(cur).board),
+    cellSize: () => cell,
+    seatColor,
+  };
+})();

@@ -1,0 +1,95 @@
+//! The page: the viewer's HTML, CSS and JavaScript (`assets/replay/`,
+//! compiled in) with the game's document embedded as JSON.
+//!
+//! The document sits in a `<script type="application/json">` element, which
+//! the browser never runs; the viewer reads it with `JSON.parse`. Bot names
+//! and stderr lines are anybody's text, so every `<`, `>` and `&` in the
+//! JSON is written as a `\u` escape: no `</script>` or `<!--` can end or
+//! change the element, and the parsed strings are unchanged. The viewer
+//! only ever puts them into the page as text.
+
+use serde_json::Value;
+
+/// The page's skeleton; holds the three markers below, once each.
+const TEMPLATE: &str = include_str!("../../assets/replay/viewer.html");
+/// The viewer's style sheet.
+pub(crate) const VIEWER_CSS: &str = include_str!("../../assets/replay/viewer.css");
+/// The viewer's script: reads the document from `#replay-data`.
+pub(crate) const VIEWER_JS: &str = include_str!("../../assets/replay/viewer.js");
+
+const CSS_MARKER: &str = "/*@viewer.css@*/";
+const JS_MARKER: &str = "/*@viewer.js@*/";
+const DATA_MARKER: &str = "/*@replay-data@*/";
+
+/// The JSON text of `doc`, safe inside a `<script>` element.
+pub(crate) fn script_json(doc: &Value) -> String {
+    let json = serde_json::to_string(doc).expect("a JSON value always serializes");
+    // These characters can only occur inside JSON strings, where a `\u`
+    // escape means the same character.
+    let mut out = String::with_capacity(json.len() + json.len() / 16);
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The whole page for a viewer document.
+pub(crate) fn page(doc: &Value) -> String {
+    let data = script_json(doc);
+    // Split once at each marker, in order, so that nothing inserted is ever
+    // searched for markers again.
+    let (head, rest) = TEMPLATE.split_once(CSS_MARKER).expect("the template has the CSS marker");
+    let (middle, rest) = rest.split_once(DATA_MARKER).expect("the template has the data marker");
+    let (before_js, tail) = rest.split_once(JS_MARKER).expect("the template has the script marker");
+    let mut out = String::with_capacity(TEMPLATE.len() + VIEWER_CSS.len() + VIEWER_JS.len() + data.len());
+    for piece in [head, VIEWER_CSS, middle, &data, before_js, VIEWER_JS, tail] {
+        out.push_str(piece);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn script_json_hides_markup_and_parses_back() {
+        let evil = "</script><img src=x onerror=alert(1)><!-- & \u{2028}";
+        let doc = json!({"players": [evil], "ticks": [{"log": [{"stderr": [evil]}]}]});
+        let text = script_json(&doc);
+        for bad in ['<', '>', '&', '\u{2028}'] {
+            assert!(!text.contains(bad), "{bad:?} in {text}");
+        }
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, doc);
+    }
+
+    #[test]
+    fn assets_cannot_end_their_own_elements() {
+        for (name, asset) in [("viewer.css", VIEWER_CSS), ("viewer.js", VIEWER_JS)] {
+            let lower = asset.to_ascii_lowercase();
+            assert!(!lower.contains("</script") && !lower.contains("</style") && !lower.contains("<!--"), "{name}");
+        }
+        for marker in [CSS_MARKER, JS_MARKER, DATA_MARKER] {
+            assert_eq!(TEMPLATE.matches(marker).count(), 1, "{marker}");
+        }
+    }
+
+    #[test]
+    fn the_page_holds_the_document_once() {
+        let doc = json!({"viewer": 1, "note": "/*@viewer.js@*/ stays text"});
+        let html = page(&doc);
+        assert!(html.starts_with("<!doctype html>"), "{}", &html[..40]);
+        assert_eq!(html.matches(&script_json(&doc)).count(), 1);
+        assert_eq!(html.matches(VIEWER_JS).count(), 1);
+        assert_eq!(html.matches(VIEWER_CSS).count(), 1);
+    }
+}
