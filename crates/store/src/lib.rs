@@ -24,6 +24,7 @@
 //! Deadlines use the database's clock, never a node's, so nodes with skewed
 //! clocks still agree on who holds what.
 
+pub mod cluster;
 mod postgres;
 mod sqlite;
 

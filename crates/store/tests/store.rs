@@ -44,6 +44,7 @@ suite!(
     lapsed_claims_move_and_late_results_are_refused,
     leases,
     nodes,
+    cluster_spreads_rooms_and_moves_them_off_a_dead_node,
 );
 
 async fn players_scores_rooms(s: Store) {
@@ -235,6 +236,72 @@ async fn nodes(s: Store) {
     s.announce_node("n2", "http://10.0.0.2:9090", 60_000).await.unwrap();
     let urls: Vec<_> = s.live_nodes().await.unwrap().into_iter().map(|n| n.url).collect();
     assert_eq!(urls, ["http://10.0.0.1:8080", "http://10.0.0.2:9090"]);
+}
+
+/// Rooms as a server would run them, for the cluster's steps.
+#[derive(Default)]
+struct Host {
+    running: std::sync::Mutex<BTreeSet<String>>,
+}
+
+impl snakepit_store::cluster::RoomHost for Host {
+    fn running(&self) -> BTreeSet<String> {
+        self.running.lock().unwrap().clone()
+    }
+    fn start(&self, room: &str) {
+        assert!(self.running.lock().unwrap().insert(room.to_string()), "{room} started twice");
+    }
+    fn stop(&self, room: &str) {
+        assert!(self.running.lock().unwrap().remove(room), "{room} stopped but not running");
+    }
+}
+
+impl Host {
+    fn count(&self) -> usize {
+        self.running.lock().unwrap().len()
+    }
+}
+
+async fn cluster_spreads_rooms_and_moves_them_off_a_dead_node(s: Store) {
+    use snakepit_store::cluster::{Cluster, RoomHost};
+    for i in 0..6 {
+        let room = RoomRow { name: format!("r{i}"), game: "hex".into(), tick_ms: 100, paused: false, seed: i };
+        s.save_room(&room).await.unwrap();
+    }
+    let lease_ms = 400;
+    let (c1, c2) = (Cluster::new(s.clone(), "n1", "http://n1", lease_ms), Cluster::new(s.clone(), "n2", "http://n2", lease_ms));
+    let (h1, h2) = (Host::default(), Host::default());
+    // Alone, the first node takes every room.
+    let r = c1.step(&h1).await.unwrap();
+    assert_eq!((r.started.len(), r.held), (6, 6));
+    assert_eq!(c1.owner_url("r0").await.unwrap().as_deref(), Some("http://n1"));
+    // A second node comes up: rooms move over one per step until both
+    // hold their share; no room ever runs on both.
+    for _ in 0..6 {
+        c2.step(&h2).await.unwrap();
+        c1.step(&h1).await.unwrap();
+        let (a, b) = (h1.running(), h2.running());
+        assert!(a.is_disjoint(&b), "{a:?} and {b:?} overlap");
+    }
+    c2.step(&h2).await.unwrap();
+    assert_eq!((h1.count(), h2.count()), (3, 3));
+    let moved = h2.running().into_iter().next().unwrap();
+    assert_eq!(c1.owner_url(&moved).await.unwrap().as_deref(), Some("http://n2"));
+    // The first node dies (stops stepping): once its leases lapse, the
+    // second takes its rooms.
+    tokio::time::sleep(std::time::Duration::from_millis(lease_ms + 100)).await;
+    let r = c2.step(&h2).await.unwrap();
+    assert_eq!((r.started.len(), r.held), (3, 6), "{r:?}");
+    // The first node comes back to find its rooms gone: it stops them.
+    let r = c1.step(&h1).await.unwrap();
+    assert_eq!(r.stopped.len(), 3);
+    assert!(h1.count() <= 3);
+    assert!(h1.running().is_disjoint(&h2.running()));
+    // A clean leave hands rooms over at once.
+    c2.leave(&h2).await.unwrap();
+    let r = c1.step(&h1).await.unwrap();
+    assert_eq!(r.held, h1.count());
+    assert!(r.held >= 3);
 }
 
 /// Nodes that start at the same moment on an empty PostgreSQL database:
