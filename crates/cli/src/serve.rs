@@ -43,6 +43,9 @@ pub fn config(args: &ServeArgs) -> anyhow::Result<Config> {
     if let Some(t) = args.tick_ms {
         cfg.snakebattle.tick_ms = t;
         cfg.hex.tick_ms = t;
+        for arena in [&mut cfg.carrots, &mut cfg.duel, &mut cfg.multisnake] {
+            arena.tick_ms = Some(t);
+        }
     }
     if let Some(p) = &args.profile {
         cfg.snakebattle.profile = p.clone();
@@ -59,6 +62,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         tracing::warn!("cannot raise the open files limit: {e}");
     }
     let rt = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    // Uploaded programs run in the sandbox: say which layers hold here.
+    // Probing takes a moment, so it comes before the server listens (and
+    // before the signal handlers, which are set once it does).
+    eprint!("{}", snakepit_bots::process::SandboxReport::cached());
     rt.block_on(async move {
         let server = snakepit_server::Server::start(cfg).await?;
         println!("snakepit listening on http://{}", server.addr);

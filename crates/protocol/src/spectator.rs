@@ -8,10 +8,16 @@
 //!   characters in the map glyphs (`☼` wall, `#` start floor, `○` apple,
 //!   `●` stone, `$` gold, `®` fury pill, `©` flying pill, space empty), top
 //!   row first; snakes are listed separately so that the page can colour
-//!   them. A frame never contains a player's code.
+//!   them. The stdin/stdout arenas (`carrots`, `duel`, `multisnake`) have
+//!   `width * height` cells instead, in their own glyphs (`.` free, `#`
+//!   wall, `o` apple, `+` and `-` signs), and a `result` line once a game
+//!   has ended. A frame never contains a player's code, nor the stderr of
+//!   a player's program.
 //! - `player` ([`PlayerView`]): private to a player's own page: their
 //!   board string exactly as their bot receives it, and their recent answers
 //!   with what the server made of them.
+//! - `stderr` ([`StderrMsg`]): private to a player's own page: what their
+//!   uploaded program wrote to stderr, and its faults.
 //! - `error` ([`ErrorMsg`]): why the server is about to close the socket.
 
 use serde::Serialize;
@@ -95,9 +101,13 @@ pub struct Frame {
     pub paused: bool,
     /// Tick period.
     pub tick_ms: u64,
-    /// Board side.
+    /// Board side (the larger of `width` and `height`).
     pub size: usize,
-    /// Background glyphs, `size * size` characters.
+    /// Board width.
+    pub width: usize,
+    /// Board height.
+    pub height: usize,
+    /// Background glyphs, `width * height` characters.
     pub cells: String,
     /// Snakes by seat (absent seats are left out); empty in games
     /// without snakes.
@@ -108,6 +118,8 @@ pub struct Frame {
     pub players: Vec<PlayerInfo>,
     /// Notable events of the tick, as short sentences.
     pub events: Vec<String>,
+    /// How the last game of the room ended (arenas with games that end).
+    pub result: Option<String>,
 }
 
 /// The background of a SnakeBattle board: terrain and items.
@@ -163,6 +175,15 @@ pub struct PlayerView {
     pub log: Vec<AnswerLog>,
     /// Whether a bot is connected for this player.
     pub bot_connected: bool,
+}
+
+/// Lines of a player's program's stderr and faults, for their page only.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct StderrMsg {
+    /// The page should forget what it showed before (sent on connect).
+    pub reset: bool,
+    /// New lines, oldest first.
+    pub lines: Vec<String>,
 }
 
 /// Sent before the server closes a browser socket.

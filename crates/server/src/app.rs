@@ -119,6 +119,14 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/leaderboard", get(api_leaderboard))
         .route("/api/register", post(api_register))
         .route("/api/templates/{lang}", get(crate::templates::download))
+        // Programs are larger than any other body: up to `code.source_bytes_max`
+        // bytes of text, which JSON escaping may make six times longer.
+        .route(
+            "/api/code",
+            get(crate::code::get_code)
+                .post(crate::code::post_code)
+                .layer(axum::extract::DefaultBodyLimit::max(state.cfg.code.source_bytes_max.saturating_mul(6) + BODY_MAX_BYTES)),
+        )
         .route("/api/metrics", get(api_metrics))
         .route("/api/admin/metrics/reset", post(admin_metrics_reset))
         .route("/api/admin/players", get(admin_players).post(admin_add_player))

@@ -26,6 +26,14 @@ pub struct Config {
     pub snakebattle: SnakeBattleConfig,
     /// Hex settings shared by its rooms.
     pub hex: HexConfig,
+    /// CodeCarrots snakes (stdin/stdout arena, one endless board).
+    pub carrots: ArenaConfig,
+    /// KingOfBots Snake duels (stdin/stdout arena, two seats).
+    pub duel: ArenaConfig,
+    /// SOI Multisnake (stdin/stdout arena, 2, 4 or 8 seats).
+    pub multisnake: ArenaConfig,
+    /// Programs uploaded in the browser.
+    pub code: CodeConfig,
     /// Rooms created at start (in addition to those in the database).
     pub rooms: Vec<RoomSpec>,
     /// Connection limits.
@@ -76,13 +84,99 @@ impl Default for HexConfig {
     }
 }
 
+/// Rooms of a stdin/stdout arena, as the file gives them: every key is
+/// optional, and [`Config::arena`] fills in the game's defaults.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ArenaConfig {
+    /// Rule settings, `key = "value"` as `snakepit play --set` takes them.
+    pub settings: Option<std::collections::BTreeMap<String, String>>,
+    /// Tick period of new rooms.
+    pub tick_ms: Option<u64>,
+    /// Seats of a CodeCarrots room (the map decides for Multisnake, and a
+    /// duel has two).
+    pub seats: Option<usize>,
+    /// Multisnake: a map file, or the name of a built-in map
+    /// (`duo-40x20`, `quad-32x32`, `octo-48x48`); when absent every game
+    /// gets a new symmetric map made from `map_spec`.
+    pub map: Option<String>,
+    /// Multisnake: how generated maps are made (`width`, `height`,
+    /// `players`, `walls_percent`, `plus`, `minus`, `snake_len`).
+    pub map_spec: Option<std::collections::BTreeMap<String, String>>,
+    /// Ticks a finished duel or Multisnake game stays on screen before the
+    /// next one starts.
+    pub pause_ticks: Option<u32>,
+    /// Built-in bots (`greedy`, `safe`) that hold the seats players do not.
+    pub fill_bots: Option<Vec<String>>,
+}
+
+/// An arena's room settings with the game's defaults filled in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Arena {
+    /// See [`ArenaConfig::settings`].
+    pub settings: std::collections::BTreeMap<String, String>,
+    /// See [`ArenaConfig::tick_ms`].
+    pub tick_ms: u64,
+    /// See [`ArenaConfig::seats`].
+    pub seats: usize,
+    /// See [`ArenaConfig::map`].
+    pub map: Option<String>,
+    /// See [`ArenaConfig::map_spec`].
+    pub map_spec: std::collections::BTreeMap<String, String>,
+    /// See [`ArenaConfig::pause_ticks`].
+    pub pause_ticks: u32,
+    /// See [`ArenaConfig::fill_bots`].
+    pub fill_bots: Vec<String>,
+}
+
+impl Arena {
+    /// The defaults of `game` (`carrots`, `duel` or `multisnake`): ticks of
+    /// 200 ms (300 ms for the duel, which people play by hand), eight
+    /// CodeCarrots seats, four Multisnake seats on generated 32x32 maps,
+    /// built-in bots in the first seats, ten ticks between games.
+    pub fn defaults(game: &str) -> Arena {
+        let strings = |v: &[&str]| v.iter().map(|b| b.to_string()).collect::<Vec<_>>();
+        let (tick_ms, seats, bots, spec): (u64, usize, &[&str], &[(&str, &str)]) = match game {
+            "duel" => (300, 2, &["greedy", "safe"], &[]),
+            "multisnake" => (200, 4, &["greedy", "safe", "greedy", "safe"], &[("players", "4"), ("width", "32"), ("height", "32")]),
+            _ => (200, 8, &["greedy", "safe", "greedy", "safe"], &[]),
+        };
+        Arena {
+            settings: Default::default(),
+            tick_ms,
+            seats,
+            map: None,
+            map_spec: spec.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            pause_ticks: 10,
+            fill_bots: strings(bots),
+        }
+    }
+}
+
+/// Programs uploaded in the browser and run in the sandbox.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CodeConfig {
+    /// Largest accepted program.
+    pub source_bytes_max: usize,
+    /// Where programs are written before they are copied into each bot's
+    /// own folder; the system's temporary folder when empty.
+    pub work_dir: Option<PathBuf>,
+}
+
+impl Default for CodeConfig {
+    fn default() -> Self {
+        CodeConfig { source_bytes_max: 64 * 1024, work_dir: None }
+    }
+}
+
 /// A room to create at start.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RoomSpec {
     /// Unique name (letters, digits, `-`, `_`).
     pub name: String,
-    /// Game: `snakebattle` or `hex`.
+    /// Game: `snakebattle`, `hex`, `carrots`, `duel` or `multisnake`.
     #[serde(default = "default_game")]
     pub game: String,
     /// Tick period; the game's default when absent.
@@ -123,10 +217,14 @@ impl Default for Config {
             admin_token: String::new(),
             snakebattle: SnakeBattleConfig::default(),
             hex: HexConfig::default(),
-            rooms: vec![
-                RoomSpec { name: "snakebattle".to_string(), game: default_game(), tick_ms: None },
-                RoomSpec { name: "hex".to_string(), game: "hex".to_string(), tick_ms: None },
-            ],
+            carrots: ArenaConfig::default(),
+            duel: ArenaConfig::default(),
+            multisnake: ArenaConfig::default(),
+            code: CodeConfig::default(),
+            rooms: ["snakebattle", "hex", "carrots", "duel", "multisnake"]
+                .into_iter()
+                .map(|g| RoomSpec { name: g.to_string(), game: g.to_string(), tick_ms: None })
+                .collect(),
             limits: Limits::default(),
         }
     }
@@ -172,6 +270,25 @@ impl Config {
         Ok(cfg)
     }
 
+    /// An arena's room settings: the file's, then the game's defaults.
+    pub fn arena(&self, game: &str) -> Arena {
+        let file = match game {
+            "duel" => &self.duel,
+            "multisnake" => &self.multisnake,
+            _ => &self.carrots,
+        };
+        let d = Arena::defaults(game);
+        Arena {
+            settings: file.settings.clone().unwrap_or(d.settings),
+            tick_ms: file.tick_ms.unwrap_or(d.tick_ms),
+            seats: file.seats.unwrap_or(d.seats),
+            map: file.map.clone().or(d.map),
+            map_spec: file.map_spec.clone().unwrap_or(d.map_spec),
+            pause_ticks: file.pause_ticks.unwrap_or(d.pause_ticks),
+            fill_bots: file.fill_bots.clone().unwrap_or(d.fill_bots),
+        }
+    }
+
     /// Applies `SNAKEPIT_*` overrides read through `get`.
     pub fn apply_env(&mut self, get: impl Fn(&str) -> Option<String>) -> anyhow::Result<()> {
         if let Some(v) = get("SNAKEPIT_BIND") {
@@ -186,6 +303,9 @@ impl Config {
         if let Some(v) = get("SNAKEPIT_TICK_MS") {
             self.snakebattle.tick_ms = v.parse().context("SNAKEPIT_TICK_MS")?;
             self.hex.tick_ms = self.snakebattle.tick_ms;
+            for a in [&mut self.carrots, &mut self.duel, &mut self.multisnake] {
+                a.tick_ms = Some(self.snakebattle.tick_ms);
+            }
         }
         if let Some(v) = get("SNAKEPIT_PROFILE") {
             self.snakebattle.profile = v;
@@ -213,15 +333,24 @@ mod tests {
         assert_eq!(cfg.port, 9100);
         assert_eq!(cfg.snakebattle.tick_ms, 200);
         assert!(toml::from_str::<Config>("nonsense = 1").is_err());
+        let cfg: Config = toml::from_str("[duel]\ntick_ms = 500\n").unwrap();
+        assert_eq!(cfg.arena("duel").tick_ms, 500);
+        assert_eq!(cfg.arena("duel").fill_bots, Arena::defaults("duel").fill_bots, "other keys keep the game's defaults");
     }
 
     #[test]
     fn the_example_file_is_the_defaults() {
         let cfg: Config = toml::from_str(include_str!("../../../snakepit.example.toml")).unwrap();
         let d = Config::default();
-        assert_eq!((cfg.bind, cfg.port, cfg.db, cfg.admin_token), (d.bind, d.port, d.db, d.admin_token));
+        assert_eq!((&cfg.bind, cfg.port, &cfg.db, &cfg.admin_token), (&d.bind, d.port, &d.db, &d.admin_token));
         assert_eq!(cfg.snakebattle.fill_bots, d.snakebattle.fill_bots);
         assert_eq!(cfg.limits.max_message_bytes, d.limits.max_message_bytes);
         assert_eq!(cfg.limits.seat_release_ms, d.limits.seat_release_ms);
+        let rooms = |c: &Config| c.rooms.iter().map(|r| (r.name.clone(), r.game.clone())).collect::<Vec<_>>();
+        assert_eq!(rooms(&cfg), rooms(&d));
+        for game in ["carrots", "duel", "multisnake"] {
+            assert_eq!(cfg.arena(game), d.arena(game), "{game}");
+        }
+        assert_eq!(cfg.code.source_bytes_max, d.code.source_bytes_max);
     }
 }

@@ -5,7 +5,7 @@
 //! game renders for it, and shows spectators the game's [`GameView`]. Adding
 //! a Codenjoy-style game to the server is one implementation of this trait.
 
-use snakepit_engine::Game;
+use snakepit_engine::{Dir, Game};
 use snakepit_engine::hex::{self, Hex};
 use snakepit_engine::snakebattle::{Action, Death, Event, ScoreReason, Settings, SnakeBattle, StoneDrop};
 use snakepit_protocol::codenjoy;
@@ -13,6 +13,39 @@ use snakepit_protocol::spectator::{self, SnakeView};
 
 /// A built-in bot: the board message in, the answer out.
 pub type BuiltinBot = Box<dyn FnMut(&str) -> String + Send>;
+
+/// What a seat asks its snake to do in a tick.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Text from a WebSocket bot or the player's page, read by the game.
+    Text(String),
+    /// A move already read by the runner of the seat's uploaded program.
+    Move(Dir),
+    /// The seat's program failed (or was replaced): the arena's forfeit.
+    Forfeit,
+}
+
+impl Command {
+    /// The command as text, for games that only read text.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Command::Text(t) => Some(t),
+            Command::Move(d) => Some(dir_command(*d)),
+            Command::Forfeit => None,
+        }
+    }
+}
+
+/// What the runner of an uploaded program sends it in one tick.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProcessAsk {
+    /// Which game of the room this is; a new game starts a new process.
+    pub game_no: u32,
+    /// Read once by a fresh process, before its first input.
+    pub preamble: Option<String>,
+    /// The tick's input in the game's own format.
+    pub input: String,
+}
 
 /// Part of a sentence about a tick; seats are named by the room.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,11 +74,15 @@ pub struct TickReport {
 /// What spectators see of the game; the room adds names and colours.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameView {
-    /// Board side.
+    /// Board side (the larger of width and height).
     pub size: usize,
-    /// Background glyphs, `size * size` characters.
+    /// Board width.
+    pub width: usize,
+    /// Board height.
+    pub height: usize,
+    /// Background glyphs, `width * height` characters, top row first.
     pub cells: String,
-    /// `countdown` or `running`.
+    /// `countdown`, `running` or `over` (a finished game before the next).
     pub phase: &'static str,
     /// Ticks left in the countdown, or played in the round.
     pub phase_ticks: u32,
@@ -53,6 +90,8 @@ pub struct GameView {
     pub snakes: Vec<SnakeView>,
     /// Pieces as `[x, y, seat]`, for territory games.
     pub pieces: Vec<[i32; 3]>,
+    /// How the last game ended, with seats to be named by the room.
+    pub result: Option<Vec<NotePart>>,
 }
 
 /// What a room needs from its game.
@@ -69,8 +108,8 @@ pub trait RoomGame: Send + 'static {
     fn set_present(&mut self, seat: usize, present: bool);
     /// A seat's score in this game.
     fn score(&self, seat: usize) -> i64;
-    /// Plays one tick with each seat's command text (`None`: no command).
-    fn step(&mut self, commands: &[Option<String>]) -> TickReport;
+    /// Plays one tick with each seat's command (`None`: no command).
+    fn step(&mut self, commands: &[Option<Command>]) -> TickReport;
     /// Each seat's board, without the `board=` prefix.
     fn boards(&self) -> Vec<String>;
     /// What the server makes of a seat's command, for the player's page.
@@ -86,6 +125,26 @@ pub trait RoomGame: Send + 'static {
     /// unmoved piece is captured at once and its owner's empty hand restarts
     /// everyone, so absent players step out.
     fn absent_players_leave(&self) -> bool {
+        false
+    }
+    /// The message a bot reads for a seat's board (Codenjoy's `board=`
+    /// prefix by default).
+    fn bot_message(&self, board: &str) -> String {
+        codenjoy::message(board)
+    }
+    /// Whether the seat has a move to make this tick; a seat that has none
+    /// (a dead snake, a finished game) is sent no board.
+    fn asks(&self, _seat: usize) -> bool {
+        true
+    }
+    /// The seat's input for an uploaded program, in the game's own format;
+    /// `None` when the game runs no programs or the seat is not asked.
+    fn process_ask(&self, _seat: usize) -> Option<ProcessAsk> {
+        None
+    }
+    /// Whether new code makes the seat forfeit at once (CodeCarrots: the
+    /// snake dies and respawns with the new program).
+    fn forfeit_on_new_code(&self) -> bool {
         false
     }
 }
@@ -131,10 +190,12 @@ impl RoomGame for SnakeBattleRoom {
         self.game.snakes()[seat].score
     }
 
-    fn step(&mut self, commands: &[Option<String>]) -> TickReport {
+    fn step(&mut self, commands: &[Option<Command>]) -> TickReport {
         let rule = self.settings().commands;
-        let actions: Vec<Action> =
-            commands.iter().map(|c| c.as_deref().map(|t| codenjoy::parse_action(t, rule)).unwrap_or_default()).collect();
+        let actions: Vec<Action> = commands
+            .iter()
+            .map(|c| c.as_ref().and_then(Command::text).map(|t| codenjoy::parse_action(t, rule)).unwrap_or_default())
+            .collect();
         let events = self.game.step(&actions);
         let mut report = TickReport::default();
         for e in &events {
@@ -226,8 +287,11 @@ impl RoomGame for SnakeBattleRoom {
 
     fn view(&self) -> GameView {
         let (phase, phase_ticks) = spectator::phase_view(self.game.phase());
+        let size = self.game.size();
         GameView {
-            size: self.game.size(),
+            size,
+            width: size,
+            height: size,
             cells: spectator::snakebattle_cells(&self.game),
             phase,
             phase_ticks,
@@ -253,11 +317,12 @@ impl RoomGame for SnakeBattleRoom {
                 })
                 .collect(),
             pieces: Vec::new(),
+            result: None,
         }
     }
 }
 
-fn dir_command(d: snakepit_engine::Dir) -> &'static str {
+fn dir_command(d: Dir) -> &'static str {
     match d {
         snakepit_engine::Dir::Up => "UP",
         snakepit_engine::Dir::Right => "RIGHT",
@@ -312,11 +377,11 @@ impl RoomGame for HexRoom {
         self.game.players()[seat].score
     }
 
-    fn step(&mut self, commands: &[Option<String>]) -> TickReport {
+    fn step(&mut self, commands: &[Option<Command>]) -> TickReport {
         let actions: Vec<hex::Action> = commands
             .iter()
             .enumerate()
-            .map(|(seat, c)| c.as_deref().map(|t| snakepit_protocol::hex::read_command(&self.game, seat, t).action).unwrap_or_default())
+            .map(|(seat, c)| c.as_ref().and_then(Command::text).map(|t| snakepit_protocol::hex::read_command(&self.game, seat, t).action).unwrap_or_default())
             .collect();
         let events = self.game.step(&actions);
         let mut report = TickReport::default();
@@ -384,7 +449,7 @@ impl RoomGame for HexRoom {
                 }
             });
         }
-        GameView { size, cells, phase: "running", phase_ticks: 0, snakes: Vec::new(), pieces }
+        GameView { size, width: size, height: size, cells, phase: "running", phase_ticks: 0, snakes: Vec::new(), pieces, result: None }
     }
 
     fn absent_players_leave(&self) -> bool {

@@ -8,6 +8,10 @@
 //! - [`config`]: the TOML file and environment overrides.
 //! - [`store`]: SQLite; the only module that knows SQL.
 //! - [`games`]: the games a room can host, behind one trait.
+//! - [`arenas`]: the stdin/stdout arenas (CodeCarrots, KingOfBots duel,
+//!   Multisnake) as room games, with their built-in bots.
+//! - [`code`]: programs uploaded in the browser, run in the sandbox as a
+//!   seat's bot.
 //! - [`room`]: one task per room, owning its game.
 //! - [`rooms`]: the registry of rooms and player seating.
 //! - [`app`]: HTTP routes, JSON API, admin API, errors as responses.
@@ -16,6 +20,8 @@
 //! - [`metrics`]: latency histogram and RSS for load tests.
 
 pub mod app;
+pub mod arenas;
+pub mod code;
 pub mod config;
 pub mod games;
 pub mod metrics;
@@ -58,6 +64,7 @@ impl Server {
             .with_context(|| format!("listening on {}:{}", cfg.bind, cfg.port))?;
         let addr = listener.local_addr()?;
         let state = Arc::new(AppState::new(cfg, store, rooms, admin_token.clone()));
+        code::start_saved(&state).await;
         let stop = Arc::new(Notify::new());
         let app = app::router(state.clone());
         let stopped = stop.clone();

@@ -12,12 +12,20 @@
 //! are dropped; a bot that has not answered is not sent the next board; an
 //! answer that arrives late is applied at the next tick; no answer means the
 //! snake keeps going.
+//!
+//! A player's uploaded program holds the seat through its runner
+//! ([`ConnKind::Code`], see [`crate::code`]), with the same turn-taking:
+//! the runner is sent the tick's input in the game's own format
+//! ([`Outgoing::Ask`]) instead of the board, or [`Outgoing::Idle`] when
+//! the seat has no move to make, and its answers arrive already read
+//! ([`RoomInput::CodeAnswer`]). The program's stderr and faults are kept
+//! per seat (the last [`STDERR_LINES_MAX`] lines) and sent to the player's
+//! own pages only, never in a spectator frame.
 
-use crate::games::{BuiltinBot, NotePart, RoomGame, TickReport};
+use crate::games::{BuiltinBot, Command, NotePart, ProcessAsk, RoomGame, TickReport};
 use crate::metrics::{Histogram, TickProbe};
 use crate::store::{ScoreDelta, Store};
-use snakepit_protocol::codenjoy;
-use snakepit_protocol::spectator::{self, AnswerLog, Frame, PlayerView};
+use snakepit_protocol::spectator::{self, AnswerLog, Frame, PlayerView, StderrMsg};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -37,6 +45,8 @@ const LOG_TEXT_CHARS: usize = 200;
 pub const MIN_TICK_MS: u64 = 10;
 /// Longest tick period a room accepts.
 pub const MAX_TICK_MS: u64 = 60_000;
+/// Lines of a player's program's stderr (and faults) kept for their page.
+pub const STDERR_LINES_MAX: usize = 1000;
 /// How often score deltas are written to the database.
 const SCORE_FLUSH_MS: u64 = 1000;
 
@@ -49,6 +59,11 @@ pub enum Outgoing {
     Board(Arc<str>, Arc<TickProbe>),
     /// Close with a code and a reason.
     Close(u16, String),
+    /// To an uploaded program's runner: this tick's input.
+    Ask(Arc<ProcessAsk>),
+    /// To an uploaded program's runner: no move to make this tick (its
+    /// snake is dead or the game is over), so the process ends.
+    Idle,
 }
 
 /// Which kind of socket a connection is.
@@ -58,6 +73,10 @@ pub enum ConnKind {
     Bot,
     /// The player's own web page: JSON out, keyboard commands in.
     Page,
+    /// The runner of the player's uploaded program: it holds the seat like
+    /// a bot, gets [`Outgoing::Ask`]s and answers with
+    /// [`RoomInput::CodeAnswer`].
+    Code,
 }
 
 /// A registered player, as rooms know them.
@@ -102,6 +121,26 @@ pub enum RoomInput {
         conn_id: u64,
         /// The text as received.
         text: String,
+    },
+    /// An uploaded program's answer (subject to turn-taking), already read.
+    CodeAnswer {
+        /// Player id.
+        player_id: String,
+        /// Connection id of the runner.
+        conn_id: u64,
+        /// The move, a forfeit, or nothing.
+        command: Option<Command>,
+        /// The answer line as received (cut for the log).
+        text: String,
+        /// What the server made of it.
+        note: String,
+    },
+    /// Lines for the player's stderr pane (their program's stderr, faults).
+    Stderr {
+        /// Player id.
+        player_id: String,
+        /// The lines, oldest first.
+        lines: Vec<String>,
     },
     /// A command typed on the player's page (no turn-taking).
     Key {
@@ -225,14 +264,18 @@ struct BotConn {
     tx: mpsc::Sender<Outgoing>,
     /// Sent a board and waiting for its answer.
     awaiting: bool,
+    /// The runner of an uploaded program rather than a socket.
+    code: bool,
 }
 
 struct Seat {
     holder: Holder,
     /// Engine score already credited to the holder.
     baseline: i64,
-    pending: Option<String>,
+    pending: Option<Command>,
     log: VecDeque<AnswerLog>,
+    /// The player's program's stderr and faults, newest last.
+    stderr: VecDeque<String>,
     bot: Option<BotConn>,
     pages: Vec<(u64, mpsc::Sender<Outgoing>)>,
     last_connected: Instant,
@@ -297,6 +340,7 @@ pub fn spawn<G: RoomGame>(mut game: G, cfg: RoomConfig, store: Store) -> RoomHan
             baseline: 0,
             pending: None,
             log: VecDeque::new(),
+            stderr: VecDeque::new(),
             bot: None,
             pages: Vec::new(),
             last_connected: Instant::now(),
@@ -401,13 +445,25 @@ impl<G: RoomGame> Room<G> {
                     self.game.set_present(seat, true);
                 }
                 match kind {
-                    ConnKind::Bot => {
-                        if let Some(old) = s.bot.replace(BotConn { id: conn_id, tx, awaiting: false }) {
+                    ConnKind::Bot | ConnKind::Code => {
+                        let code = kind == ConnKind::Code;
+                        if let Some(old) = s.bot.replace(BotConn { id: conn_id, tx, awaiting: false, code }) {
                             let _ = old.tx.try_send(Outgoing::Close(4001, "replaced by a newer connection".into()));
                         }
-                        s.note(tick, "", "bot connected".to_string());
+                        if code {
+                            s.note(tick, "", "program started".to_string());
+                            if self.game.forfeit_on_new_code() {
+                                s.pending = Some(Command::Forfeit);
+                            }
+                        } else {
+                            s.note(tick, "", "bot connected".to_string());
+                        }
                     }
                     ConnKind::Page => {
+                        // The stderr pane first, so that the page never
+                        // misses lines that arrive after it.
+                        let dump = StderrMsg { reset: true, lines: s.stderr.iter().cloned().collect() };
+                        let _ = tx.try_send(Outgoing::Text(Arc::from(spectator::envelope("stderr", &dump))));
                         s.pages.push((conn_id, tx));
                         // A page opened while the room is paused still
                         // shows the player's seat and board at once.
@@ -436,11 +492,12 @@ impl<G: RoomGame> Room<G> {
                 let Some(seat) = self.seat_of(&player_id) else { return };
                 let s = &mut self.seats[seat];
                 match &mut s.bot {
+                    Some(b) if b.id == conn_id && b.code => {}
                     Some(b) if b.id == conn_id && b.awaiting => {
                         b.awaiting = false;
                         let note = self.game.describe_command(seat, &text);
                         s.note(tick, &text, note);
-                        s.pending = Some(text);
+                        s.pending = Some(Command::Text(text));
                     }
                     Some(b) if b.id == conn_id => {
                         s.note(tick, &text, "dropped: one answer per board".to_string());
@@ -453,7 +510,34 @@ impl<G: RoomGame> Room<G> {
                 let note = format!("from the page: {}", self.game.describe_command(seat, &text));
                 let s = &mut self.seats[seat];
                 s.note(tick, &text, note);
-                s.pending = Some(text);
+                s.pending = Some(Command::Text(text));
+            }
+            RoomInput::CodeAnswer { player_id, conn_id, command, text, note } => {
+                let Some(seat) = self.seat_of(&player_id) else { return };
+                let s = &mut self.seats[seat];
+                if let Some(b) = &mut s.bot
+                    && b.id == conn_id
+                    && b.code
+                    && b.awaiting
+                {
+                    b.awaiting = false;
+                    s.note(tick, &text, note);
+                    s.pending = command;
+                }
+            }
+            RoomInput::Stderr { player_id, lines } => {
+                let Some(seat) = self.seat_of(&player_id) else { return };
+                let s = &mut self.seats[seat];
+                for line in &lines {
+                    if s.stderr.len() == STDERR_LINES_MAX {
+                        s.stderr.pop_front();
+                    }
+                    s.stderr.push_back(line.clone());
+                }
+                let msg: Arc<str> = Arc::from(spectator::envelope("stderr", &StderrMsg { reset: false, lines }));
+                for (_, tx) in &s.pages {
+                    let _ = tx.try_send(Outgoing::Text(msg.clone()));
+                }
             }
             RoomInput::Note { player_id, note } => {
                 if let Some(seat) = self.seat_of(&player_id) {
@@ -495,6 +579,7 @@ impl<G: RoomGame> Room<G> {
         s.holder = Holder::Player(player);
         s.pending = None;
         s.log.clear();
+        s.stderr.clear();
         s.baseline = self.game.score(seat);
         self.game.set_present(seat, false);
         self.game.set_present(seat, true);
@@ -507,6 +592,7 @@ impl<G: RoomGame> Room<G> {
         s.holder = holder;
         s.pending = None;
         s.log.clear();
+        s.stderr.clear();
         s.bot = None;
         s.pages.clear();
         let present = !matches!(s.holder, Holder::Empty);
@@ -519,7 +605,9 @@ impl<G: RoomGame> Room<G> {
         let mut commands = vec![None; self.seats.len()];
         for (i, s) in self.seats.iter_mut().enumerate() {
             commands[i] = match &mut s.holder {
-                Holder::Builtin { bot, .. } => Some(bot(&codenjoy::message(&self.boards[i]))),
+                Holder::Builtin { bot, .. } => {
+                    self.game.asks(i).then(|| Command::Text(bot(&self.game.bot_message(&self.boards[i]))))
+                }
                 Holder::Player(_) => s.pending.take(),
                 Holder::Empty => None,
             };
@@ -542,11 +630,25 @@ impl<G: RoomGame> Room<G> {
             if let Some(b) = &mut s.bot
                 && !b.awaiting
             {
-                let msg: Arc<str> = Arc::from(codenjoy::message(&self.boards[i]));
-                match b.tx.try_send(Outgoing::Board(msg, probe.clone())) {
-                    Ok(()) => b.awaiting = true,
-                    Err(mpsc::error::TrySendError::Closed(_)) => s.bot = None,
-                    Err(mpsc::error::TrySendError::Full(_)) => {}
+                // A seat with no move to make gets nothing (a program is
+                // told to end); otherwise one board, then wait for its answer.
+                let (out, asks) = if b.code {
+                    match self.game.process_ask(i) {
+                        Some(a) => (Some(Outgoing::Ask(Arc::new(a))), true),
+                        None => (Some(Outgoing::Idle), false),
+                    }
+                } else if self.game.asks(i) {
+                    let msg: Arc<str> = Arc::from(self.game.bot_message(&self.boards[i]));
+                    (Some(Outgoing::Board(msg, probe.clone())), true)
+                } else {
+                    (None, false)
+                };
+                if let Some(out) = out {
+                    match b.tx.try_send(out) {
+                        Ok(()) => b.awaiting = asks,
+                        Err(mpsc::error::TrySendError::Closed(_)) => s.bot = None,
+                        Err(mpsc::error::TrySendError::Full(_)) => {}
+                    }
                 }
             }
             send_view(s, i, &self.cfg.name, &self.boards[i]);
@@ -652,6 +754,7 @@ impl<G: RoomGame> Room<G> {
             return;
         }
         let mut view = self.game.view();
+        let result = view.result.take().map(|r| self.sentence(&r));
         for snake in &mut view.snakes {
             snake.name = self.name_of(snake.seat);
             snake.bot = matches!(self.seats[snake.seat].holder, Holder::Builtin { .. });
@@ -667,6 +770,8 @@ impl<G: RoomGame> Room<G> {
             paused: self.cfg.paused,
             tick_ms: self.cfg.tick_ms,
             size: view.size,
+            width: view.width,
+            height: view.height,
             cells: view.cells,
             snakes: view.snakes,
             pieces: view.pieces,
@@ -681,6 +786,7 @@ impl<G: RoomGame> Room<G> {
                 })
                 .collect(),
             events: self.events.clone(),
+            result,
         };
         self.frames.send_replace(Arc::from(spectator::envelope("frame", &frame)));
     }

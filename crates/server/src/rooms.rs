@@ -10,6 +10,7 @@ use crate::metrics::Histogram;
 use crate::room::{self, AttachError, ConnKind, Outgoing, PlayerRef, RoomConfig, RoomHandle, RoomInput};
 use crate::store::{RoomRow, Store};
 use anyhow::Context;
+use crate::arenas::{self, CarrotsRoom, DuelRoom, MapSource, MultisnakeRoom};
 use crate::games::{HexRoom, SnakeBattleRoom};
 use snakepit_engine::hex::{self, Hex};
 use snakepit_engine::snakebattle::{Map, Settings, SnakeBattle};
@@ -21,12 +22,15 @@ use tokio::sync::{mpsc, oneshot};
 pub const ROOM_NAME_MAX_CHARS: usize = 40;
 
 /// Games the server hosts.
-pub const GAMES: &[&str] = &["snakebattle", "hex"];
+pub const GAMES: &[&str] = &["snakebattle", "hex", "carrots", "duel", "multisnake"];
 
 /// What is needed to start rooms of one game.
 enum Setup {
     SnakeBattle { settings: Settings, map: Map },
     Hex { settings: hex::Settings, map: hex::Map },
+    Carrots { settings: snakepit_engine::carrots::Settings, seats: usize },
+    Duel { settings: snakepit_engine::duel::Settings, pause_ticks: u32 },
+    Multisnake { settings: snakepit_engine::multisnake::Settings, maps: MapSource, pause_ticks: u32 },
 }
 
 /// One game's room defaults.
@@ -98,6 +102,46 @@ impl Rooms {
             "hex",
             GameSetup { setup: Setup::Hex { settings: hex_settings, map: hex_map }, fill_bots: hx.fill_bots.clone(), tick_ms: hx.tick_ms },
         );
+        for game in ["carrots", "duel", "multisnake"] {
+            let a = cfg.arena(game);
+            for b in &a.fill_bots {
+                anyhow::ensure!(arenas::NAMES.contains(&b.as_str()), "unknown built-in {game} bot {b:?} (there are {})", arenas::NAMES.join(", "));
+            }
+            let pairs = a.settings.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+            let setup = match game {
+                "carrots" => {
+                    let settings = snakepit_engine::carrots::Settings::from_pairs(pairs).context("carrots settings")?;
+                    anyhow::ensure!((1..=64).contains(&a.seats), "carrots seats: 1 to 64");
+                    Setup::Carrots { settings, seats: a.seats }
+                }
+                "duel" => Setup::Duel {
+                    settings: snakepit_engine::duel::Settings::from_pairs(pairs).context("duel settings")?,
+                    pause_ticks: a.pause_ticks,
+                },
+                _ => {
+                    use snakepit_engine::multisnake as m;
+                    let settings = m::Settings::from_pairs(pairs).context("multisnake settings")?;
+                    let maps = match &a.map {
+                        Some(name) => match m::builtin_map(name) {
+                            Some(map) => MapSource::Fixed(map),
+                            None => {
+                                let text = std::fs::read_to_string(name).with_context(|| format!("reading the multisnake map {name}"))?;
+                                MapSource::Fixed(m::Map::parse(&text).with_context(|| name.clone())?)
+                            }
+                        },
+                        None => {
+                            let spec = m::MapSpec::from_pairs(a.map_spec.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+                                .context("multisnake map_spec")?;
+                            // Fails here, at start, rather than in a room.
+                            m::generate(&spec, 1).context("multisnake map_spec")?;
+                            MapSource::Generated(spec)
+                        }
+                    };
+                    Setup::Multisnake { settings, maps, pause_ticks: a.pause_ticks }
+                }
+            };
+            games.insert(game, GameSetup { setup, fill_bots: a.fill_bots.clone(), tick_ms: a.tick_ms });
+        }
         let rooms = Rooms {
             inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new() }),
             creating: Mutex::new(()),
@@ -142,6 +186,17 @@ impl Rooms {
             }
             Setup::Hex { settings, map } => {
                 room::spawn(HexRoom::new(Hex::new_room(settings.clone(), map.clone(), row.seed)), cfg, self.store.clone())
+            }
+            Setup::Carrots { settings, seats } => {
+                let game = snakepit_engine::carrots::Carrots::new(settings.clone(), *seats, row.seed)?;
+                room::spawn(CarrotsRoom::new(game), cfg, self.store.clone())
+            }
+            Setup::Duel { settings, pause_ticks } => {
+                room::spawn(DuelRoom::new(settings.clone(), row.seed, *pause_ticks), cfg, self.store.clone())
+            }
+            Setup::Multisnake { settings, maps, pause_ticks } => {
+                let game = MultisnakeRoom::new(settings.clone(), maps.clone(), row.seed, *pause_ticks)?;
+                room::spawn(game, cfg, self.store.clone())
             }
         };
         self.lock().rooms.insert(row.name, handle.clone());

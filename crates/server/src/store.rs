@@ -12,7 +12,11 @@ use std::sync::{Arc, Mutex};
 
 /// Schema migrations, applied in order at start-up; the index of the last
 /// applied one is kept in `PRAGMA user_version`.
-const MIGRATIONS: &[&str] = &[include_str!("../migrations/001_init.sql"), include_str!("../migrations/002_player_game.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../migrations/001_init.sql"),
+    include_str!("../migrations/002_player_game.sql"),
+    include_str!("../migrations/003_code.sql"),
+];
 
 /// A storage failure. Callers log it; a lost score write is retried with the
 /// next batch because deltas accumulate in the room until written.
@@ -74,6 +78,19 @@ pub struct ScoreDelta {
     pub kills: i64,
     /// Wins.
     pub wins: i64,
+}
+
+/// A player's uploaded program.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct CodeRow {
+    /// Whose.
+    pub player_id: String,
+    /// Language key (`python`, `javascript`, `c`).
+    pub lang: String,
+    /// The name the player gave it.
+    pub name: String,
+    /// The source text.
+    pub source: String,
 }
 
 /// A persisted room.
@@ -238,6 +255,36 @@ impl Store {
         })
     }
 
+    /// Saves a player's program, replacing the previous one.
+    pub fn save_code(&self, code: &CodeRow) -> Result<(), StoreError> {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        self.conn().execute(
+            "INSERT INTO code (player_id, lang, name, source, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT(player_id) DO UPDATE SET lang = excluded.lang, name = excluded.name,
+               source = excluded.source, updated_at = excluded.updated_at",
+            params![code.player_id, code.lang, code.name, code.source, now as i64],
+        )?;
+        Ok(())
+    }
+
+    /// A player's program, if they saved one.
+    pub fn code(&self, player_id: &str) -> Result<Option<CodeRow>, StoreError> {
+        Ok(self
+            .conn()
+            .query_row("SELECT player_id, lang, name, source FROM code WHERE player_id = ?1", [player_id], |r| {
+                Ok(CodeRow { player_id: r.get(0)?, lang: r.get(1)?, name: r.get(2)?, source: r.get(3)? })
+            })
+            .optional()?)
+    }
+
+    /// Every saved program, oldest first.
+    pub fn all_code(&self) -> Result<Vec<CodeRow>, StoreError> {
+        let conn = self.conn();
+        let mut st = conn.prepare("SELECT player_id, lang, name, source FROM code ORDER BY updated_at, player_id")?;
+        let rows = st.query_map([], |r| Ok(CodeRow { player_id: r.get(0)?, lang: r.get(1)?, name: r.get(2)?, source: r.get(3)? }))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Creates or updates a room.
     pub fn save_room(&self, room: &RoomRow) -> Result<(), StoreError> {
         self.conn().execute(
@@ -315,5 +362,12 @@ mod tests {
         assert_eq!(s.rooms().unwrap(), vec![room]);
         s.reset_scores(None).unwrap();
         assert!(s.leaderboard("snakebattle").unwrap().is_empty());
+        let code = CodeRow { player_id: a.id.clone(), lang: "python".into(), name: "v1".into(), source: "print('up')".into() };
+        s.save_code(&code).unwrap();
+        s.save_code(&CodeRow { name: "v2".into(), ..code.clone() }).unwrap();
+        assert_eq!(s.code(&a.id).unwrap().unwrap().name, "v2");
+        assert_eq!(s.all_code().unwrap().len(), 1);
+        s.remove_player(&a.id).unwrap();
+        assert!(s.all_code().unwrap().is_empty(), "a removed player's code goes too");
     }
 }

@@ -195,6 +195,8 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
                     probe.sent();
                 }
                 Some(Outgoing::Close(code, why)) => break Some((code, why)),
+                // Only the runners of uploaded programs are sent these.
+                Some(Outgoing::Ask(_) | Outgoing::Idle) => {}
                 None => break Some((1001, "the room has closed".into())),
             },
             changed = frames.changed(), if kind == ConnKind::Page => {
@@ -222,7 +224,7 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
                     }
                     let text = text.as_str().to_string();
                     let input = match kind {
-                        ConnKind::Bot => RoomInput::Answer { player_id: player.id.clone(), conn_id, text },
+                        ConnKind::Bot | ConnKind::Code => RoomInput::Answer { player_id: player.id.clone(), conn_id, text },
                         ConnKind::Page => RoomInput::Key { player_id: player.id.clone(), text },
                     };
                     // A full room queue means the room is far behind; the

@@ -12,6 +12,12 @@
 // their owner's colour, pops new pieces in, flips captured ones and, on a
 // player's page, shows the selected piece, its legal targets and the move
 // just sent (see `setSelection`, `setHover`, `setPending`).
+//
+// The stdin/stdout arenas (`carrots`, `duel`, `multisnake`) send
+// `width * height` cells (`.` free, `#` wall, `o` apple, `+`/`-` signs) on a
+// board that need not be square; it is drawn centred, each snake in its
+// seat's colour with a head that looks the way it goes, and a finished
+// game's `result` across the board until the next one starts.
 'use strict';
 
 (function () {
@@ -39,6 +45,13 @@
 
   /** Colours for seats that have none in the frame (cannot normally happen). */
   const SEAT_COLORS = ['#e6194b', '#3cb44b', '#ffe119', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#bfef45', '#fabed4', '#469990'];
+
+  const GRID_GAMES = { carrots: 'CodeCarrots', duel: 'Duel', multisnake: 'Multisnake' };
+
+  /** A frame of a stdin/stdout arena (a W x H grid). */
+  function isGrid(f) {
+    return !!f && Object.prototype.hasOwnProperty.call(GRID_GAMES, f.game);
+  }
 
   function isHex(f) {
     return !!f && f.game === 'hex';
@@ -179,7 +192,11 @@
       this.prev = consecutive ? prev : null;
       this.frame = frame;
       this.animStart = performance.now();
-      if (isHex(frame)) {
+      if (isGrid(frame)) {
+        // Arena boards wrap (Multisnake) and can be large: no sliding.
+        this.hexAnim = null;
+        this.animMs = 0;
+      } else if (isHex(frame)) {
         this.hexAnim = consecutive && isHex(prev) ? hexChanges(prev, frame) : null;
         this.animMs = this.hexAnim && !frame.paused ? Math.min(320, Math.max(0, (frame.tick_ms || 0) * 0.85)) : 0;
       } else {
@@ -215,7 +232,7 @@
     /** The cell `[x, y]` under a point in client (CSS viewport) pixels, or null. */
     cellAt(clientX, clientY) {
       const f = this.frame;
-      if (!f || !f.size) return null;
+      if (!f || !f.size || isGrid(f)) return null;
       const r = this.canvas.getBoundingClientRect();
       if (!r.width || !r.height) return null;
       const x = Math.floor(((clientX - r.left) / r.width) * f.size);
@@ -257,6 +274,12 @@
       const W = this.cssSize;
       ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
       const f = this.frame;
+      if (isGrid(f) && f.width > 0 && f.height > 0 && Array.from(f.cells || '').length === f.width * f.height) {
+        this.drawGrid(f, W, now);
+        this.drawOverlay(f, W);
+        this.draws += 1;
+        return;
+      }
       const cells = f && glyphs(f);
       if (!f || !cells || f.size <= 0) {
         ctx.fillStyle = THEME.bg;
@@ -732,6 +755,141 @@
       }
     }
 
+    /** An arena frame: walls, food and signs, then the snakes, centred. */
+    drawGrid(f, W, now) {
+      const ctx = this.ctx;
+      const w = f.width;
+      const hh = f.height;
+      const cells = Array.from(f.cells);
+      const c = W / Math.max(w, hh);
+      const ox = (W - c * w) / 2;
+      const oy = (W - c * hh) / 2;
+      ctx.fillStyle = '#070a10';
+      ctx.fillRect(0, 0, W, W);
+      ctx.save();
+      ctx.translate(ox, oy);
+      ctx.fillStyle = THEME.bg;
+      ctx.fillRect(0, 0, c * w, c * hh);
+      const wall = (x, y) => x >= 0 && y >= 0 && x < w && y < hh && cells[y * w + x] === '#';
+      // A checkerboard only where cells are big enough to see it.
+      if (c >= 8) {
+        ctx.fillStyle = THEME.bgAlt;
+        for (let y = 0; y < hh; y++) for (let x = (y % 2); x < w; x += 2) ctx.fillRect(x * c, y * c, c, c);
+      }
+      for (let y = 0; y < hh; y++) {
+        for (let x = 0; x < w; x++) {
+          const g = cells[y * w + x];
+          const px = x * c;
+          const py = y * c;
+          if (g === '#') {
+            ctx.fillStyle = THEME.wallMortar;
+            ctx.fillRect(px, py, c, c);
+            const inset = c * 0.07;
+            const l = wall(x - 1, y) ? 0 : inset;
+            const r = wall(x + 1, y) ? 0 : inset;
+            const t = wall(x, y - 1) ? 0 : inset;
+            const b = wall(x, y + 1) ? 0 : inset;
+            ctx.fillStyle = THEME.wall;
+            ctx.fillRect(px + l, py + t, c - l - r, c - t - b);
+            if (!wall(x, y - 1)) {
+              ctx.fillStyle = THEME.wallTop;
+              ctx.fillRect(px + l, py + t, c - l - r, c * 0.16);
+            }
+          } else if (g === 'o') {
+            if (c >= 10) this.drawItem('○', px, py, c, now);
+            else {
+              ctx.fillStyle = '#e5383b';
+              ctx.beginPath();
+              ctx.arc(px + c / 2, py + c / 2, c * 0.38, 0, Math.PI * 2);
+              ctx.fill();
+            }
+          } else if (g === '+' || g === '-') {
+            const plus = g === '+';
+            ctx.fillStyle = plus ? 'rgba(74, 222, 128, 0.2)' : 'rgba(248, 113, 113, 0.2)';
+            roundRect(ctx, px + c * 0.1, py + c * 0.1, c * 0.8, c * 0.8, c * 0.2);
+            ctx.fill();
+            ctx.fillStyle = plus ? '#4ade80' : '#f87171';
+            const k = Math.max(1, c * 0.14);
+            ctx.fillRect(px + c * 0.24, py + c / 2 - k / 2, c * 0.52, k);
+            if (plus) ctx.fillRect(px + c / 2 - k / 2, py + c * 0.24, k, c * 0.52);
+          }
+        }
+      }
+      const order = f.snakes.slice().sort((a, b) => rank(a, this.mySeat) - rank(b, this.mySeat));
+      for (const s of order) this.drawGridSnake(s, c, w, hh, now, s.seat === this.mySeat);
+      ctx.restore();
+      if (f.phase === 'over' && f.result) {
+        const fs = Math.max(13, Math.round(W / 34));
+        ctx.font = '700 ' + fs + 'px system-ui, sans-serif';
+        const text = f.result.length > 70 ? f.result.slice(0, 69) + '…' : f.result;
+        const bw = Math.min(W * 0.96, ctx.measureText(text).width + fs * 1.6);
+        const bh = fs * 2;
+        ctx.fillStyle = 'rgba(10, 14, 21, 0.85)';
+        roundRect(ctx, (W - bw) / 2, (W - bh) / 2, bw, bh, bh / 2);
+        ctx.fill();
+        ctx.fillStyle = '#fbbf24';
+        ctx.textAlign = 'center';
+        ctx.textBaseline = 'middle';
+        ctx.fillText(text, W / 2, W / 2 + 1, bw - fs);
+      }
+    }
+
+    /** A snake cell by cell, joined where cells touch (not across a wrap). */
+    drawGridSnake(s, c, w, hh, now, mine) {
+      const body = (s.body || []).filter((p) => p[0] >= 0 && p[1] >= 0 && p[0] < w && p[1] < hh);
+      if (!body.length) return;
+      const ctx = this.ctx;
+      const color = s.alive ? s.color || '#e5e7eb' : THEME.dead;
+      ctx.save();
+      if (!s.alive) ctx.globalAlpha = 0.55;
+      // Small cells (a 120x80 board) lose no width to gaps.
+      const inset = c >= 8 ? c * 0.12 : 0;
+      if (c < 8 && s.alive) {
+        // A ring around the head so that a length-1 snake can be found.
+        ctx.strokeStyle = color;
+        ctx.lineWidth = 1.5;
+        ctx.beginPath();
+        ctx.arc((body[0][0] + 0.5) * c, (body[0][1] + 0.5) * c, c * 1.6, 0, Math.PI * 2);
+        ctx.stroke();
+      }
+      if (mine && s.alive) {
+        ctx.fillStyle = 'rgba(255,255,255,' + (0.22 + 0.1 * Math.sin(now / 260)).toFixed(3) + ')';
+        for (const p of body) ctx.fillRect(p[0] * c - c * 0.04, p[1] * c - c * 0.04, c * 1.08, c * 1.08);
+      }
+      ctx.fillStyle = color;
+      for (let i = 0; i < body.length; i++) {
+        const p = body[i];
+        roundRect(ctx, p[0] * c + inset, p[1] * c + inset, c - 2 * inset, c - 2 * inset, c * 0.22);
+        ctx.fill();
+        const q = body[i + 1];
+        if (q && adjacent(p, q)) {
+          const x = Math.min(p[0], q[0]) * c + (p[0] === q[0] ? inset : c / 2);
+          const y = Math.min(p[1], q[1]) * c + (p[1] === q[1] ? inset : c / 2);
+          ctx.fillRect(x, y, p[0] === q[0] ? c - 2 * inset : c, p[1] === q[1] ? c - 2 * inset : c);
+        }
+      }
+      // The head: a lighter block with eyes looking the way it goes.
+      const hd = body[0];
+      const hx = hd[0] * c;
+      const hy = hd[1] * c;
+      ctx.fillStyle = shade(color, 0.25);
+      roundRect(ctx, hx + inset * 0.5, hy + inset * 0.5, c - inset, c - inset, c * 0.28);
+      ctx.fill();
+      if (c >= 6) {
+        const d = DIRS[s.dir] || DIRS.up;
+        const cx = hx + c / 2 + d[0] * c * 0.14;
+        const cy = hy + c / 2 + d[1] * c * 0.14;
+        const side = [-d[1], d[0]];
+        ctx.fillStyle = s.alive ? '#0a0e15' : '#e5e7eb';
+        for (const k of [-1, 1]) {
+          ctx.beginPath();
+          ctx.arc(cx + side[0] * k * c * 0.18, cy + side[1] * k * c * 0.18, Math.max(1, c * 0.09), 0, Math.PI * 2);
+          ctx.fill();
+        }
+      }
+      ctx.restore();
+    }
+
     drawOverlay(f, W) {
       const ctx = this.ctx;
       let text = null;
@@ -948,6 +1106,13 @@
 
   /** 'Round 3 · tick 41', 'Round 4 starts in 4…', 'Paused'. */
   SP.phaseText = function (f) {
+    if (isGrid(f)) {
+      const name = GRID_GAMES[f.game];
+      if (f.paused) return { text: 'Paused · ' + name + ' · tick ' + f.tick, cls: 'paused' };
+      if (f.game === 'carrots') return { text: name + ' · tick ' + f.tick, cls: 'running' };
+      if (f.phase === 'over') return { text: 'Game ' + f.round + ' over · next in ' + f.phase_ticks, cls: 'countdown' };
+      return { text: 'Game ' + f.round + ' · ' + (f.game === 'duel' ? 'round ' : 'turn ') + f.phase_ticks, cls: 'running' };
+    }
     if (isHex(f)) {
       // Hex has no rounds: one long game that restarts when it ends.
       if (f.paused) return { text: 'Paused · tick ' + f.tick, cls: 'paused' };
@@ -1005,6 +1170,14 @@
   };
 
   SP.isHex = isHex;
+  SP.isGrid = isGrid;
+
+  /** The last finished game's result, or nothing. */
+  SP.renderResult = function (el, f) {
+    const text = f && f.result ? String(f.result) : '';
+    el.textContent = text ? (f.phase === 'over' ? 'Result: ' : 'Last game: ') + text : '';
+    el.classList.toggle('hidden', !text);
+  };
 
   /** Hex: pieces per seat in a frame, as a Map. */
   SP.hexCounts = function (f) {

@@ -5,7 +5,7 @@
   const SP = window.Snakepit;
   const $ = SP.$;
   const h = SP.h;
-  const GAME_NAMES = { snakebattle: 'SnakeBattle', hex: 'Hex' };
+  const GAME_NAMES = { snakebattle: 'SnakeBattle', hex: 'Hex', carrots: 'CodeCarrots', duel: 'Duel', multisnake: 'Multisnake' };
   const gameName = (g) => GAME_NAMES[g] || String(g || '');
 
   function seatItem(seat) {
@@ -48,7 +48,7 @@
       h(
         'div',
         { class: 'meta' },
-        r.game === 'hex' ? null : h('span', { text: 'round ' + r.round }),
+        r.game === 'hex' || r.game === 'carrots' ? null : h('span', { text: (r.game === 'snakebattle' ? 'round ' : 'game ') + r.round }),
         h('span', { text: 'tick ' + r.tick }),
         h('span', { text: SP.ms(r.tick_ms) + ' / tick' }),
         h('span', { title: 'seats that are empty or held by a built-in bot', text: r.free_seats + (r.free_seats === 1 ? ' open seat' : ' open seats') })

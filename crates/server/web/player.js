@@ -8,6 +8,11 @@
 // RIGHT, ACT. Hex: a click on one of the player's pieces selects it and
 // marks its legal targets; a click on a target (or an arrow key, with
 // Shift for a jump) sends `ACT(x,y),DIR` or `ACT(x,y,1),DIR`.
+// The stdin/stdout arenas (carrots, duel, multisnake): the same keys steer
+// (sent as UP, DOWN, LEFT, RIGHT, which those rooms take as moves), the
+// page has an editor to save a program (POST /api/code) and shows that
+// program's stderr and faults, which the server sends to this page only
+// (`stderr` messages).
 'use strict';
 
 (function () {
@@ -47,6 +52,8 @@
     player: null,
     frames: 0,
     sent: [],
+    stderr: [],
+    recent: [],
     error: null,
     selected: null,
     view,
@@ -73,10 +80,14 @@
     }
     hook.frame = f;
     hook.frames += 1;
+    // The last heads by tick, so that tests can see a key take effect.
+    hook.recent.push({ tick: f.tick, round: f.round, phase: f.phase, heads: f.snakes.map((s) => [s.seat, s.body[0] || null, s.dir]) });
+    if (hook.recent.length > 40) hook.recent.shift();
     setGame(f.game);
     view.setFrame(f);
     if (game === 'hex') hexFrame(f);
     SP.renderPhase($('phase'), f);
+    SP.renderResult($('result'), f);
     SP.renderPlayers($('players'), f, mySeat);
     $('tick').textContent = 'tick ' + f.tick;
     events.add(f);
@@ -127,13 +138,29 @@
     }
   }
 
+  const ARENAS = { carrots: true, duel: true, multisnake: true };
+
   /** Shows the controls of the room's game; the frames say which it is. */
   function setGame(g) {
-    const next = g === 'hex' ? 'hex' : 'snakebattle';
+    const next = g === 'hex' ? 'hex' : ARENAS[g] ? g : 'snakebattle';
     if (next === game) return;
     game = next;
     hook.game = game;
     const hex = game === 'hex';
+    const arena = !!ARENAS[game];
+    for (const el of document.querySelectorAll('.sb-only')) el.classList.toggle('hidden', game !== 'snakebattle');
+    $('code-panel').classList.toggle('hidden', !arena);
+    $('stderr-panel').classList.toggle('hidden', !arena);
+    // The zipped clients speak Codenjoy's boards, not the arenas' JSON.
+    $('templates-label').classList.toggle('hidden', arena);
+    $('templates').classList.toggle('hidden', arena);
+    if (arena) {
+      $('bot-view-help').textContent =
+        'The JSON line a WebSocket bot receives this tick (answer {"move":"up"}). An uploaded program reads the same state in the game\'s own text format.';
+      $('code-restart-rule').textContent =
+        game === 'carrots' ? 'your snake dies and respawns with the new program' : 'the new program takes over your snake at the next tick';
+      loadCode();
+    }
     $('snake-controls').classList.toggle('hidden', hex);
     $('hex-controls').classList.toggle('hidden', !hex);
     $('play-title').textContent = hex ? 'Play with the mouse' : 'Keyboard play';
@@ -188,6 +215,10 @@
   }
 
   function renderBoard(board) {
+    if (ARENAS[game]) {
+      $('bot-board').textContent = board || 'no move to make this tick';
+      return;
+    }
     const chars = Array.from(board || '');
     const n = Math.round(Math.sqrt(chars.length));
     if (!n || n * n !== chars.length) {
@@ -231,6 +262,7 @@
     message(msg) {
       if (msg.type === 'frame' && msg.data && typeof msg.data.size === 'number') onFrame(msg.data);
       else if (msg.type === 'player' && msg.data) onPlayer(msg.data);
+      else if (msg.type === 'stderr' && msg.data) onStderr(msg.data);
       else if (msg.type === 'error' && msg.data) showError(String(msg.data.message || 'error'));
     },
     status(state, info) {
@@ -300,12 +332,103 @@
       return;
     }
     const cmd = KEYS[e.code] || KEYS[e.key];
-    if (!cmd) return;
+    if (!cmd || (cmd === 'ACT' && ARENAS[game])) return;
     e.preventDefault();
     // A focused button would click itself on keyup as well.
     if (t && t.tagName === 'BUTTON') t.blur();
     if (e.repeat) return;
     send(cmd);
+  });
+
+  // ---- Arenas: the program's stderr, and the code editor ----
+
+  /** Lines kept on the page, as the server keeps them. */
+  const STDERR_LINES_MAX = 1000;
+
+  function onStderr(m) {
+    const pre = $('stderr');
+    if (m.reset) {
+      hook.stderr = [];
+      pre.replaceChildren();
+    }
+    const stick = pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 4;
+    for (const raw of m.lines || []) {
+      const line = String(raw);
+      hook.stderr.push(line);
+      const cls = /^fault: /.test(line) ? 'fault' : /^-- /.test(line) ? 'meta' : null;
+      // Text nodes only: a program's output is never markup.
+      pre.append(SP.h('span', { class: cls, text: line + '\n' }));
+    }
+    while (hook.stderr.length > STDERR_LINES_MAX) hook.stderr.shift();
+    while (pre.childNodes.length > STDERR_LINES_MAX) pre.firstChild.remove();
+    if (stick) pre.scrollTop = pre.scrollHeight;
+  }
+
+  $('stderr-clear').addEventListener('click', () => {
+    hook.stderr = [];
+    $('stderr').replaceChildren();
+  });
+
+  let codeInfo = null;
+  let codeLoading = false;
+
+  async function loadCode() {
+    if (codeInfo || codeLoading) return;
+    codeLoading = true;
+    try {
+      codeInfo = await SP.api('/api/code?user=' + encodeURIComponent(id) + '&code=' + encodeURIComponent(code));
+    } catch (e) {
+      SP.say($('code-error'), 'Cannot load your program: ' + e.message);
+      codeLoading = false;
+      return;
+    }
+    codeLoading = false;
+    const sel = $('code-lang');
+    SP.fill(sel, (codeInfo.langs || []).map((l) => SP.h('option', { value: l.key, text: l.label })));
+    $('code-max').textContent = Math.round((codeInfo.source_bytes_max || 65536) / 1024) + ' KiB';
+    const saved = codeInfo.saved;
+    if (saved) {
+      sel.value = saved.lang;
+      $('code-name').value = saved.name;
+      $('code-source').value = saved.source;
+    } else {
+      $('code-name').value = 'starter';
+      loadStarter();
+    }
+    hook.codeLoaded = true;
+  }
+
+  function loadStarter() {
+    if (!codeInfo) return;
+    $('code-source').value = (codeInfo.starters || {})[$('code-lang').value] || '';
+  }
+
+  $('code-starter').addEventListener('click', loadStarter);
+
+  $('code-source').addEventListener('keydown', (e) => {
+    if (e.key !== 'Tab' || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+    e.preventDefault();
+    const ta = e.target;
+    ta.setRangeText('    ', ta.selectionStart, ta.selectionEnd, 'end');
+  });
+
+  $('code-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    SP.say($('code-error'), '');
+    SP.say($('code-ok'), '');
+    const btn = $('code-save');
+    btn.disabled = true;
+    try {
+      const r = await SP.api('/api/code', {
+        body: { user: id, code, lang: $('code-lang').value, name: $('code-name').value, source: $('code-source').value },
+      });
+      SP.say($('code-ok'), 'Saved: it runs in room ' + r.room + ', seat ' + (r.seat + 1) + '.');
+      hook.codeSaved = (hook.codeSaved || 0) + 1;
+    } catch (err) {
+      SP.say($('code-error'), err.message);
+    } finally {
+      btn.disabled = false;
+    }
   });
 
   // ---- Hex: mouse and keyboard play ----

@@ -23,6 +23,7 @@
       hook.frames += 1;
       view.setFrame(f);
       SP.renderPhase($('phase'), f);
+      SP.renderResult($('result'), f);
       SP.renderPlayers($('players'), f, null);
       $('tick').textContent = 'tick ' + f.tick;
       $('tick-ms').textContent = SP.ms(f.tick_ms);

@@ -1,0 +1,818 @@
+//! The three stdin/stdout arenas in rooms: CodeCarrots snakes (`carrots`),
+//! KingOfBots Snake (`duel`) and SOI Multisnake (`multisnake`).
+//!
+//! Each is a [`RoomGame`], so rooms seat players, built-in bots, WebSocket
+//! bots and people at the keyboard in them exactly as in SnakeBattle. What
+//! differs:
+//!
+//! - A WebSocket bot reads the game's JSON line (`stdio::json`, without the
+//!   `board=` prefix) and answers `{"move":"up"}`; a bare `up`, `RIGHT`...
+//!   is taken too, which is what the player's page sends for WASD and the
+//!   arrow keys. A refused answer is noted on the player's page and the
+//!   snake keeps its direction, as in the other rooms: the arena's stricter
+//!   rule (a bad answer forfeits) is for uploaded programs, whose runner
+//!   reads the game's own text format ([`text_parser`]).
+//! - A seat with no move to make (a dead snake, a finished game) is sent
+//!   nothing, and an uploaded program is ended then.
+//! - `duel` and `multisnake` games end. The result is shown and counted
+//!   (wins, and the game's points into the room score), and after a pause
+//!   of `pause_ticks` ticks a new game starts with a new seed (and, for
+//!   Multisnake with no map file, a newly generated map). `carrots` never
+//!   ends: dead snakes respawn.
+
+use crate::games::{BuiltinBot, Command, GameView, NotePart, ProcessAsk, RoomGame, TickReport};
+use snakepit_engine::carrots::{self as c, Carrots, Life};
+use snakepit_engine::duel::{self as d, Duel, Outcome};
+use snakepit_engine::multisnake::{self as m, Multisnake, Tile};
+use snakepit_engine::{Dir, Game, Pos, Rng};
+use snakepit_protocol::spectator::SnakeView;
+use snakepit_protocol::stdio::{self, AnswerError, StdioGame, json};
+
+/// Built-in bots of the arenas.
+pub const NAMES: &[&str] = &["greedy", "safe"];
+
+/// Reads an uploaded program's answer line in the game's own format.
+pub type AnswerParser = fn(&[u8]) -> Result<Option<Command>, AnswerError>;
+
+/// The answer reader for uploaded programs of a game, if it runs them.
+pub fn text_parser(game: &str) -> Option<AnswerParser> {
+    fn cmd(dir: Option<Dir>, forfeit: bool) -> Option<Command> {
+        if forfeit { Some(Command::Forfeit) } else { dir.map(Command::Move) }
+    }
+    match game {
+        "carrots" => Some(|l| {
+            stdio::carrots::parse_answer(l).map(|a| match a {
+                c::Action::Move(d) => cmd(Some(d), false),
+                c::Action::Forfeit => cmd(None, true),
+                c::Action::Keep => None,
+            })
+        }),
+        "duel" => Some(|l| {
+            stdio::duel::parse_answer(l).map(|a| match a {
+                d::Action::Move(d) => cmd(Some(d), false),
+                d::Action::Forfeit => cmd(None, true),
+                d::Action::Keep => None,
+            })
+        }),
+        "multisnake" => Some(|l| {
+            stdio::multisnake::parse_answer(l).map(|a| match a {
+                m::Action::Move(d) => cmd(Some(d), false),
+                m::Action::Forfeit => cmd(None, true),
+                m::Action::Keep => None,
+            })
+        }),
+        _ => None,
+    }
+}
+
+/// Reads a WebSocket bot's answer or a key from the page: the JSON answer,
+/// or a bare direction word in any case.
+pub fn read_move(text: &str) -> Result<Dir, String> {
+    let t = text.trim();
+    if t.starts_with('{') {
+        return json::parse_answer(t.as_bytes()).map_err(|e| e.to_string());
+    }
+    Dir::ALL
+        .into_iter()
+        .find(|&d| t.eq_ignore_ascii_case(json::dir_word(d)))
+        .ok_or_else(|| format!("{:?} is not a move: send {{\"move\":\"up\"}} (or right, down, left)", cut(t, 60)))
+}
+
+fn cut(t: &str, chars: usize) -> String {
+    t.chars().take(chars).collect()
+}
+
+fn describe(text: &str) -> String {
+    match read_move(text) {
+        Ok(d) => format!("ok: {}", json::dir_word(d)),
+        Err(e) => format!("refused: {e}; the snake keeps its direction"),
+    }
+}
+
+/// The engine action of a seat's command.
+fn action<A: Default>(c: &Option<Command>, mv: fn(Dir) -> A, forfeit: A) -> A {
+    match c {
+        None => A::default(),
+        Some(Command::Text(t)) => read_move(t).map(mv).unwrap_or_default(),
+        Some(Command::Move(d)) => mv(*d),
+        Some(Command::Forfeit) => forfeit,
+    }
+}
+
+fn json_board<G: StdioGame>(game: &G, seat: usize) -> String {
+    game.json_input(seat).map(|s| s.trim_end().to_string()).unwrap_or_default()
+}
+
+fn process_ask<G: StdioGame>(game: &G, seat: usize, game_no: u32) -> Option<ProcessAsk> {
+    let input = game.text_input(seat)?;
+    Some(ProcessAsk { game_no, preamble: game.text_preamble(seat), input })
+}
+
+fn text(t: impl Into<String>) -> NotePart {
+    NotePart::Text(t.into())
+}
+
+fn snake_view(seat: usize, alive: bool, score: i64, body: impl Iterator<Item = Pos>, dir: Dir) -> SnakeView {
+    SnakeView {
+        seat,
+        name: String::new(),
+        bot: false,
+        color: String::new(),
+        alive,
+        sleeping: false,
+        fury: 0,
+        flying: 0,
+        stones: 0,
+        score,
+        body: body.map(|p| [p.x, p.y]).collect(),
+        dir: json::dir_word(dir),
+    }
+}
+
+fn builtin_bot(name: &str, seed: u64) -> Option<BuiltinBot> {
+    let greedy = match name {
+        "greedy" => true,
+        "safe" => false,
+        _ => return None,
+    };
+    let mut rng = Rng::new(seed);
+    Some(Box::new(move |msg: &str| {
+        let dir = json::parse_state(msg).ok().and_then(|s| choose(&s, &mut rng, greedy));
+        dir.map(|d| json::answer_line(d).trim_end().to_string()).unwrap_or_default()
+    }))
+}
+
+/// Cells a built-in bot counts ahead before it calls a move safe.
+const SAFE_AREA_CELLS: usize = 48;
+
+/// A built-in bot's move: among the moves that lead to the most room (up
+/// to [`SAFE_AREA_CELLS`]), the one nearest to food (`greedy`) or mostly
+/// straight on.
+fn choose(s: &json::State, rng: &mut Rng, greedy: bool) -> Option<Dir> {
+    let (w, h) = (s.width as i32, s.height as i32);
+    if w <= 0 || h <= 0 || s.cells.len() != s.height {
+        return None;
+    }
+    let me = s.snakes.iter().find(|x| x.seat == s.you && x.alive)?;
+    let head = *me.body.first()?;
+    let idx = |x: i32, y: i32| (y * w + x) as usize;
+    let mut blocked = vec![false; (w * h) as usize];
+    let mut food = vec![false; (w * h) as usize];
+    for (y, row) in s.cells.iter().enumerate() {
+        for (x, ch) in row.bytes().enumerate().take(s.width) {
+            blocked[idx(x as i32, y as i32)] = ch == b'#';
+            food[idx(x as i32, y as i32)] = ch == b'o';
+        }
+    }
+    for snake in &s.snakes {
+        for p in &snake.body {
+            if (0..w).contains(&p[0]) && (0..h).contains(&p[1]) {
+                blocked[idx(p[0], p[1])] = true;
+            }
+        }
+    }
+    let step = |p: [i32; 2], d: Dir| -> Option<[i32; 2]> {
+        let (dx, dy) = d.delta();
+        let (x, y) = (p[0] + dx, p[1] + dy);
+        if s.wrap { Some([x.rem_euclid(w), y.rem_euclid(h)]) } else { ((0..w).contains(&x) && (0..h).contains(&y)).then_some([x, y]) }
+    };
+    // Breadth-first from a cell: how much room (capped), and the distance
+    // to the nearest food.
+    let explore = |from: [i32; 2]| -> (usize, usize) {
+        let mut seen = blocked.clone();
+        seen[idx(from[0], from[1])] = true;
+        let mut queue = std::collections::VecDeque::from([(from, 0usize)]);
+        let (mut room, mut nearest) = (0, usize::MAX);
+        while let Some((p, dist)) = queue.pop_front() {
+            room += 1;
+            if food[idx(p[0], p[1])] {
+                nearest = nearest.min(dist);
+            }
+            if room >= SAFE_AREA_CELLS && (!greedy || nearest != usize::MAX) {
+                break;
+            }
+            for d in Dir::ALL {
+                if let Some(n) = step(p, d)
+                    && !seen[idx(n[0], n[1])]
+                {
+                    seen[idx(n[0], n[1])] = true;
+                    queue.push_back((n, dist + 1));
+                }
+            }
+        }
+        (room.min(SAFE_AREA_CELLS), nearest)
+    };
+    let options: Vec<(Dir, usize, usize)> = Dir::ALL
+        .into_iter()
+        .filter_map(|d| {
+            let n = step(head, d)?;
+            (!blocked[idx(n[0], n[1])]).then(|| {
+                let (room, nearest) = explore(n);
+                (d, room, nearest)
+            })
+        })
+        .collect();
+    let best_room = options.iter().map(|o| o.1).max()?;
+    let mut best: Vec<(Dir, usize, usize)> = options.into_iter().filter(|o| o.1 == best_room).collect();
+    if greedy {
+        let nearest = best.iter().map(|o| o.2).min().unwrap_or(usize::MAX);
+        best.retain(|o| o.2 == nearest);
+    } else if let Some(straight) = best.iter().find(|o| json::dir_word(o.0) == me.dir)
+        && rng.below(4) != 0
+    {
+        return Some(straight.0);
+    }
+    Some(best[rng.index(best.len())].0)
+}
+
+/// CodeCarrots snakes in a room: one endless board.
+pub struct CarrotsRoom {
+    game: Carrots,
+}
+
+impl CarrotsRoom {
+    /// Wraps a game.
+    pub fn new(game: Carrots) -> CarrotsRoom {
+        CarrotsRoom { game }
+    }
+}
+
+impl RoomGame for CarrotsRoom {
+    fn name(&self) -> &'static str {
+        "carrots"
+    }
+
+    fn seats(&self) -> usize {
+        self.game.seats()
+    }
+
+    fn tick(&self) -> u64 {
+        self.game.tick()
+    }
+
+    fn round(&self) -> u32 {
+        0
+    }
+
+    fn set_present(&mut self, seat: usize, present: bool) {
+        self.game.set_present(seat, present);
+    }
+
+    fn score(&self, seat: usize) -> i64 {
+        self.game.snakes().get(seat).map_or(0, |s| i64::from(s.best))
+    }
+
+    fn step(&mut self, commands: &[Option<Command>]) -> TickReport {
+        let actions: Vec<c::Action> = commands.iter().map(|x| action(x, c::Action::Move, c::Action::Forfeit)).collect();
+        let mut report = TickReport::default();
+        for e in self.game.step(&actions) {
+            if let c::Event::Died { snake, cause } = e {
+                report.deaths.push(snake);
+                let mut note = vec![NotePart::Seat(snake)];
+                match cause {
+                    c::Death::OffBoard => note.push(text(" left the board")),
+                    c::Death::HeadOn(others) => {
+                        note.push(text(" met "));
+                        for (k, o) in others.iter().enumerate() {
+                            if k > 0 {
+                                note.push(text(" and "));
+                            }
+                            note.push(NotePart::Seat(*o));
+                        }
+                        note.push(text(" head-on"));
+                    }
+                    c::Death::Crash(o) if o == snake => note.push(text(" ran into itself")),
+                    c::Death::Crash(o) => {
+                        report.kills.push(o);
+                        note.extend([text(" crashed into "), NotePart::Seat(o)]);
+                    }
+                    c::Death::Forfeit => note.push(text(" forfeited (its program failed or was replaced)")),
+                }
+                report.notes.push(note);
+            }
+        }
+        report
+    }
+
+    fn boards(&self) -> Vec<String> {
+        (0..self.game.seats()).map(|i| json_board(&self.game, i)).collect()
+    }
+
+    fn describe_command(&self, _seat: usize, text: &str) -> String {
+        describe(text)
+    }
+
+    fn builtin_names(&self) -> &'static [&'static str] {
+        NAMES
+    }
+
+    fn builtin(&self, name: &str, seed: u64) -> Option<BuiltinBot> {
+        builtin_bot(name, seed)
+    }
+
+    fn view(&self) -> GameView {
+        let (w, h) = (self.game.width(), self.game.height());
+        let cells = (0..h)
+            .flat_map(|y| (0..w).map(move |x| Pos::new(x as i32, y as i32)))
+            .map(|p| if self.game.is_apple(p) { 'o' } else { '.' })
+            .collect();
+        let snakes = self
+            .game
+            .snakes()
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !s.body.is_empty() && matches!(s.life, Life::Alive | Life::Dead { .. }))
+            .map(|(i, s)| snake_view(i, s.is_alive(), i64::from(s.best), s.body.iter().copied(), s.dir))
+            .collect();
+        GameView {
+            size: w.max(h),
+            width: w,
+            height: h,
+            cells,
+            phase: "running",
+            phase_ticks: self.game.tick() as u32,
+            snakes,
+            pieces: Vec::new(),
+            result: None,
+        }
+    }
+
+    fn bot_message(&self, board: &str) -> String {
+        board.to_string()
+    }
+
+    fn asks(&self, seat: usize) -> bool {
+        self.game.snakes().get(seat).is_some_and(|s| s.is_alive())
+    }
+
+    fn process_ask(&self, seat: usize) -> Option<ProcessAsk> {
+        process_ask(&self.game, seat, 0)
+    }
+
+    fn forfeit_on_new_code(&self) -> bool {
+        true
+    }
+}
+
+/// A room's run of games that end: the game number, the pause between
+/// games, and the points each seat has collected.
+struct Series {
+    /// The current game, from 1.
+    game_no: u32,
+    pause_ticks: u32,
+    /// Ticks left before the next game, while a finished one is shown.
+    pause_left: u32,
+    ticks: u64,
+    points: Vec<i64>,
+    result: Option<Vec<NotePart>>,
+    seed: u64,
+}
+
+impl Series {
+    fn new(seats: usize, seed: u64, pause_ticks: u32) -> Series {
+        Series { game_no: 1, pause_ticks, pause_left: 0, ticks: 0, points: vec![0; seats], result: None, seed }
+    }
+
+    /// Counts a pause tick of a finished game; true when the next game
+    /// should start (with the new [`Series::seed`]).
+    fn wait(&mut self) -> bool {
+        self.pause_left = self.pause_left.saturating_sub(1);
+        if self.pause_left > 0 {
+            return false;
+        }
+        self.game_no += 1;
+        // A fresh seed per game (splitmix64's step), kept positive for SQLite.
+        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        self.seed = (z ^ (z >> 31)) >> 1;
+        true
+    }
+
+    /// Records the end of a game: points, wins and the result line.
+    fn finish(&mut self, scores: &[i64], winners: &[usize], why: &str, report: &mut TickReport) {
+        for (p, s) in self.points.iter_mut().zip(scores) {
+            *p += s;
+        }
+        report.wins.extend_from_slice(winners);
+        let mut line = vec![text(format!("game {} ", self.game_no))];
+        match winners {
+            [] => line.push(text("ended in a draw")),
+            [w] => line.extend([text("won by "), NotePart::Seat(*w)]),
+            many => {
+                line.push(text("shared by "));
+                for (k, w) in many.iter().enumerate() {
+                    if k > 0 {
+                        line.push(text(", "));
+                    }
+                    line.push(NotePart::Seat(*w));
+                }
+            }
+        }
+        line.push(text(format!(" ({why})")));
+        report.notes.push(line.clone());
+        self.result = Some(line);
+        self.pause_left = self.pause_ticks.max(1);
+    }
+
+    fn started_note(&self) -> Vec<NotePart> {
+        vec![text(format!("game {} started", self.game_no))]
+    }
+}
+
+/// KingOfBots Snake in a room: two seats, one game after another.
+pub struct DuelRoom {
+    settings: d::Settings,
+    game: Duel,
+    series: Series,
+}
+
+impl DuelRoom {
+    /// The first game from `seed`; `pause_ticks` between games.
+    pub fn new(settings: d::Settings, seed: u64, pause_ticks: u32) -> DuelRoom {
+        DuelRoom { game: Duel::new(settings.clone(), seed), settings, series: Series::new(2, seed, pause_ticks) }
+    }
+}
+
+impl RoomGame for DuelRoom {
+    fn name(&self) -> &'static str {
+        "duel"
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn tick(&self) -> u64 {
+        self.series.ticks
+    }
+
+    fn round(&self) -> u32 {
+        self.series.game_no
+    }
+
+    fn set_present(&mut self, _seat: usize, _present: bool) {}
+
+    fn score(&self, seat: usize) -> i64 {
+        self.series.points.get(seat).copied().unwrap_or(0)
+    }
+
+    fn step(&mut self, commands: &[Option<Command>]) -> TickReport {
+        let mut report = TickReport::default();
+        self.series.ticks += 1;
+        if self.game.is_over() {
+            if self.series.wait() {
+                self.game = Duel::new(self.settings.clone(), self.series.seed);
+                report.notes.push(self.series.started_note());
+            }
+            return report;
+        }
+        let actions: Vec<d::Action> = commands.iter().map(|x| action(x, d::Action::Move, d::Action::Forfeit)).collect();
+        for e in self.game.step(&actions) {
+            match e {
+                d::Event::Died { snake, cause } => {
+                    report.deaths.push(snake);
+                    let why = match cause {
+                        d::Death::Outside => " left the map",
+                        d::Death::Wall => " hit a wall",
+                        d::Death::OwnBody => " ran into itself",
+                        d::Death::Opponent => " ran into its opponent",
+                        d::Death::HeadOn => " met its opponent head-on",
+                        d::Death::Forfeit => " forfeited",
+                    };
+                    report.notes.push(vec![NotePart::Seat(snake), text(why)]);
+                }
+                d::Event::Ended { outcome, reason } => {
+                    let winners: Vec<usize> = match outcome {
+                        Outcome::Won(w) => vec![w],
+                        Outcome::Draw => Vec::new(),
+                    };
+                    let why = match reason {
+                        d::EndReason::Death => format!("round {}", self.game.round()),
+                        d::EndReason::Forfeit => "a forfeit".to_string(),
+                        d::EndReason::RoundLimit => format!("the {}-round limit", self.settings.rounds_max),
+                    };
+                    self.series.finish(&self.game.scores(), &winners, &why, &mut report);
+                }
+                d::Event::Grew { .. } => {}
+            }
+        }
+        report
+    }
+
+    fn boards(&self) -> Vec<String> {
+        (0..2).map(|i| json_board(&self.game, i)).collect()
+    }
+
+    fn describe_command(&self, _seat: usize, text: &str) -> String {
+        describe(text)
+    }
+
+    fn builtin_names(&self) -> &'static [&'static str] {
+        NAMES
+    }
+
+    fn builtin(&self, name: &str, seed: u64) -> Option<BuiltinBot> {
+        builtin_bot(name, seed)
+    }
+
+    fn view(&self) -> GameView {
+        let map = self.game.map();
+        let (w, h) = (map.cols(), map.rows());
+        let cells = map.walls().iter().map(|&wall| if wall { '#' } else { '.' }).collect();
+        let snakes = self
+            .game
+            .snakes()
+            .iter()
+            .enumerate()
+            .map(|(i, s)| snake_view(i, s.alive, self.series.points[i], s.body.iter().copied(), s.dir))
+            .collect();
+        let over = self.game.is_over();
+        GameView {
+            size: w.max(h),
+            width: w,
+            height: h,
+            cells,
+            phase: if over { "over" } else { "running" },
+            phase_ticks: if over { self.series.pause_left } else { self.game.round() as u32 },
+            snakes,
+            pieces: Vec::new(),
+            result: self.series.result.clone(),
+        }
+    }
+
+    fn bot_message(&self, board: &str) -> String {
+        board.to_string()
+    }
+
+    fn asks(&self, _seat: usize) -> bool {
+        !self.game.is_over()
+    }
+
+    fn process_ask(&self, seat: usize) -> Option<ProcessAsk> {
+        process_ask(&self.game, seat, self.series.game_no)
+    }
+}
+
+/// Where a Multisnake room's maps come from.
+#[derive(Clone, Debug)]
+pub enum MapSource {
+    /// The same map every game.
+    Fixed(m::Map),
+    /// A new symmetric map every game.
+    Generated(m::MapSpec),
+}
+
+impl MapSource {
+    fn map(&self, seed: u64) -> Result<m::Map, m::GenerateError> {
+        match self {
+            MapSource::Fixed(map) => Ok(map.clone()),
+            MapSource::Generated(spec) => m::generate(spec, seed),
+        }
+    }
+
+    /// Seats of the maps.
+    pub fn players(&self) -> usize {
+        match self {
+            MapSource::Fixed(map) => map.players(),
+            MapSource::Generated(spec) => spec.players,
+        }
+    }
+}
+
+/// SOI Multisnake in a room: 2, 4 or 8 seats, one game after another.
+pub struct MultisnakeRoom {
+    settings: m::Settings,
+    maps: MapSource,
+    game: Multisnake,
+    series: Series,
+}
+
+impl MultisnakeRoom {
+    /// The first game from `seed`; `pause_ticks` between games.
+    pub fn new(settings: m::Settings, maps: MapSource, seed: u64, pause_ticks: u32) -> Result<MultisnakeRoom, m::GenerateError> {
+        let map = maps.map(seed)?;
+        let seats = map.players();
+        Ok(MultisnakeRoom {
+            game: Multisnake::new(settings.clone(), map, seed),
+            settings,
+            maps,
+            series: Series::new(seats, seed, pause_ticks),
+        })
+    }
+}
+
+impl RoomGame for MultisnakeRoom {
+    fn name(&self) -> &'static str {
+        "multisnake"
+    }
+
+    fn seats(&self) -> usize {
+        self.series.points.len()
+    }
+
+    fn tick(&self) -> u64 {
+        self.series.ticks
+    }
+
+    fn round(&self) -> u32 {
+        self.series.game_no
+    }
+
+    fn set_present(&mut self, _seat: usize, _present: bool) {}
+
+    fn score(&self, seat: usize) -> i64 {
+        self.series.points.get(seat).copied().unwrap_or(0)
+    }
+
+    fn step(&mut self, commands: &[Option<Command>]) -> TickReport {
+        let mut report = TickReport::default();
+        self.series.ticks += 1;
+        if self.game.is_over() {
+            if self.series.wait() {
+                // A generated map that cannot be made keeps the last one.
+                let map = self.maps.map(self.series.seed).unwrap_or_else(|_| self.game.map().clone());
+                self.game = Multisnake::new(self.settings.clone(), map, self.series.seed);
+                report.notes.push(self.series.started_note());
+            }
+            return report;
+        }
+        let actions: Vec<m::Action> = commands.iter().map(|x| action(x, m::Action::Move, m::Action::Forfeit)).collect();
+        for e in self.game.step(&actions) {
+            match e {
+                m::Event::Died { snake, cause } => {
+                    report.deaths.push(snake);
+                    let mut note = vec![NotePart::Seat(snake)];
+                    match cause {
+                        m::Death::Blocked(m::Blocker::Wall) => note.push(text(" hit a wall")),
+                        m::Death::Blocked(m::Blocker::Reverse) => note.push(text(" turned back into its neck")),
+                        m::Death::Blocked(m::Blocker::Snake(o)) if o == snake => note.push(text(" ran into itself")),
+                        m::Death::Blocked(m::Blocker::Snake(o)) => {
+                            report.kills.push(o);
+                            note.extend([text(" ran into "), NotePart::Seat(o)]);
+                        }
+                        m::Death::HeadOn(others) => {
+                            note.push(text(" met "));
+                            for (k, o) in others.iter().enumerate() {
+                                if k > 0 {
+                                    note.push(text(" and "));
+                                }
+                                note.push(NotePart::Seat(*o));
+                            }
+                            note.push(text(" head-on"));
+                        }
+                        m::Death::Starved => note.push(text(" shrank to nothing")),
+                        m::Death::Forfeit => note.push(text(" forfeited")),
+                    }
+                    report.notes.push(note);
+                }
+                m::Event::Ended { winners, reason } => {
+                    let why = match reason {
+                        m::EndReason::LastAlive => "last snake alive",
+                        m::EndReason::AllDied => "the last snakes died together",
+                        m::EndReason::TurnLimit => "turn limit: longest snake",
+                    };
+                    self.series.finish(&self.game.scores(), &winners, why, &mut report);
+                }
+                _ => {}
+            }
+        }
+        report
+    }
+
+    fn boards(&self) -> Vec<String> {
+        (0..self.seats()).map(|i| json_board(&self.game, i)).collect()
+    }
+
+    fn describe_command(&self, _seat: usize, text: &str) -> String {
+        describe(text)
+    }
+
+    fn builtin_names(&self) -> &'static [&'static str] {
+        NAMES
+    }
+
+    fn builtin(&self, name: &str, seed: u64) -> Option<BuiltinBot> {
+        builtin_bot(name, seed)
+    }
+
+    fn view(&self) -> GameView {
+        let grid = self.game.grid();
+        let cells = self
+            .game
+            .tiles()
+            .iter()
+            .map(|t| match t {
+                Tile::Wall => '#',
+                Tile::Plus => '+',
+                Tile::Minus => '-',
+                Tile::Empty => '.',
+            })
+            .collect();
+        let snakes = self
+            .game
+            .snakes()
+            .iter()
+            .enumerate()
+            .map(|(i, s)| snake_view(i, s.alive, self.series.points[i], s.body.iter().copied(), s.dir))
+            .collect();
+        let over = self.game.is_over();
+        GameView {
+            size: grid.width.max(grid.height),
+            width: grid.width,
+            height: grid.height,
+            cells,
+            phase: if over { "over" } else { "running" },
+            phase_ticks: if over { self.series.pause_left } else { self.game.turn() },
+            snakes,
+            pieces: Vec::new(),
+            result: self.series.result.clone(),
+        }
+    }
+
+    fn bot_message(&self, board: &str) -> String {
+        board.to_string()
+    }
+
+    fn asks(&self, seat: usize) -> bool {
+        !self.game.is_over() && self.game.snakes().get(seat).is_some_and(|s| s.alive)
+    }
+
+    fn process_ask(&self, seat: usize) -> Option<ProcessAsk> {
+        process_ask(&self.game, seat, self.series.game_no)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_are_read_as_json_or_words() {
+        assert_eq!(read_move("{\"move\":\"left\"}"), Ok(Dir::Left));
+        assert_eq!(read_move(" UP "), Ok(Dir::Up));
+        assert!(read_move("{\"mov\":1}").is_err());
+        assert!(read_move("ACT").unwrap_err().contains("not a move"));
+    }
+
+    #[test]
+    fn a_duel_of_builtin_bots_ends_and_the_next_game_starts() {
+        let mut room = DuelRoom::new(d::Settings::default(), 11, 3);
+        let mut bots = [builtin_bot("greedy", 1).unwrap(), builtin_bot("safe", 2).unwrap()];
+        let mut wins = 0;
+        for _ in 0..5000 {
+            let boards = room.boards();
+            let cmds: Vec<Option<Command>> = (0..2).map(|i| room.asks(i).then(|| Command::Text(bots[i](&boards[i])))).collect();
+            let r = room.step(&cmds);
+            wins += r.wins.len();
+            if room.round() == 3 {
+                break;
+            }
+        }
+        assert_eq!(room.round(), 3, "two games ended and a third began");
+        assert!(room.view().result.is_some());
+        assert!(wins <= 2);
+        assert!(wins == 0 || room.score(0) + room.score(1) > 0, "a win scores points");
+    }
+
+    #[test]
+    fn builtin_bots_keep_a_multisnake_game_going_and_it_ends() {
+        let spec = m::MapSpec { players: 4, width: 20, height: 20, ..m::MapSpec::default() };
+        let mut room = MultisnakeRoom::new(m::Settings::default(), MapSource::Generated(spec), 5, 2).unwrap();
+        let mut bots: Vec<BuiltinBot> = (0..4).map(|i| builtin_bot(NAMES[i % 2], i as u64).unwrap()).collect();
+        let mut first_death = None;
+        for t in 0..20_000u64 {
+            let boards = room.boards();
+            let cmds: Vec<Option<Command>> = (0..4).map(|i| room.asks(i).then(|| Command::Text(bots[i](&boards[i])))).collect();
+            let r = room.step(&cmds);
+            if first_death.is_none() && !r.deaths.is_empty() {
+                first_death = Some(t);
+            }
+            if room.round() == 2 {
+                break;
+            }
+        }
+        assert_eq!(room.round(), 2, "the first game ended");
+        assert!(first_death.unwrap() > 5, "safe bots do not die at once");
+        assert_eq!(room.view().cells.chars().count(), 400);
+    }
+
+    #[test]
+    fn carrots_snakes_forfeit_and_respawn() {
+        let mut room = CarrotsRoom::new(Carrots::new(c::Settings::default(), 2, 3).unwrap());
+        room.step(&[None, None]);
+        assert!(room.asks(0));
+        let r = room.step(&[Some(Command::Forfeit), None]);
+        assert_eq!(r.deaths, vec![0]);
+        assert!(!room.asks(0));
+        assert!(room.process_ask(0).is_none());
+        for _ in 0..5 {
+            room.step(&[None, None]);
+        }
+        assert!(room.asks(0), "the snake respawned");
+        let ask = room.process_ask(0).unwrap();
+        assert_eq!(ask.input.lines().count(), 80);
+        assert_eq!(room.view().cells.len(), 120 * 80);
+    }
+}

@@ -1,0 +1,342 @@
+//! Programs uploaded in the browser, run in the sandbox as a seat's bot.
+//!
+//! A player of a stdin/stdout arena saves a program on their page
+//! (`POST /api/code`, authenticated with their secret code); it is stored
+//! in SQLite and started at once, and again at every start of the server.
+//!
+//! The program is never run by the room. Each saved program gets a runner
+//! task that attaches to the player's room like a bot connection
+//! ([`ConnKind::Code`]): the room hands it the tick's input in the game's
+//! own text format ([`Outgoing::Ask`]) and goes on ticking; the runner
+//! starts a [`ProcessBot`] when needed (a fresh one for every game, and
+//! after every fault), asks it within the arena's deadline
+//! ([`MatchSettings::for_game`]: 5 s for CodeCarrots, 1 s otherwise, the
+//! first move 10 s longer), reads the answer with the game's parser and
+//! sends the move back ([`RoomInput::CodeAnswer`]). A fault (timeout,
+//! crash, bad answer: [`SeatFault`], with the exact bytes) becomes the
+//! arena's forfeit. The process's stderr, and every fault, go to the
+//! player's own page ([`RoomInput::Stderr`]), never to spectators.
+//!
+//! Saving new code replaces the runner: the old process is killed. In
+//! CodeCarrots the snake dies and respawns with the new program (the
+//! arena's rule for new code); in a duel or Multisnake game the new program
+//! takes over the snake at the next tick, from the position as it stands
+//! (both formats give the whole state every tick).
+
+use crate::app::{AppError, AppState, blocking, check_name};
+use crate::arenas::{self, AnswerParser};
+use crate::room::{CONN_QUEUE_LEN, ConnKind, Outgoing, PlayerRef, RoomInput};
+use crate::store::{CodeRow, Player};
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use serde::Deserialize;
+use snakepit_bots::process::{BotCommand, ProcessBot, StderrLines};
+use snakepit_bots::stdio_match::{MatchSettings, SeatFault};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+/// Languages a program may be written in: key, label, file name.
+pub const LANGS: &[(&str, &str, &str)] =
+    &[("python", "Python 3", "bot.py"), ("javascript", "JavaScript (node)", "bot.js"), ("c", "C (gcc)", "bot.c")];
+
+/// The starter program of a game in a language: the random safe movers of
+/// `starters/`.
+pub fn starter(game: &str, lang: &str) -> Option<&'static str> {
+    Some(match (game, lang) {
+        ("carrots", "python") => include_str!("../../../starters/carrots/python/bot.py"),
+        ("carrots", "javascript") => include_str!("../../../starters/carrots/js/bot.js"),
+        ("duel", "python") => include_str!("../../../starters/duel/python/bot.py"),
+        ("duel", "javascript") => include_str!("../../../starters/duel/js/bot.js"),
+        ("multisnake", "python") => include_str!("../../../starters/multisnake/python/bot.py"),
+        ("multisnake", "javascript") => include_str!("../../../starters/multisnake/js/bot.js"),
+        ("carrots", "c") => include_str!("../../../starters/carrots/c/bot.c"),
+        ("duel", "c") => include_str!("../../../starters/duel/c/bot.c"),
+        ("multisnake", "c") => include_str!("../../../starters/multisnake/c/bot.c"),
+        _ => return None,
+    })
+}
+
+/// How to run a saved source file.
+fn command(lang: &str, file: &Path) -> Option<BotCommand> {
+    let name = file.file_name()?.to_string_lossy().into_owned();
+    Some(match lang {
+        // Unbuffered, so that an answer printed without a flush still
+        // arrives.
+        "python" => BotCommand::new("python3").arg("-u").arg(name).file(file),
+        "javascript" => BotCommand::new("node").arg(name).file(file),
+        // Compiled inside the sandbox, in the bot's own folder, at every
+        // start: the compiler gets no more rights than the program, and its
+        // errors go to the owner's stderr pane. It counts against the
+        // first move's longer deadline.
+        "c" => BotCommand::shell(format!("gcc -O2 -o bot {name} -lm && exec ./bot")).file(file),
+        _ => return None,
+    })
+}
+
+/// The folder under which sources are written before each start copies
+/// them into the bot's own folder.
+fn work_root(st: &AppState) -> PathBuf {
+    st.cfg.code.work_dir.clone().unwrap_or_else(|| std::env::temp_dir().join("snakepit-code"))
+}
+
+/// A source file that is removed when its runner ends.
+struct SourceFile {
+    folder: PathBuf,
+    file: PathBuf,
+}
+
+impl SourceFile {
+    fn write(root: &Path, conn_id: u64, player_id: &str, file_name: &str, source: &str) -> std::io::Result<SourceFile> {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        let folder = root.join(format!("{player_id}-{conn_id}"));
+        // Only the server reads contestants' code; each start copies it
+        // into the bot's own folder.
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&folder)?;
+        std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o700))?;
+        let file = folder.join(file_name);
+        std::fs::write(&file, source)?;
+        Ok(SourceFile { folder, file })
+    }
+}
+
+impl Drop for SourceFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.folder);
+    }
+}
+
+/// Starts (or restarts) a player's saved program in their room; returns the
+/// room and seat.
+pub async fn start(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow) -> Result<(String, usize), String> {
+    let parser = arenas::text_parser(&player.game)
+        .ok_or_else(|| format!("{} does not run uploaded programs: carrots, duel and multisnake do", player.game))?;
+    let (_, _, file_name) = LANGS.iter().find(|l| l.0 == row.lang).ok_or_else(|| format!("unknown language {:?}", row.lang))?;
+    let conn_id = st.conn_id();
+    let source = SourceFile::write(&work_root(st), conn_id, &player.id, file_name, &row.source)
+        .map_err(|e| format!("cannot write the program: {e}"))?;
+    let cmd = command(&row.lang, &source.file).ok_or_else(|| format!("unknown language {:?}", row.lang))?;
+    let (tx, rx) = mpsc::channel(CONN_QUEUE_LEN);
+    let (room, seat) = st.rooms.attach(player.clone(), ConnKind::Code, conn_id, tx).await?;
+    let runner = Runner {
+        room: room.tx.clone(),
+        player_id: player.id,
+        conn_id,
+        cmd,
+        settings: MatchSettings::for_game(&player.game),
+        parser,
+        label: format!("{} ({})", row.name, row.lang),
+    };
+    tokio::spawn(runner.run(rx, source));
+    Ok((room.name, seat))
+}
+
+/// Starts every saved program (at server start); a program that cannot
+/// start is logged and skipped.
+pub async fn start_saved(st: &Arc<AppState>) {
+    let store = st.store.clone();
+    let rows = match blocking(move || store.all_code()).await {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::error!("reading saved programs: {e:?}");
+            return;
+        }
+    };
+    for row in rows {
+        let store = st.store.clone();
+        let id = row.player_id.clone();
+        let Ok(Some(p)) = blocking(move || store.player(&id)).await else { continue };
+        if let Err(e) = start(st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row).await {
+            tracing::warn!(player = %row.player_id, "saved program not started: {e}");
+        }
+    }
+}
+
+struct Runner {
+    room: mpsc::Sender<RoomInput>,
+    player_id: String,
+    conn_id: u64,
+    cmd: BotCommand,
+    settings: MatchSettings,
+    parser: AnswerParser,
+    label: String,
+}
+
+impl Runner {
+    async fn run(self, mut rx: mpsc::Receiver<Outgoing>, _source: SourceFile) {
+        let mut bot: Option<ProcessBot> = None;
+        let mut game_no = None;
+        self.stderr(vec![format!("-- {} saved; it starts at its next move", self.label)]).await;
+        while let Some(out) = rx.recv().await {
+            match out {
+                Outgoing::Ask(ask) => {
+                    let mut lines = Vec::new();
+                    if game_no != Some(ask.game_no) || bot.as_ref().is_some_and(ProcessBot::is_gone) {
+                        if let Some(mut old) = bot.take() {
+                            push_stderr(&mut lines, old.take_stderr());
+                        }
+                        game_no = Some(ask.game_no);
+                    }
+                    let mut request = ask.input.clone();
+                    let mut deadline = self.settings.move_deadline;
+                    if bot.is_none() {
+                        match ProcessBot::spawn(&self.cmd, &self.settings.limits) {
+                            Ok(b) => {
+                                lines.push(format!("-- {} started (pid {})", self.label, b.pid()));
+                                bot = Some(b);
+                                deadline = self.settings.first_move_deadline;
+                                if let Some(pre) = &ask.preamble {
+                                    request = format!("{pre}{request}");
+                                }
+                            }
+                            Err(e) => {
+                                let fault = SeatFault::Spawn(e.to_string());
+                                lines.push(format!("fault: {fault}"));
+                                self.stderr(lines).await;
+                                self.answer(Some(crate::games::Command::Forfeit), String::new(), format!("forfeit: {fault}")).await;
+                                continue;
+                            }
+                        }
+                    }
+                    let Some(b) = bot.as_mut() else { continue };
+                    // While an answer is awaited the room sends nothing but
+                    // a close (new code, a kick, shutdown), which must not
+                    // wait for the deadline.
+                    let asked = tokio::select! {
+                        asked = b.ask(&request, deadline) => asked,
+                        _ = rx.recv() => break,
+                    };
+                    push_stderr(&mut lines, b.take_stderr());
+                    let (command, text, note) = match asked {
+                        Ok(reply) => match (self.parser)(reply.line.as_bytes()) {
+                            Ok(command) => {
+                                let note = format!("ok after {} ms", reply.elapsed.as_millis());
+                                (command, reply.line, note)
+                            }
+                            Err(error) => {
+                                let fault = SeatFault::Answer { error, elapsed: reply.elapsed };
+                                lines.push(format!("fault: {fault}"));
+                                bot = None;
+                                (Some(crate::games::Command::Forfeit), reply.line, format!("forfeit: {fault}"))
+                            }
+                        },
+                        Err(e) => {
+                            let fault = SeatFault::Bot(e);
+                            lines.push(format!("fault: {fault}"));
+                            bot = None;
+                            (Some(crate::games::Command::Forfeit), String::new(), format!("forfeit: {fault}"))
+                        }
+                    };
+                    self.stderr(lines).await;
+                    self.answer(command, text, note).await;
+                }
+                Outgoing::Idle => {
+                    if let Some(mut b) = bot.take() {
+                        let mut lines = Vec::new();
+                        push_stderr(&mut lines, b.take_stderr());
+                        lines.push(format!("-- {} ended: its snake has no move to make", self.label));
+                        self.stderr(lines).await;
+                    }
+                }
+                Outgoing::Close(_, why) => {
+                    self.stderr(vec![format!("-- {} stopped: {why}", self.label)]).await;
+                    break;
+                }
+                Outgoing::Text(_) | Outgoing::Board(..) => {}
+            }
+        }
+        // Dropping the bot kills its process group and removes its folder;
+        // dropping the source removes the saved copy.
+    }
+
+    async fn stderr(&self, lines: Vec<String>) {
+        if !lines.is_empty() {
+            let _ = self.room.send(RoomInput::Stderr { player_id: self.player_id.clone(), lines }).await;
+        }
+    }
+
+    async fn answer(&self, command: Option<crate::games::Command>, text: String, note: String) {
+        let input = RoomInput::CodeAnswer { player_id: self.player_id.clone(), conn_id: self.conn_id, command, text, note };
+        let _ = self.room.send(input).await;
+    }
+}
+
+fn push_stderr(lines: &mut Vec<String>, got: StderrLines) {
+    lines.extend(got.lines);
+    if got.dropped_lines > 0 {
+        lines.push(format!("-- {} stderr lines dropped (too many in one move)", got.dropped_lines));
+    }
+}
+
+async fn player(st: &Arc<AppState>, user: &str, code: &str) -> Result<Player, AppError> {
+    let unauthorized = || AppError::Client(StatusCode::UNAUTHORIZED, "wrong player id or code".to_string());
+    if user.len() > 64 || code.len() > 64 {
+        return Err(unauthorized());
+    }
+    let store = st.store.clone();
+    let (u, c) = (user.to_string(), code.to_string());
+    blocking(move || store.authenticate(&u, &c)).await?.ok_or_else(unauthorized)
+}
+
+/// `GET /api/code?user=ID&code=CODE`: the player's saved program (or the
+/// starter of their game), and the languages.
+pub async fn get_code(State(st): State<Arc<AppState>>, Query(q): Query<BTreeMap<String, String>>) -> Result<impl IntoResponse, AppError> {
+    let empty = String::new();
+    let p = player(&st, q.get("user").unwrap_or(&empty), q.get("code").unwrap_or(&empty)).await?;
+    let store = st.store.clone();
+    let id = p.id.clone();
+    let saved = blocking(move || store.code(&id)).await?;
+    let langs: Vec<_> = LANGS.iter().map(|(k, label, _)| serde_json::json!({ "key": k, "label": label })).collect();
+    let starters: BTreeMap<&str, &str> = LANGS.iter().filter_map(|(k, _, _)| Some((*k, starter(&p.game, k)?))).collect();
+    Ok(Json(serde_json::json!({
+        "game": p.game,
+        "runs_code": arenas::text_parser(&p.game).is_some(),
+        "saved": saved.map(|c| serde_json::json!({ "lang": c.lang, "name": c.name, "source": c.source })),
+        "langs": langs,
+        "starters": starters,
+        "source_bytes_max": st.cfg.code.source_bytes_max,
+    })))
+}
+
+/// The body of `POST /api/code`.
+#[derive(Deserialize)]
+pub struct Upload {
+    /// Player id.
+    pub user: String,
+    /// Secret code.
+    pub code: String,
+    /// Language key.
+    pub lang: String,
+    /// A name for this version.
+    pub name: String,
+    /// The program.
+    pub source: String,
+}
+
+/// `POST /api/code`: saves the player's program and (re)starts it.
+pub async fn post_code(State(st): State<Arc<AppState>>, Json(u): Json<Upload>) -> Result<impl IntoResponse, AppError> {
+    let p = player(&st, &u.user, &u.code).await?;
+    let bad = |m: String| AppError::Client(StatusCode::BAD_REQUEST, m);
+    if arenas::text_parser(&p.game).is_none() {
+        return Err(bad(format!("{} players connect a bot; uploaded programs play carrots, duel and multisnake", p.game)));
+    }
+    if !LANGS.iter().any(|l| l.0 == u.lang) {
+        return Err(bad(format!("the languages are {}", LANGS.iter().map(|l| l.0).collect::<Vec<_>>().join(", "))));
+    }
+    let name = check_name(&u.name)?;
+    let max = st.cfg.code.source_bytes_max;
+    if u.source.trim().is_empty() || u.source.len() > max || u.source.contains('\0') {
+        return Err(bad(format!("a program is 1 to {max} bytes of text")));
+    }
+    let row = CodeRow { player_id: p.id.clone(), lang: u.lang, name, source: u.source };
+    let store = st.store.clone();
+    let saved = row.clone();
+    blocking(move || store.save_code(&saved)).await?;
+    let (room, seat) = start(&st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row)
+        .await
+        .map_err(|e| AppError::Client(StatusCode::CONFLICT, format!("saved, but not started: {e}")))?;
+    Ok(Json(serde_json::json!({ "saved": true, "room": room, "seat": seat })))
+}

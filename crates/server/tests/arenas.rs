@@ -1,0 +1,273 @@
+//! The stdin/stdout arenas in the server, over real sockets: spectators see
+//! the three games, a Python bot plays duels over the JSON-lines protocol,
+//! refused answers reach the player's page, and uploaded programs run in
+//! the sandbox with their stderr on their owner's page only.
+
+mod common;
+
+use common::*;
+use std::net::SocketAddr;
+use std::process::Command;
+use std::time::Duration;
+
+fn arena_config(tag: &str, tick_ms: u64) -> snakepit_server::config::Config {
+    let mut cfg = config(temp_db(tag), tick_ms);
+    for a in [&mut cfg.carrots, &mut cfg.duel, &mut cfg.multisnake] {
+        a.tick_ms = Some(tick_ms);
+        a.pause_ticks = Some(3);
+    }
+    cfg
+}
+
+async fn register_for(addr: SocketAddr, name: &str, game: &str) -> (String, String, String) {
+    let body = serde_json::json!({ "name": name, "game": game }).to_string();
+    let (status, body) = http(addr, "POST", "/api/register", Some(&body), None).await;
+    assert_eq!(status, 201, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    (v["id"].as_str().unwrap().into(), v["code"].as_str().unwrap().into(), v["url"].as_str().unwrap().into())
+}
+
+async fn page(addr: SocketAddr, id: &str, code: &str) -> Ws {
+    tokio_tungstenite::connect_async(format!("ws://{addr}/ws/player?user={id}&code={code}")).await.unwrap().0
+}
+
+async fn spectator(addr: SocketAddr, room: &str) -> Ws {
+    tokio_tungstenite::connect_async(format!("ws://{addr}/ws/room/{room}")).await.unwrap().0
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_see_live_games_of_all_three_arenas() {
+    let server = start(arena_config("arenaview", 30)).await;
+    for (room, w, h) in [("carrots", 120, 80), ("duel", 14, 13), ("multisnake", 32, 32)] {
+        let mut ws = spectator(server.addr, room).await;
+        let mut moved = false;
+        let mut first_heads = None;
+        for _ in 0..40 {
+            let f = json(&next_text(&mut ws, Duration::from_secs(5)).await.expect("frames"));
+            let d = &f["data"];
+            assert_eq!(d["game"], room);
+            assert_eq!((d["width"].as_u64().unwrap(), d["height"].as_u64().unwrap()), (w, h), "{room}");
+            assert_eq!(d["cells"].as_str().unwrap().chars().count() as u64, w * h, "{room}");
+            let heads: Vec<_> = d["snakes"].as_array().unwrap().iter().map(|s| s["body"][0].clone()).collect();
+            if !heads.is_empty() {
+                match &first_heads {
+                    None => first_heads = Some(heads),
+                    Some(h0) => moved |= *h0 != heads,
+                }
+            }
+            if moved {
+                break;
+            }
+        }
+        assert!(moved, "the built-in bots of {room} move");
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_python_bot_plays_duels_over_the_json_protocol() {
+    let server = start(arena_config("duelpy", 40)).await;
+    let addr = server.addr;
+    let (id, _, url) = register_for(addr, "pyduel", "duel").await;
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new("python3")
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/duel_json_client.py"))
+            .arg(&url)
+            .arg("3000")
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "stdout: {stdout}\nstderr: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("moves played as sent"), "{stdout}");
+    // The game that ended is counted for the player: a win, or a death.
+    let mut row = None;
+    for _ in 0..50 {
+        let (_, body) = http(addr, "GET", "/api/leaderboard?game=duel", None, None).await;
+        row = json(&body).as_array().unwrap().iter().find(|r| r["player_id"] == id.as_str()).cloned();
+        if row.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let row = row.expect("the player is on the duel leaderboard");
+    assert!(row["wins"].as_i64().unwrap() + row["deaths"].as_i64().unwrap() >= 1, "{row}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refused_answers_are_shown_on_the_players_page() {
+    let server = start(arena_config("duelbad", 40)).await;
+    let addr = server.addr;
+    let (id, code, _) = register_for(addr, "badduel", "duel").await;
+    let mut bot = connect_bot(addr, &id, &code).await;
+    let mut page = page(addr, &id, &code).await;
+    let board = next_text(&mut bot, Duration::from_secs(5)).await.expect("a board");
+    let state = json(&board);
+    assert_eq!(state["game"], "duel", "the board is the game's JSON line, without board=");
+    send(&mut bot, "jump!").await;
+    let mut seen = String::new();
+    for _ in 0..100 {
+        let Some(m) = next_text(&mut page, Duration::from_secs(2)).await else { break };
+        if m.contains("\"type\":\"player\"") && m.contains("refused") {
+            seen = m;
+            break;
+        }
+    }
+    assert!(seen.contains("jump!") && seen.contains("not a move"), "{seen}");
+    server.shutdown().await;
+}
+
+/// A CodeCarrots program that writes a marker (with markup in it) to stderr
+/// every tick and moves safely, as the starter does.
+const MARKER_BOT: &str = r#"import random, sys
+W, H = 120, 80
+MOVES = [("up", 0, -1), ("right", 1, 0), ("down", 0, 1), ("left", -1, 0)]
+n = 0
+while True:
+    rows = [sys.stdin.readline().rstrip("\n") for _ in range(H)]
+    if not rows[-1]:
+        break
+    n += 1
+    print(f"tick {n}: <b>stderr-marker</b>", file=sys.stderr, flush=True)
+    y = next(i for i, r in enumerate(rows) if "H" in r)
+    x = rows[y].index("H")
+    safe = [m for m, dx, dy in MOVES if 0 <= x + dx < W and 0 <= y + dy < H and rows[y + dy][x + dx] in ".o"]
+    print(random.choice(safe) if safe else "up", flush=True)
+"#;
+
+/// Reads messages until one satisfies `want`, within `secs`.
+async fn wait_for(ws: &mut Ws, secs: u64, want: impl Fn(&str) -> bool) -> Option<String> {
+    let end = tokio::time::Instant::now() + Duration::from_secs(secs);
+    while tokio::time::Instant::now() < end {
+        let m = next_text(ws, end - tokio::time::Instant::now()).await?;
+        if want(&m) {
+            return Some(m);
+        }
+    }
+    None
+}
+
+async fn upload(addr: SocketAddr, id: &str, code: &str, name: &str, source: &str) -> (u16, String) {
+    let body = serde_json::json!({ "user": id, "code": code, "lang": "python", "name": name, "source": source }).to_string();
+    http(addr, "POST", "/api/code", Some(&body), None).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn uploaded_code_runs_in_the_sandbox_and_only_its_owner_sees_its_stderr() {
+    let cfg = arena_config("code", 50);
+    let server = start(cfg.clone()).await;
+    let addr = server.addr;
+    let (id, code, _) = register_for(addr, "coder", "carrots").await;
+    let mut page = page(addr, &id, &code).await;
+    let mut watcher = spectator(addr, "carrots").await;
+    // Someone else's code is refused.
+    let (status, _) = upload(addr, &id, "1", "x", MARKER_BOT).await;
+    assert_eq!(status, 401);
+    let (status, body) = upload(addr, &id, &code, "marker bot", MARKER_BOT).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json(&body)["room"], "carrots");
+    let line = wait_for(&mut page, 30, |m| m.contains("\"type\":\"stderr\"") && m.contains("stderr-marker")).await;
+    assert!(line.is_some(), "the program's stderr reaches its owner's page");
+    let moved = wait_for(&mut page, 10, |m| m.contains("\"type\":\"player\"") && m.contains("ok after")).await;
+    assert!(moved.is_some(), "its answers are played");
+    for _ in 0..30 {
+        let f = next_text(&mut watcher, Duration::from_secs(5)).await.expect("frames");
+        assert!(!f.contains("stderr-marker"), "spectators never see a program's stderr");
+    }
+    // A bad answer is a fault with its exact bytes, and the snake forfeits.
+    let bad = "import sys\nwhile sys.stdin.readline():\n    [sys.stdin.readline() for _ in range(79)]\n    print('jump', flush=True)\n";
+    let (status, body) = upload(addr, &id, &code, "jumper", bad).await;
+    assert_eq!(status, 200, "{body}");
+    let fault = wait_for(&mut page, 30, |m| m.contains("\"type\":\"stderr\"") && m.contains("fault: ")).await.expect("a fault");
+    assert!(fault.contains("jump"), "{fault}");
+    // The code is stored: after a restart it runs again.
+    let (status, body) = upload(addr, &id, &code, "marker bot", MARKER_BOT).await;
+    assert_eq!(status, 200, "{body}");
+    server.shutdown().await;
+    let server = start(cfg).await;
+    let addr = server.addr;
+    let (status, body) = http(addr, "GET", &format!("/api/code?user={id}&code={code}"), None, None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json(&body)["saved"]["name"], "marker bot");
+    let mut page = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/player?user={id}&code={code}")).await.unwrap().0;
+    let line = wait_for(&mut page, 30, |m| m.contains("\"type\":\"stderr\"") && m.contains("stderr-marker")).await;
+    assert!(line.is_some(), "the saved program runs after a restart");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_starters_of_every_language_play_once_uploaded() {
+    let server = start(arena_config("starters", 50)).await;
+    let addr = server.addr;
+    for (game, lang) in [("duel", "python"), ("duel", "javascript"), ("duel", "c"), ("multisnake", "c"), ("carrots", "javascript")] {
+        let (id, code, _) = register_for(addr, &format!("{game}-{lang}"), game).await;
+        let (status, body) = http(addr, "GET", &format!("/api/code?user={id}&code={code}"), None, None).await;
+        assert_eq!(status, 200, "{body}");
+        let info = json(&body);
+        assert!(info["saved"].is_null());
+        let source = info["starters"][lang].as_str().unwrap_or_else(|| panic!("a {lang} starter for {game}")).to_string();
+        let mut page = page(addr, &id, &code).await;
+        let body = serde_json::json!({ "user": id, "code": code, "lang": lang, "name": "starter", "source": source }).to_string();
+        let (status, body) = http(addr, "POST", "/api/code", Some(&body), None).await;
+        assert_eq!(status, 200, "{body}");
+        let played = wait_for(&mut page, 40, |m| m.contains("\"type\":\"player\"") && m.contains("ok after")).await;
+        assert!(played.is_some(), "the {lang} starter plays {game}");
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_take_the_two_seats_of_one_duel() {
+    let server = start(arena_config("duelpeople", 50)).await;
+    let addr = server.addr;
+    let mut seats = Vec::new();
+    for name in ["left hand", "right hand"] {
+        let (id, code, _) = register_for(addr, name, "duel").await;
+        let mut p = page(addr, &id, &code).await;
+        let view = wait_for(&mut p, 10, |m| m.contains("\"type\":\"player\"")).await.expect("the player's view");
+        let v = json(&view);
+        seats.push((v["data"]["room"].as_str().unwrap().to_string(), v["data"]["seat"].as_u64().unwrap(), p));
+    }
+    assert_eq!(seats[0].0, seats[1].0, "one room");
+    assert_ne!(seats[0].1, seats[1].1, "two seats");
+    // Nobody else plays: both snakes are named after the people.
+    let mut watcher = spectator(addr, &seats[0].0).await;
+    let f = wait_for(&mut watcher, 10, |m| m.contains("left hand") && m.contains("right hand")).await;
+    assert!(f.is_some(), "the duel is between the two people");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_that_hangs_times_out_while_the_room_ticks_on() {
+    let server = start(arena_config("hang", 50)).await;
+    let addr = server.addr;
+    let (id, code, _) = register_for(addr, "sleeper", "duel").await;
+    let mut page = page(addr, &id, &code).await;
+    let room = json(&wait_for(&mut page, 10, |m| m.contains("\"type\":\"player\"")).await.expect("a seat"))["data"]["room"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // One answer, then silence.
+    let hang = "import sys, time\nsys.stdin.readline()\nprint(1, flush=True)\nsys.stdin.readline()\nprint('thinking', file=sys.stderr, flush=True)\ntime.sleep(600)\n";
+    let (status, body) = upload(addr, &id, &code, "sleeper", hang).await;
+    assert_eq!(status, 200, "{body}");
+    let mut watcher = spectator(addr, &room).await;
+    let first = json(&next_text(&mut watcher, Duration::from_secs(5)).await.unwrap())["data"]["tick"].as_u64().unwrap();
+    let fault = wait_for(&mut page, 30, |m| m.contains("\"type\":\"stderr\"") && m.contains("fault: ")).await.expect("a fault");
+    assert!(fault.contains("1000 ms") || fault.contains("1 s") || fault.contains("deadline"), "{fault}");
+    // The frames sent meanwhile are queued (one a tick, every 50 ms): the
+    // last of those already here is the latest.
+    let mut later = first;
+    while let Some(f) = next_text(&mut watcher, Duration::from_millis(20)).await {
+        later = json(&f)["data"]["tick"].as_u64().unwrap();
+    }
+    assert!(later >= first + 5, "the room ticked on while the program thought ({first} -> {later})");
+    server.shutdown().await;
+}
