@@ -3,6 +3,10 @@
 //! 4-bot turn (the goal is a whole 4-bot game turn in at most
 //! 35 µs with C starter bots), plus the cost of starting a sandboxed bot.
 //!
+//! `turn_of_4_bots` asks through the async [`ProcessBot::ask`] joined on a
+//! tokio runtime; `turn_of_4_bots_ask_all` through the blocking
+//! [`ProcessBot::ask_all`], which the stdio match runner uses.
+//!
 //! Run: `cargo bench -p snakepit-bots --bench process`. It needs `cc`.
 
 use std::path::{Path, PathBuf};
@@ -10,7 +14,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use divan::Bencher;
-use snakepit_bots::process::{BotCommand, ProcessBot, SandboxLimits, SandboxReport};
+use snakepit_bots::process::{Ask, BotCommand, ProcessBot, SandboxLimits, SandboxReport};
 use tokio::runtime::Runtime;
 
 const DEADLINE: Duration = Duration::from_secs(5);
@@ -80,6 +84,27 @@ fn turn_of_4_bots(bencher: Bencher, stop_between_moves: bool) {
             );
             (ra.unwrap(), rb.unwrap(), rc.unwrap(), rd.unwrap())
         })
+    });
+}
+
+/// Four bots asked at once with [`ProcessBot::ask_all`]: one thread
+/// waiting in poll(2), as the stdio match runner does.
+#[divan::bench(args = [true, false], sample_count = 1000)]
+fn turn_of_4_bots_ask_all(bencher: Bencher, stop_between_moves: bool) {
+    let rt = runtime();
+    let mut bots: Vec<ProcessBot> = (0..4).map(|_| spawn(&rt, stop_between_moves)).collect();
+    bencher.bench_local(|| {
+        let mut asks: Vec<Ask<'_>> = bots
+            .iter_mut()
+            .map(|bot| Ask {
+                bot,
+                request: "up\n",
+                deadline: DEADLINE,
+            })
+            .collect();
+        for answer in ProcessBot::ask_all(&mut asks) {
+            answer.unwrap();
+        }
     });
 }
 

@@ -1,13 +1,19 @@
 //! Turns per second of a whole Multisnake game through the stdio match
 //! runner: four C starter bots (`starters/multisnake/c/bot.c`) in the full
 //! sandbox, without SIGSTOP between moves (Multisnake's setting), on the
-//! 32x32 tournament map. A turn is everything the runner does: render each
-//! live seat's map, ask all bots at once, read and parse the answers, step
-//! the engine. The issue's goal is at most 35 µs per 4-bot turn.
+//! 32x32 tournament map. A turn is everything the runner does: render the
+//! map once for the live seats, ask all bots at once, read and parse the
+//! answers, step the engine. The issue's goal is at most 35 µs per 4-bot
+//! turn.
 //!
 //! Games are played one after another until enough turns are measured;
 //! the first turn of each game (which starts the processes) is left out and
-//! reported apart, and turns are split by how many bots were asked.
+//! reported apart, and turns are split by how many bots were asked. Before
+//! each game, the floor under a turn is measured as well: the pipe round
+//! trips alone, to four more bots of the same program in the same sandbox,
+//! asked the same map each time. The 4-bot turn's median minus the floor's
+//! is the runner's own cost, both taken in the same minutes (the machine's
+//! speed drifts by up to a factor of two between runs).
 //!
 //! Run: `cargo bench -p snakepit-bots --bench stdio_match` (needs `cc`).
 //! Set `STDIO_BENCH_TURNS` to change the number of measured turns.
@@ -15,7 +21,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use snakepit_bots::process::{BotCommand, SandboxReport};
+use snakepit_bots::process::{Ask, BotCommand, ProcessBot, SandboxReport};
 use snakepit_bots::stdio_match::{MatchSettings, Seat, SeatOutcome, StdioMatch};
 use snakepit_engine::multisnake::{self, Multisnake};
 use snakepit_protocol::stdio::Wire;
@@ -37,8 +43,10 @@ fn main() {
     let mut by_asked: Vec<Vec<Duration>> = vec![Vec::new(); 5];
     let mut first_turns = Vec::new();
     let (mut games, mut measured) = (0u64, 0usize);
+    let mut floor = Floor::start(&rt, &bin, &settings, &map);
     let wall = Instant::now();
     while measured < turns_wanted {
+        floor.measure(FLOOR_ROUNDS_PER_GAME);
         games += 1;
         let game = Multisnake::new(multisnake::Settings::default(), map.clone(), games);
         let seats = (0..4).map(|i| Seat::text(format!("c{i}"), BotCommand::executable(&bin))).collect();
@@ -88,18 +96,81 @@ fn main() {
         first_turns.iter().sum::<Duration>().as_secs_f64() * 1e3 / first_turns.len() as f64,
         wall.as_secs_f64()
     );
-    println!("  of which rendering 4 maps and parsing 4 answers: {:.1} µs per turn", micros(render_and_parse(&map)));
+    let mut floor = floor.times;
+    floor.sort();
+    println!(
+        "  transport alone, between the games (4 more bots, same sandbox, asked the starting map with \
+         ProcessBot::ask_all, no game): median {:.1} µs over {} rounds",
+        micros(floor[floor.len() / 2]),
+        floor.len()
+    );
+    println!(
+        "  of which rendering the map for the 4 seats and parsing 4 answers: {:.1} µs per turn",
+        micros(render_and_parse(&map))
+    );
+}
+
+/// Rounds of the transport floor measured before each game, about as many
+/// as a game has turns, so that both figures come from the same minutes
+/// (the machine's speed drifts).
+const FLOOR_ROUNDS_PER_GAME: usize = 100;
+
+/// The floor under a turn: four more bots of the same program in the same
+/// sandbox, asked the starting map over and over through
+/// [`ProcessBot::ask_all`] (as the runner asks them), without rendering,
+/// parsing or stepping anything, one round right after the other.
+struct Floor {
+    bots: Vec<ProcessBot>,
+    input: String,
+    deadline: Duration,
+    times: Vec<Duration>,
+}
+
+impl Floor {
+    /// Starts the bots and sends each its header with the first map.
+    fn start(rt: &tokio::runtime::Runtime, bin: &Path, settings: &MatchSettings, map: &multisnake::Map) -> Floor {
+        let game = Multisnake::new(multisnake::Settings::default(), map.clone(), 1);
+        let input = Wire::Text.input(&game, 0).unwrap();
+        let _entered = rt.enter();
+        let mut bots: Vec<ProcessBot> =
+            (0..4).map(|_| ProcessBot::spawn(&BotCommand::executable(bin), &settings.limits).unwrap()).collect();
+        let firsts: Vec<String> = (0..4).map(|seat| Wire::Text.preamble(&game, seat).unwrap() + &input).collect();
+        let mut asks: Vec<Ask<'_>> = bots
+            .iter_mut()
+            .zip(&firsts)
+            .map(|(bot, request)| Ask { bot, request, deadline: settings.first_move_deadline })
+            .collect();
+        for answer in ProcessBot::ask_all(&mut asks) {
+            answer.expect("a starter answers its first map");
+        }
+        drop(asks);
+        Floor { bots, input, deadline: settings.move_deadline, times: Vec::new() }
+    }
+
+    /// Measures `rounds` more rounds.
+    fn measure(&mut self, rounds: usize) {
+        for _ in 0..rounds {
+            let mut asks: Vec<Ask<'_>> =
+                self.bots.iter_mut().map(|bot| Ask { bot, request: &self.input, deadline: self.deadline }).collect();
+            let started = Instant::now();
+            for answer in ProcessBot::ask_all(&mut asks) {
+                answer.expect("a starter answers every map");
+            }
+            self.times.push(started.elapsed());
+        }
+    }
 }
 
 /// The runner's own share of a turn, without any process: rendering the
-/// four maps (as the runner does, once per seat) and parsing four answers.
+/// four seats' maps (as the runner does: once, shared by the seats) and
+/// parsing four answers.
 fn render_and_parse(map: &multisnake::Map) -> Duration {
     let game = Multisnake::new(multisnake::Settings::default(), map.clone(), 1);
     let rounds = 10_000u32;
     let started = Instant::now();
     for _ in 0..rounds {
-        for seat in 0..4 {
-            std::hint::black_box(Wire::Text.input(&game, seat));
+        std::hint::black_box(Wire::Text.inputs(&game));
+        for _ in 0..4 {
             std::hint::black_box(Wire::Text.parse_answer::<Multisnake>(b"^").ok());
         }
     }

@@ -19,6 +19,10 @@
 //! # Ok(()) }
 //! ```
 //!
+//! [`ProcessBot::ask_all`] does the same for several bots at once, waiting
+//! for all of them in one poll(2) on the calling thread; a game turn, which
+//! needs every answer before it goes on, uses it.
+//!
 //! **Invariant:** no bot process outlives its [`ProcessBot`]. Dropping it
 //! (also during a panic) kills the whole process group, and every process
 //! of the bot's uid, reaps the child and removes the folder; if the runner
@@ -48,6 +52,7 @@
 //! a `spawn_blocking` thread): Linux sends the parent-death signal when the
 //! spawning *thread* exits.
 
+mod batch;
 mod command;
 mod fault;
 mod guard;
@@ -66,6 +71,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::unix::pipe;
 use tokio::task::JoinHandle;
 
+pub use batch::Ask;
 pub use command::BotCommand;
 pub use fault::{BotFault, FaultReason, Received, Reply, SpawnError, signal_name};
 pub use limits::{Layer, LayerSet, SandboxLimits};
@@ -79,8 +85,14 @@ use stderr::Stderr;
 /// the fault can name its exit code or signal.
 const EXIT_WAIT_MAX: Duration = Duration::from_millis(200);
 
+/// How often the exit is checked during that wait.
+const EXIT_POLL_INTERVAL: Duration = Duration::from_millis(1);
+
 /// Unsolicited bytes kept for the fault report, at most.
 const UNSOLICITED_BYTES_MAX: usize = 4096;
+
+/// The most one read of an answer takes.
+const READ_CHUNK_BYTES: usize = 4096;
 
 /// A running bot program. See the [module documentation](self).
 #[derive(Debug)]
@@ -99,6 +111,10 @@ pub struct ProcessBot {
     /// Set while an ask runs: still set at the next ask means the caller
     /// dropped the previous one midway, and the bot's state is unknown.
     in_flight: bool,
+    /// Set by [`ask_all`](Self::ask_all) when it saw the stderr pipe empty
+    /// (or drained it) after the answer arrived, so the next
+    /// [`take_stderr`](Self::take_stderr) has nothing to read first.
+    stderr_drained: bool,
 }
 
 /// How one exchange failed, before the exit status is known.
@@ -153,6 +169,7 @@ impl ProcessBot {
             layers: launched.layers,
             gone: false,
             in_flight: false,
+            stderr_drained: false,
         })
     }
 
@@ -175,6 +192,7 @@ impl ProcessBot {
         }
         self.buf.clear();
         self.in_flight = true;
+        self.stderr_drained = false;
         let exchanged = tokio::time::timeout(deadline, self.exchange(request.as_bytes())).await;
         self.in_flight = false;
         let line_len = match exchanged {
@@ -233,32 +251,45 @@ impl ProcessBot {
                 .await
                 .map_err(io_failure)?;
         }
-        // Read up to one byte past the limit, so a line of exactly the
-        // limit still has room for its newline.
-        let cap = self.answer_bytes_max + 1;
-        let mut chunk = [0u8; 4096];
+        let mut chunk = [0u8; READ_CHUNK_BYTES];
         loop {
-            let want = (cap - self.buf.len()).min(chunk.len());
+            let want = self.read_room().min(chunk.len());
             let n = self
                 .stdout
                 .read(&mut chunk[..want])
                 .await
                 .map_err(io_failure)?;
-            if n == 0 {
-                return Err(Failure::Eof);
-            }
-            let start = self.buf.len();
-            self.buf.extend_from_slice(&chunk[..n]);
-            if let Some(i) = chunk[..n].iter().position(|&b| b == b'\n') {
-                if i + 1 < n {
-                    return Err(Failure::Unsolicited);
-                }
-                return Ok(start + i);
-            }
-            if self.buf.len() >= cap {
-                return Err(Failure::TooLong);
+            if let Some(done) = self.absorb(&chunk[..n]) {
+                return done;
             }
         }
+    }
+
+    /// How many more bytes a read may take: up to one byte past the limit,
+    /// so a line of exactly the limit still has room for its newline.
+    fn read_room(&self) -> usize {
+        (self.answer_bytes_max + 1).saturating_sub(self.buf.len())
+    }
+
+    /// Adds the bytes of one read (empty at the end of the stream) to the
+    /// answer; `Some` once the exchange is decided: the line's length, or
+    /// the failure.
+    fn absorb(&mut self, read: &[u8]) -> Option<Result<usize, Failure>> {
+        if read.is_empty() {
+            return Some(Err(Failure::Eof));
+        }
+        let start = self.buf.len();
+        self.buf.extend_from_slice(read);
+        if let Some(i) = read.iter().position(|&b| b == b'\n') {
+            if i + 1 < read.len() {
+                return Some(Err(Failure::Unsolicited));
+            }
+            return Some(Ok(start + i));
+        }
+        if self.read_room() == 0 {
+            return Some(Err(Failure::TooLong));
+        }
+        None
     }
 
     /// Turns a failure into a fault, with the exit status when the process
@@ -266,6 +297,31 @@ impl ProcessBot {
     /// `EXIT_WAIT_MAX`, and never past the move's deadline.
     async fn fail(&mut self, failure: Failure, started: Instant, deadline: Duration) -> BotFault {
         let reason = match failure {
+            Failure::Eof => {
+                // The process usually exits right after closing stdout; a
+                // stopped or lingering one is killed after a short wait.
+                let until = exit_wait_until(started, deadline);
+                loop {
+                    match self.exit_reason() {
+                        Some(reason) => break reason,
+                        None if Instant::now() < until => {
+                            tokio::time::sleep(EXIT_POLL_INTERVAL).await
+                        }
+                        None => break FaultReason::Eof { exit_code: None },
+                    }
+                }
+            }
+            other => self.reason(other),
+        };
+        self.end();
+        self.fault(reason, started)
+    }
+
+    /// The reason of a failure, as far as known without waiting: an end of
+    /// the stream that is not yet explained by an exit is `Eof` without a
+    /// code.
+    fn reason(&self, failure: Failure) -> FaultReason {
+        match failure {
             Failure::TooLong => FaultReason::TooLong {
                 answer_bytes_max: self.answer_bytes_max,
             },
@@ -274,28 +330,18 @@ impl ProcessBot {
                 kind: e.kind(),
                 message: e.to_string(),
             },
-            Failure::Eof => {
-                // The process usually exits right after closing stdout; a
-                // stopped or lingering one is killed after a short wait.
-                let until = (Instant::now() + EXIT_WAIT_MAX).min(started + deadline);
-                loop {
-                    match self.guard.peek_end() {
-                        Some(Ended::Exited(code)) => {
-                            break FaultReason::Eof {
-                                exit_code: Some(code),
-                            };
-                        }
-                        Some(Ended::Signaled(signal)) => break FaultReason::Crash { signal },
-                        None if Instant::now() < until => {
-                            tokio::time::sleep(Duration::from_millis(1)).await
-                        }
-                        None => break FaultReason::Eof { exit_code: None },
-                    }
-                }
-            }
-        };
-        self.end();
-        self.fault(reason, started)
+            Failure::Eof => FaultReason::Eof { exit_code: None },
+        }
+    }
+
+    /// How the main process ended, as a fault reason, if it has.
+    fn exit_reason(&self) -> Option<FaultReason> {
+        match self.guard.peek_end()? {
+            Ended::Exited(code) => Some(FaultReason::Eof {
+                exit_code: Some(code),
+            }),
+            Ended::Signaled(signal) => Some(FaultReason::Crash { signal }),
+        }
     }
 
     fn fault(&self, reason: FaultReason, started: Instant) -> BotFault {
@@ -317,8 +363,13 @@ impl ProcessBot {
 
     /// The stderr lines written since the last call, for recording with
     /// the current tick. Also works after a fault, until the bot is dropped.
+    /// After [`ask_all`](Self::ask_all), which watches stderr up to the
+    /// answer, these are the lines written until the answer; a line written
+    /// after it comes with the next call.
     pub fn take_stderr(&mut self) -> StderrLines {
-        self.stderr.drain_now();
+        if !std::mem::take(&mut self.stderr_drained) {
+            self.stderr.drain_now();
+        }
         self.stderr.take()
     }
 
@@ -376,6 +427,13 @@ fn write_now(pipe: &pipe::Sender, buf: &[u8]) -> io::Result<usize> {
         return Ok(0);
     }
     nix::unistd::write(pipe.as_fd(), buf).map_err(io::Error::from)
+}
+
+/// Until when to wait for the exit of a bot whose output ended, so that
+/// the fault can name its exit code or signal: `EXIT_WAIT_MAX` at most,
+/// and never past the move's deadline.
+fn exit_wait_until(started: Instant, deadline: Duration) -> Instant {
+    (Instant::now() + EXIT_WAIT_MAX).min(started + deadline)
 }
 
 /// A closed stdin (EPIPE) means the bot is gone, like a closed stdout.

@@ -12,7 +12,9 @@
 //!    request carries the game's preamble (the Multisnake header) and has
 //!    the longer first-move deadline, since start-up counts against it.
 //! 3. All seats are asked at once, each with its own deadline, and every
-//!    answer is parsed. A spawn error, a fault of the process (timeout,
+//!    answer is parsed. Text inputs are rendered once for all seats
+//!    ([`StdioGame::text_inputs`]: every Multisnake seat reads the same
+//!    map). A spawn error, a fault of the process (timeout,
 //!    crash, EOF, several lines...) or an answer that is not a move becomes
 //!    the game's forfeit action ([`StdioGame::forfeit`]), reported with the
 //!    exact bytes and the reason ([`SeatFault`]), and the process is killed.
@@ -38,6 +40,12 @@
 //! Processes are spawned from within [`StdioMatch::tick`], so the future
 //! must be polled on a thread that lives as long as the match (a
 //! `block_on` thread or a runtime worker; see [`ProcessBot::spawn`]).
+//! On a current-thread runtime the answers are awaited in a blocking
+//! poll(2) on that thread ([`ProcessBot::ask_all`]), bounded by the
+//! deadlines: the turn cannot go on before they are all in, and one poll
+//! over every pipe is the cheapest wait, but the runtime's other tasks wait
+//! as long. On a multi-threaded runtime each bot is asked as a future
+//! ([`ProcessBot::ask`]).
 //! Only CodeCarrots stops its bots with SIGSTOP between moves
 //! ([`MatchSettings::for_game`]), as upstream does.
 
@@ -47,7 +55,7 @@ use std::time::Duration;
 use futures_util::future::join_all;
 use snakepit_protocol::stdio::{AnswerError, StdioGame, Wire};
 
-use crate::process::{BotCommand, BotFault, ProcessBot, SandboxLimits, StderrLines};
+use crate::process::{Ask, BotCommand, BotFault, ProcessBot, Reply, SandboxLimits, StderrLines};
 
 /// One seat of a match: who plays it and how.
 #[derive(Clone, Debug)]
@@ -230,12 +238,20 @@ impl StdioSeats {
         // Render and start what is needed; each request is the input, plus
         // the preamble for a fresh process.
         let mut requests: Vec<Option<(String, Duration)>> = Vec::with_capacity(n);
+        let finished = game.is_finished();
+        // Text inputs are rendered for all seats at once, when the first
+        // text seat needs them: in Multisnake every seat reads the same map.
+        let mut text_inputs: Option<Vec<Option<String>>> = None;
         for (i, (st, report)) in self.seats.iter_mut().zip(&mut reports).enumerate() {
             let Some(st) = st else {
                 requests.push(None);
                 continue;
             };
-            let input = if game.is_finished() { None } else { st.seat.wire.input(game, i) };
+            let input = match st.seat.wire {
+                _ if finished => None,
+                Wire::Text => text_inputs.get_or_insert_with(|| game.text_inputs()).get_mut(i).and_then(Option::take),
+                Wire::Json => st.seat.wire.input(game, i),
+            };
             let Some(input) = input else {
                 if let Some(mut bot) = st.bot.take() {
                     report.stderr = bot.take_stderr();
@@ -273,12 +289,18 @@ impl StdioSeats {
 
         // Ask every seat at once: a slow bot delays the tick, never the
         // other bots' deadlines.
-        let asks = self.seats.iter_mut().zip(&requests).filter_map(|(st, req)| {
-            let (request, deadline) = req.as_ref()?;
-            let bot = st.as_mut()?.bot.as_mut()?;
-            Some(async move { bot.ask(request, *deadline).await })
-        });
-        let mut answers = join_all(asks).await.into_iter();
+        let mut asks: Vec<Ask<'_>> = self
+            .seats
+            .iter_mut()
+            .zip(&requests)
+            .filter_map(|(st, req)| {
+                let (request, deadline) = req.as_ref()?;
+                let bot = st.as_mut()?.bot.as_mut()?;
+                Some(Ask { bot, request, deadline: *deadline })
+            })
+            .collect();
+        let mut answers = wait_for_answers(&mut asks).await.into_iter();
+        drop(asks);
 
         for (i, st) in self.seats.iter_mut().enumerate() {
             if requests[i].is_none() {
@@ -405,6 +427,24 @@ impl<G: StdioGame> StdioMatch<G> {
     pub fn into_game(mut self) -> G {
         self.stop();
         self.game
+    }
+}
+
+/// Asks every bot of `asks` at once. On a current-thread runtime (`play`,
+/// a room on a thread of its own) with [`ProcessBot::ask_all`], which
+/// blocks the thread until the answers are in: the turn waits for them
+/// anyway, and one poll over every pipe costs less than the runtime's
+/// reactor with a timer per move. On a multi-threaded runtime each bot is
+/// asked as a future instead, so no worker is held up (and no worker is
+/// handed off, which could end the thread whose exit kills the bots it
+/// started).
+async fn wait_for_answers(asks: &mut [Ask<'_>]) -> Vec<Result<Reply, BotFault>> {
+    let multi_thread = tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+    if multi_thread {
+        join_all(asks.iter_mut().map(|a| a.bot.ask(a.request, a.deadline))).await
+    } else {
+        ProcessBot::ask_all(asks)
     }
 }
 

@@ -21,7 +21,8 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use snakepit_bots::process::{
-    BotCommand, FaultReason, Layer, LayerSet, ProcessBot, SandboxLimits, SandboxReport, SpawnError,
+    Ask, BotCommand, FaultReason, Layer, LayerSet, ProcessBot, SandboxLimits, SandboxReport,
+    SpawnError,
 };
 
 const MIB: u64 = 1024 * 1024;
@@ -471,6 +472,256 @@ async fn faults_carry_the_reason_and_the_exact_bytes() {
             &b"123456789"[..]
         )
     );
+}
+
+/// What one bot of an `ask_all` batch must give: its answer line, or the
+/// fault's reason and exact bytes.
+type Expected = Result<&'static str, (FaultReason, Vec<u8>)>;
+
+/// `ask_all` asks many bots at once from one thread and gives, for each,
+/// what `ask` gives for the same exchange: the answers of good bots, every
+/// kind of fault with its exact bytes, a stderr flood drained while the
+/// others are waited for, and output between two moves seen at the next.
+/// A bot that times out holds up nobody else's answer.
+#[tokio::test]
+async fn ask_all_reports_each_bot_as_ask_does() {
+    let mut witness = Witness::spawn();
+    let plain = limits();
+    let small = SandboxLimits {
+        answer_bytes_max: 8,
+        ..limits()
+    };
+    let stderr_limits = SandboxLimits {
+        stderr_lines_max: 100,
+        stderr_line_bytes_max: 64,
+        ..limits()
+    };
+    let silent_deadline = Duration::from_secs(2);
+    let shell = |script: &str| BotCommand::shell(script);
+    let cases: Vec<(BotCommand, &SandboxLimits, &str, Duration, Expected)> = vec![
+        (c_bot("echo"), &plain, "ping 1\n", ANSWER, Ok("ping 1")),
+        (
+            c_bot("echo"),
+            &stderr_limits,
+            "stderr 5000 1000\n",
+            ANSWER,
+            Ok("ok"),
+        ),
+        (
+            c_bot("echo"),
+            &plain,
+            "exit 7\n",
+            ANSWER,
+            Err((FaultReason::Eof { exit_code: Some(7) }, vec![])),
+        ),
+        (
+            shell("read x; printf half"),
+            &plain,
+            "go\n",
+            ANSWER,
+            Err((FaultReason::Eof { exit_code: Some(0) }, b"half".to_vec())),
+        ),
+        (
+            shell(r"read x; printf '\377\n'"),
+            &plain,
+            "go\n",
+            ANSWER,
+            Err((FaultReason::NotUtf8, b"\xff\n".to_vec())),
+        ),
+        (
+            shell("read x; printf 'up'; kill -SEGV $$"),
+            &plain,
+            "go\n",
+            ANSWER,
+            Err((
+                FaultReason::Crash {
+                    signal: libc::SIGSEGV,
+                },
+                b"up".to_vec(),
+            )),
+        ),
+        (
+            shell("read x; echo 123456789"),
+            &small,
+            "go\n",
+            ANSWER,
+            Err((
+                FaultReason::TooLong {
+                    answer_bytes_max: 8,
+                },
+                b"123456789".to_vec(),
+            )),
+        ),
+        (
+            c_bot("flood").arg("bytes"),
+            &plain,
+            "go\n",
+            ANSWER,
+            Err((
+                FaultReason::TooLong {
+                    answer_bytes_max: 4096,
+                },
+                vec![b'x'; 4097],
+            )),
+        ),
+        (
+            c_bot("silent"),
+            &plain,
+            "go\n",
+            silent_deadline,
+            Err((
+                FaultReason::Timeout {
+                    deadline: silent_deadline,
+                },
+                vec![],
+            )),
+        ),
+    ];
+    let mut bots: Vec<ProcessBot> = cases
+        .iter()
+        .map(|(cmd, limits, ..)| ProcessBot::spawn(cmd, limits).unwrap())
+        .collect();
+    let remains: Vec<Remains> = bots.iter().map(Remains::of).collect();
+    let mut asks: Vec<Ask<'_>> = bots
+        .iter_mut()
+        .zip(&cases)
+        .map(|(bot, (_, _, request, deadline, _))| Ask {
+            bot,
+            request,
+            deadline: *deadline,
+        })
+        .collect();
+    let results = ProcessBot::ask_all(&mut asks);
+    drop(asks);
+    for (result, (cmd, _, request, _, expected)) in results.iter().zip(&cases) {
+        let got = match result {
+            Ok(reply) => {
+                assert!(reply.elapsed < silent_deadline, "{cmd:?}: {reply:?}");
+                Ok(reply.line.as_str())
+            }
+            Err(fault) => Err((fault.reason.clone(), fault.received.as_bytes().to_vec())),
+        };
+        assert_eq!(&got, expected, "{cmd:?} asked {request:?}");
+    }
+    let timeout = results.last().unwrap().as_ref().unwrap_err();
+    assert!(timeout.elapsed >= silent_deadline, "{timeout}");
+    let taken = bots[1].take_stderr();
+    assert_eq!(taken.lines, vec!["e".repeat(64); 100]);
+    assert_eq!((taken.dropped_lines, taken.truncated_lines), (4900, 100));
+    witness.check().await;
+
+    // The second round: the good bots answer again, every failed one is
+    // gone, and output written after an answer is seen at the next move.
+    let mut flooder = ProcessBot::spawn(&c_bot("flood").arg("lines"), &limits()).unwrap();
+    let first = ProcessBot::ask_all(&mut [Ask {
+        bot: &mut flooder,
+        request: "go\n",
+        deadline: ANSWER,
+    }]);
+    let mut asks: Vec<Ask<'_>> = bots
+        .iter_mut()
+        .chain([&mut flooder])
+        .map(|bot| Ask {
+            bot,
+            request: "ping 2\n",
+            deadline: ANSWER,
+        })
+        .collect();
+    let results = ProcessBot::ask_all(&mut asks);
+    drop(asks);
+    assert_eq!(results[0].as_ref().unwrap().line, "ping 2");
+    assert_eq!(results[1].as_ref().unwrap().line, "ping 2");
+    for failed in &results[2..cases.len()] {
+        assert_eq!(failed.as_ref().unwrap_err().reason, FaultReason::Gone);
+    }
+    let flooded = match &first[0] {
+        Ok(reply) => {
+            assert_eq!(reply.line, "up");
+            results[cases.len()].as_ref().unwrap_err()
+        }
+        Err(fault) => fault,
+    };
+    assert_eq!(flooded.reason, FaultReason::Unsolicited);
+    assert!(
+        flooded.received.as_bytes().starts_with(b"up\n"),
+        "{flooded}"
+    );
+    let flooder_remains = Remains::of(&flooder);
+    drop((bots, flooder));
+    for r in remains.iter().chain([&flooder_remains]) {
+        r.assert_none();
+    }
+    witness.check().await;
+}
+
+/// A bot stopped between moves is resumed for its move by `ask_all` and
+/// stopped again after it, with everything it forked.
+#[tokio::test]
+async fn ask_all_resumes_and_stops_bots_stopped_between_moves() {
+    let stopped = SandboxLimits {
+        stop_between_moves: true,
+        ..limits()
+    };
+    let mut bots: Vec<ProcessBot> = (0..2)
+        .map(|_| ProcessBot::spawn(&c_bot("echo"), &stopped).unwrap())
+        .collect();
+    let ask_each = |bots: &mut Vec<ProcessBot>, request: &'static str| {
+        let mut asks: Vec<Ask<'_>> = bots
+            .iter_mut()
+            .map(|bot| Ask {
+                bot,
+                request,
+                deadline: ANSWER,
+            })
+            .collect();
+        ProcessBot::ask_all(&mut asks)
+            .into_iter()
+            .map(|r| r.unwrap().line)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ask_each(&mut bots, "spin\n"), ["ok", "ok"]);
+    for bot in &bots {
+        // The bot and the child that spins forever.
+        let members = group_alive(bot.pid());
+        assert_eq!(members.len(), 2, "{members:?}");
+        assert!(wait_until(Duration::from_secs(1), || members
+            .iter()
+            .all(|&p| stat(p).unwrap().state == 'T')));
+    }
+    assert_eq!(ask_each(&mut bots, "again\n"), ["again", "again"]);
+    let remains: Vec<Remains> = bots.iter().map(Remains::of).collect();
+    drop(bots);
+    for r in &remains {
+        r.assert_none();
+    }
+}
+
+/// Bots started from several threads at once all start: a child forked by
+/// one thread briefly holds another bot's freshly copied executable open,
+/// and exec must wait for it rather than fail with "text file busy".
+#[test]
+fn parallel_spawns_all_start() {
+    let threads: Vec<_> = (0..4)
+        .map(|t| {
+            std::thread::spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap();
+                let _entered = rt.enter();
+                for i in 0..8 {
+                    let mut bot = ProcessBot::spawn(&c_bot("echo"), &limits())
+                        .unwrap_or_else(|e| panic!("thread {t} bot {i}: {e}"));
+                    let request = format!("hello {t} {i}\n");
+                    let reply = rt.block_on(bot.ask(&request, ANSWER)).unwrap();
+                    assert_eq!(reply.line, request.trim_end());
+                }
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap();
+    }
 }
 
 #[tokio::test]

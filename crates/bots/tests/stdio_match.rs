@@ -157,6 +157,19 @@ async fn multisnake_eight_starters_of_five_languages_play_to_the_end() {
     played.end.check_invariants().unwrap();
 }
 
+/// On a multi-threaded runtime the runner asks the bots as futures
+/// instead of blocking a worker in poll(2); the game is the same: four C
+/// starters play a Multisnake game to its end, and the replay verifies.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn multisnake_on_a_multi_threaded_runtime() {
+    let game = Multisnake::new(multisnake::Settings::default(), multisnake::builtin_map("quad-32x32").unwrap(), 6);
+    let seats = (0..4).map(|_| starter("multisnake", "c", &[])).collect();
+    let played = play_and_verify(StdioMatch::new(game, seats, settings("multisnake")), 6, 10_000).await;
+    assert!(played.end.is_over(), "the game ran to its end ({} turns)", played.ticks);
+    assert_eq!(played.faults, Vec::<String>::new());
+    assert_eq!(played.starts, vec![1; 4]);
+}
+
 /// The Python starter against the seed's own Java bot, run unmodified
 /// through the `Supplier<Integer>` harness in one JVM.
 #[tokio::test]

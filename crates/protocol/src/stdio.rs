@@ -71,6 +71,16 @@ impl Wire {
         }
     }
 
+    /// What every seat reads this tick, in seat order; the same as
+    /// [`input`](Self::input) for each seat, but a game whose seats all
+    /// read the same bytes renders them once ([`StdioGame::text_inputs`]).
+    pub fn inputs<G: StdioGame>(self, game: &G) -> Vec<Option<String>> {
+        match self {
+            Wire::Text => game.text_inputs(),
+            Wire::Json => (0..game.seats()).map(|seat| game.json_input(seat)).collect(),
+        }
+    }
+
     /// Reads the bot's answer line.
     pub fn parse_answer<G: StdioGame>(self, line: &[u8]) -> Result<G::Action, AnswerError> {
         match self {
@@ -87,6 +97,12 @@ pub trait StdioGame: Game {
     /// The seat's input in the game's own format for this tick, or `None`
     /// when the seat is not asked.
     fn text_input(&self, seat: usize) -> Option<String>;
+    /// Every seat's [`text_input`](Self::text_input), in seat order. A
+    /// game whose seats all read the same bytes (Multisnake: the header
+    /// tells each bot which letter is its own) renders them once.
+    fn text_inputs(&self) -> Vec<Option<String>> {
+        (0..self.seats()).map(|seat| self.text_input(seat)).collect()
+    }
     /// The seat's input as a JSON line, or `None` when it is not asked.
     fn json_input(&self, seat: usize) -> Option<String>;
     /// Reads an answer in the game's own format.
@@ -167,6 +183,14 @@ impl StdioGame for Multisnake {
 
     fn text_input(&self, seat: usize) -> Option<String> {
         multisnake::map_for(self, seat)
+    }
+
+    fn text_inputs(&self) -> Vec<Option<String>> {
+        if self.is_over() {
+            return vec![None; self.snakes().len()];
+        }
+        let map = multisnake::map(self);
+        self.snakes().iter().map(|s| s.alive.then(|| map.clone())).collect()
     }
 
     fn json_input(&self, seat: usize) -> Option<String> {

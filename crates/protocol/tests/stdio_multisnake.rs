@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use snakepit_engine::multisnake::{Action, MAPS, Map, Multisnake, Settings, builtin_map};
 use snakepit_engine::{Dir, Game, Pos, Rng};
 use snakepit_protocol::stdio::multisnake::{
-    Header, HeaderError, MapProblem, View, header, map, map_for, parse_answer, parse_header,
+    Header, HeaderError, MapProblem, View, header, map, map_for, parse_answer, parse_header, write_map,
 };
 use snakepit_protocol::stdio::{AnswerProblem, StdioGame, Wire};
 
@@ -216,6 +216,48 @@ proptest! {
             if game.is_over() {
                 break;
             }
+        }
+    }
+
+    /// The map writer gives the bytes of the engine's rows, into a reused
+    /// buffer too, and the inputs rendered once for all seats are each
+    /// seat's own, through long games (snakes that prefer free tiles, so
+    /// they grow, wrap and die in every way) and after the end.
+    #[test]
+    fn shared_maps_are_the_engine_rows_for_every_seat(seed: u64, which in 0usize..3) {
+        let mut game = Multisnake::new(Settings::default(), builtin_map(MAPS[which].name).unwrap(), seed);
+        let mut rng = Rng::new(seed);
+        let grid = game.grid();
+        let mut reused = String::from("left over from an earlier turn");
+        for _ in 0..400 {
+            let rows: String = game.rows().iter().map(|r| format!("{r}\n")).collect();
+            prop_assert_eq!(&map(&game), &rows);
+            write_map(&game, &mut reused);
+            prop_assert_eq!(&reused, &rows);
+            let each: Vec<Option<String>> = (0..game.seats()).map(|seat| game.text_input(seat)).collect();
+            prop_assert_eq!(game.text_inputs(), each.clone());
+            prop_assert_eq!(Wire::Text.inputs(&game), each);
+            let json: Vec<Option<String>> = (0..game.seats()).map(|seat| Wire::Json.input(&game, seat)).collect();
+            prop_assert_eq!(Wire::Json.inputs(&game), json);
+            if game.is_over() {
+                break;
+            }
+            let view = View::parse(&rows, grid.width, grid.height).unwrap();
+            let actions: Vec<Action> = game
+                .snakes()
+                .iter()
+                .map(|s| {
+                    let free: Vec<Dir> =
+                        Dir::ALL.into_iter().filter(|&d| matches!(view.get(grid.step(s.head(), d)), b'.' | b'+' | b'-')).collect();
+                    match rng.index(20) {
+                        0 => Action::Forfeit,
+                        1 => Action::Move(Dir::ALL[rng.index(4)]),
+                        _ if free.is_empty() => Action::Keep,
+                        _ => Action::Move(free[rng.index(free.len())]),
+                    }
+                })
+                .collect();
+            game.step(&actions);
         }
     }
 }

@@ -123,7 +123,7 @@ pub(crate) fn launch(
         // bot and every process it starts, and never the runner.
         .process_group(0);
     install_pre_exec(&mut cmd, setup);
-    let spawned = cmd.spawn();
+    let spawned = spawn_when_not_busy(&mut cmd);
     // Dropping the command drops the closure and with it the runner's
     // copy of the report pipe's write end, so the read below cannot wait.
     drop(cmd);
@@ -152,6 +152,29 @@ pub(crate) fn launch(
         }
     }
 }
+
+/// Starts `cmd`, trying again for a while when exec finds the program
+/// busy (ETXTBSY). The executable was just copied into the bot's folder,
+/// and a child that another thread forked meanwhile holds the copy's
+/// descriptor (open for writing, close-on-exec) until it execs itself,
+/// which can take milliseconds of sandbox set-up: bots started in parallel
+/// (several matches, a server) meet this now and then.
+fn spawn_when_not_busy(cmd: &mut Command) -> io::Result<Child> {
+    let until = Instant::now() + EXEC_BUSY_WAIT_MAX;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match cmd.spawn() {
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && Instant::now() < until => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(20));
+            }
+            spawned => return spawned,
+        }
+    }
+}
+
+/// How long a spawn keeps trying while exec finds the program busy.
+const EXEC_BUSY_WAIT_MAX: Duration = Duration::from_millis(500);
 
 /// What the child applies between `fork` and `exec`, all prepared in the
 /// runner.

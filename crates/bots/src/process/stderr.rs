@@ -137,6 +137,17 @@ impl Stderr {
         }
     }
 
+    /// The pipe, for a caller that waits on it with poll(2) itself.
+    pub(crate) fn fd(&self) -> std::os::fd::BorrowedFd<'_> {
+        self.pipe.as_fd()
+    }
+
+    /// Whether the stream has ended (every writer closed it); an ended
+    /// pipe stays readable, so a poller must leave it out.
+    pub(crate) fn is_ended(&self) -> bool {
+        self.ring().ended
+    }
+
     /// Reads what is already in the pipe, now, without waiting. This uses
     /// the raw non-blocking fd, because tokio's cached readiness may not
     /// yet know about bytes the bot wrote a moment ago.

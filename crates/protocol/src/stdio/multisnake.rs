@@ -55,7 +55,7 @@
 //! [`Action::Forfeit`].
 
 use super::answer::{AnswerError, AnswerProblem, trimmed_line};
-use snakepit_engine::multisnake::{Action, Grid, Multisnake, arrow, from_arrow};
+use snakepit_engine::multisnake::{Action, Grid, Multisnake, arrow, from_arrow, head_letter};
 use snakepit_engine::{Dir, Pos};
 use std::fmt;
 
@@ -69,13 +69,64 @@ pub fn header(game: &Multisnake, seat: usize) -> String {
 /// The map of this turn: H lines, each followed by `\n`. The same for
 /// every seat.
 pub fn map(game: &Multisnake) -> String {
-    let grid = game.grid();
-    let mut out = String::with_capacity(grid.height * (grid.width + 1));
-    for row in game.rows() {
-        out.push_str(&row);
-        out.push('\n');
-    }
+    let mut out = String::new();
+    write_map(game, &mut out);
     out
+}
+
+/// Writes the map of this turn into `out`, replacing what it held and
+/// reusing its memory: the bytes of [`map`], which are those of the
+/// engine's [`Multisnake::rows`], each row followed by `\n`.
+///
+/// This runs once per turn for every match, so it writes bytes in place
+/// (tiles first, then each snake over them in seat order, as `rows` does)
+/// instead of building a string per row.
+pub fn write_map(game: &Multisnake, out: &mut String) {
+    let grid = game.grid();
+    let line = grid.width + 1;
+    let mut bytes = std::mem::take(out).into_bytes();
+    bytes.clear();
+    bytes.reserve(grid.height * line);
+    for row in game.tiles().chunks(grid.width) {
+        // Every tile glyph is ASCII, so the cast keeps it whole.
+        bytes.extend(row.iter().map(|t| t.glyph() as u8));
+        bytes.push(b'\n');
+    }
+    // Row y starts at y * (W + 1): each earlier row has its `\n`.
+    let at = |p: Pos| p.y as usize * line + p.x as usize;
+    for (seat, s) in game.snakes().iter().enumerate() {
+        for (k, &p) in s.body.iter().enumerate().skip(1) {
+            bytes[at(p)] = dir_between(grid, p, s.body[k - 1]).map_or(b'?', |d| ascii(arrow(d)));
+        }
+        bytes[at(s.head())] = if s.alive { ascii(head_letter(seat)) } else { b'@' };
+    }
+    // Every byte written above is ASCII, so this never takes the lossy path.
+    *out = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+}
+
+/// A map glyph as its byte; every glyph of the format is ASCII.
+fn ascii(c: char) -> u8 {
+    u8::try_from(c).unwrap_or(b'?')
+}
+
+/// The way from a body tile to the next one towards the head, across an
+/// edge if need be: what [`Grid::dir_between`] answers, from the
+/// difference of the two positions instead of four wrapped steps (which
+/// took most of the map's time with long snakes).
+fn dir_between(grid: Grid, a: Pos, b: Pos) -> Option<Dir> {
+    let (w, h) = (grid.width as i32, grid.height as i32);
+    if w < 3 || h < 3 {
+        // One step and its opposite can reach the same tile there; the
+        // engine's order of directions decides.
+        return grid.dir_between(a, b);
+    }
+    match (b.x - a.x, b.y - a.y) {
+        (0, dy) if dy == -1 || dy == h - 1 => Some(Dir::Up),
+        (dx, 0) if dx == 1 || dx == 1 - w => Some(Dir::Right),
+        (0, dy) if dy == 1 || dy == 1 - h => Some(Dir::Down),
+        (dx, 0) if dx == -1 || dx == w - 1 => Some(Dir::Left),
+        _ => None,
+    }
 }
 
 /// The map for one seat, or `None` when it is not asked: its snake is
