@@ -16,6 +16,7 @@ mod play;
 mod replay;
 mod replay_html;
 mod serve;
+mod tournament;
 mod view;
 
 use clap::{Parser, Subcommand};
@@ -37,7 +38,11 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Play one game between bots, as fast as they answer, and print the scores
     Play(play::Args),
-    /// Print a replay file tick by tick, or verify it with --verify
+    /// Many games between named bots in parallel: standings, win matrix,
+    /// ratings, every replay and an HTML report
+    Tournament(tournament::Args),
+    /// Print a replay file tick by tick, verify it with --verify, write it
+    /// as a web page with --html, or fork it with --from-tick
     Replay(replay::Args),
     /// Manage players, rooms and scores
     Admin(admin::AdminArgs),
@@ -49,6 +54,7 @@ impl Command {
             Command::Serve(args) => serve::run(args),
             Command::Admin(args) => admin::run(args),
             Command::Play(args) => play::run(args),
+            Command::Tournament(args) => tournament::run(args),
             Command::Replay(args) => replay::run(args),
         }
     }
@@ -90,9 +96,9 @@ mod tests {
         let Command::Play(args) = cli.command else { panic!("not play: {cli:?}") };
         assert_eq!(args.bots, vec![BotSpec::Builtin("greedy".into()), BotSpec::Builtin("random".into())]);
         assert_eq!(args.seed, Some(7));
-        assert_eq!(args.ticks, 20);
-        assert_eq!(args.set, vec![("fury_ticks".to_string(), "3".to_string()), ("rounds".into(), "false".into())]);
-        assert_eq!(args.profile.as_deref(), Some("codenjoy"));
+        assert_eq!(args.game.ticks, 20);
+        assert_eq!(args.game.set, vec![("fury_ticks".to_string(), "3".to_string()), ("rounds".into(), "false".into())]);
+        assert_eq!(args.game.profile.as_deref(), Some("codenjoy"));
         assert!(args.watch);
         assert_eq!(args.watch_ms, 5);
     }
@@ -122,6 +128,34 @@ mod tests {
         let Command::Replay(args) = cli.command else { panic!("not replay: {cli:?}") };
         assert_eq!(args.file, std::path::PathBuf::from("game.jsonl"));
         assert!(args.verify);
+    }
+
+    #[test]
+    fn fork_flags() {
+        let cli = Cli::parse_from(["snakepit", "replay", "g.jsonl", "--from-tick", "30", "--bot", "1=builtin:greedy", "--replay", "f.jsonl"]);
+        let Command::Replay(args) = cli.command else { panic!("not replay: {cli:?}") };
+        assert_eq!(args.from_tick, Some(30));
+        assert_eq!(args.bots, vec![(1, BotSpec::Builtin("greedy".into()))]);
+        assert!(Cli::try_parse_from(["snakepit", "replay", "g.jsonl", "--bot", "1=builtin:greedy"]).is_err(), "--bot needs --from-tick");
+        assert!(Cli::try_parse_from(["snakepit", "replay", "g.jsonl", "--from-tick", "3", "--bot", "x=builtin:greedy"]).is_err());
+        assert!(Cli::try_parse_from(["snakepit", "replay", "g.jsonl", "--from-tick", "3", "--verify"]).is_err());
+    }
+
+    #[test]
+    fn tournament_flags() {
+        let cli = Cli::parse_from([
+            "snakepit", "tournament", "--game", "duel", "--bot", "a=builtin:greedy", "--bot", "b=builtin:random", "--games", "50",
+            "--jobs", "3", "--format", "swiss", "--seed", "9", "--out", "t", "--resume",
+        ]);
+        let Command::Tournament(args) = cli.command else { panic!("not tournament: {cli:?}") };
+        assert_eq!(args.game.game, play::GameKind::Duel);
+        assert_eq!(args.bots.len(), 2);
+        assert_eq!(args.bots[1].name, "b");
+        assert_eq!((args.games, args.jobs, args.seed), (50, Some(3), 9));
+        assert_eq!(args.format, snakepit_tournament::Format::Swiss);
+        assert!(args.resume);
+        assert!(Cli::try_parse_from(["snakepit", "tournament", "--bot", "a=builtin:x", "--bot", "b=builtin:random"]).is_err());
+        assert!(Cli::try_parse_from(["snakepit", "tournament", "--bot", "a=builtin:random", "--format", "league"]).is_err());
     }
 
     #[test]

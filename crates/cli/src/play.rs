@@ -1,17 +1,23 @@
 //! `snakepit play`: one game between bots, as fast as they answer.
 //!
-//! The loop is the same for every game and lives here ([`play`]): ask every
+//! [`play_game`] plays one game between bot specs and returns its result
+//! ([`GameOutcome`]: scores, places, ticks, the replay's text, the stderr
+//! log, the printed table) without printing anything unless asked; `play`,
+//! `tournament` and `replay --from-tick` ([`fork_game`]) all go through it.
+//! The loop is the same for every game and lives here ([`drive`]): ask every
 //! seat for its action, step the engine, record the replay, draw the board
-//! with `--watch`, stop at `--ticks` or when the game ends by its own rules,
-//! print the result. What differs between games sits behind [`Table`]: how
-//! the bots are reached and what they are shown, when the game is over, and
-//! the result table. Adding a game is a [`GameKind`] variant, one arm in
-//! [`run`], and a module here that builds the game and its `Table`.
+//! with `--watch`, stop at `--ticks` or when the game ends by its own rules.
+//! What differs between games sits behind [`Table`]: how the bots are
+//! reached and what they are shown, how seats are placed, and the result
+//! table. Adding a game is a [`GameKind`] variant, one arm in [`play_game`]
+//! and [`fork_game`], and a module here that builds the game and its
+//! `Table`.
 //!
 //! Built-in bots are function calls and there is no clock, so a game of
 //! built-ins runs as fast as the rules and the bots compute. HTTP snakes are
 //! asked concurrently on a single-threaded tokio runtime, each within the
-//! game's timeout.
+//! game's timeout; process bots belong to the thread whose runtime started
+//! them.
 
 mod battlesnake;
 mod snakebattle;
@@ -21,29 +27,25 @@ use crate::bot_spec::BotSpec;
 use crate::exit::BadInput;
 use crate::view::TerminalView;
 use anyhow::Context;
-use snakepit_protocol::replay::ReplayWriter;
+use snakepit_bots::process::SandboxReport;
+use snakepit_engine::battlesnake::Battlesnake;
+use snakepit_engine::carrots::Carrots;
+use snakepit_engine::duel::Duel;
+use snakepit_engine::multisnake::Multisnake;
+use snakepit_engine::snakebattle::SnakeBattle;
+use snakepit_protocol::replay::{Divergence, Replay, ReplayWriter, TickRecord};
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Flags of `snakepit play`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
+/// The flags that make a game, apart from its players and seed; `play`,
+/// `tournament` and `replay --from-tick` share them.
+#[derive(Clone, Debug, clap::Args)]
+pub struct GameFlags {
     /// The game to play
     #[arg(long, value_enum, default_value_t = GameKind::Snakebattle)]
     pub game: GameKind,
-    /// A player, once per seat: builtin:NAME (built-in bots: random,
-    /// greedy), for battlesnake the URL of a snake (http://HOST:PORT/PATH),
-    /// and for carrots, duel and multisnake a command line run in the
-    /// sandbox ("python3 bot.py", ./a.out; prefix json: for the JSON-lines
-    /// protocol)
-    #[arg(long = "bot", value_name = "SPEC", required = true)]
-    pub bots: Vec<BotSpec>,
-    /// Seed of the game and of the built-in bots [default: a random one,
-    /// printed at the end]
-    #[arg(long)]
-    pub seed: Option<u64>,
     /// Ticks to play at most, countdowns included; a battlesnake game stops
     /// earlier when it is over
     #[arg(long, default_value_t = 1000)]
@@ -74,6 +76,42 @@ pub struct Args {
     /// --set minimumFood=3
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_key_value)]
     pub set: Vec<(String, String)>,
+}
+
+impl GameFlags {
+    /// The defaults of every flag, for `game`.
+    pub fn of(game: GameKind) -> GameFlags {
+        GameFlags {
+            game,
+            ticks: 1000,
+            map: None,
+            profile: None,
+            ruleset: None,
+            width: None,
+            height: None,
+            timeout_ms: snakepit_bots::http::MOVE_TIMEOUT_MS_DEFAULT,
+            set: Vec::new(),
+        }
+    }
+}
+
+/// Flags of `snakepit play`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game and its rules.
+    #[command(flatten)]
+    pub game: GameFlags,
+    /// A player, once per seat: builtin:NAME (built-in bots: random,
+    /// greedy), for battlesnake the URL of a snake (http://HOST:PORT/PATH),
+    /// and for carrots, duel and multisnake a command line run in the
+    /// sandbox ("python3 bot.py", ./a.out; prefix json: for the JSON-lines
+    /// protocol)
+    #[arg(long = "bot", value_name = "SPEC", required = true)]
+    pub bots: Vec<BotSpec>,
+    /// Seed of the game and of the built-in bots [default: a random one,
+    /// printed at the end]
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Draw the board in the terminal after every tick
     #[arg(long)]
     pub watch: bool,
@@ -84,7 +122,8 @@ pub struct Args {
     /// (carrots, duel, multisnake)
     #[arg(long)]
     pub bot_stderr: bool,
-    /// Write the replay (JSON lines) to this file
+    /// Write the replay (JSON lines) to this file; with process bots, what
+    /// they wrote on stderr goes to FILE.stderr.jsonl
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
 }
@@ -106,7 +145,8 @@ pub enum GameKind {
 }
 
 impl GameKind {
-    fn name(self) -> &'static str {
+    /// The name in replays and on the command line.
+    pub fn name(self) -> &'static str {
         match self {
             GameKind::Snakebattle => "snakebattle",
             GameKind::Battlesnake => "battlesnake",
@@ -114,6 +154,12 @@ impl GameKind {
             GameKind::Duel => "duel",
             GameKind::Multisnake => "multisnake",
         }
+    }
+
+    /// The game of a replay header's `game` name.
+    pub fn from_name(name: &str) -> Option<GameKind> {
+        use clap::ValueEnum;
+        GameKind::value_variants().iter().copied().find(|k| k.name() == name)
     }
 }
 
@@ -127,34 +173,100 @@ fn parse_key_value(s: &str) -> Result<(String, String), String> {
 /// Plays the game and prints the result.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let seed = args.seed.unwrap_or_else(random_seed);
+    if args.bots.iter().any(|b| matches!(b, BotSpec::Process { .. })) {
+        // Say once which sandbox layers hold on this machine.
+        eprint!("{}", SandboxReport::cached());
+    }
+    let options = RunOptions {
+        watch_ms: args.watch.then_some(args.watch_ms),
+        echo_faults: true,
+        echo_bot_stderr: args.bot_stderr,
+    };
+    // Refuse an unwritable replay path before the game, not after it.
+    let files = match &args.replay {
+        Some(path) => Some(ReplayFiles::create(path)?),
+        None => None,
+    };
+    let outcome = match block_on(play_game(&args.game, &args.bots, seed, &options)) {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            // No game, no replay: do not leave an empty file behind.
+            if let Some(files) = files {
+                files.discard();
+            }
+            return Err(e);
+        }
+    };
+    if let Some(files) = files {
+        files.write(&outcome)?;
+    }
+    print_outcome(&outcome, args.replay.as_deref())
+}
+
+/// Runs `future` on a runtime of its own on this thread, which then owns
+/// the bot processes (see `snakepit_bots::process`).
+pub(crate) fn block_on<T>(future: impl Future<Output = anyhow::Result<T>>) -> anyhow::Result<T> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(async {
-        match args.game {
-            GameKind::Snakebattle => {
-                let (game, table) = snakebattle::setup(&args, seed)?;
-                play(game, table, &args, seed).await
-            }
-            GameKind::Battlesnake => {
-                let (game, table) = battlesnake::setup(&args, seed)?;
-                play(game, table, &args, seed).await
-            }
-            GameKind::Carrots => {
-                let (game, table) = stdio::setup_carrots(&args, seed)?;
-                play(game, table, &args, seed).await
-            }
-            GameKind::Duel => {
-                let (game, table) = stdio::setup_duel(&args, seed)?;
-                play(game, table, &args, seed).await
-            }
-            GameKind::Multisnake => {
-                let (game, table) = stdio::setup_multisnake(&args, seed)?;
-                play(game, table, &args, seed).await
-            }
+    runtime.block_on(future)
+}
+
+/// Prints what `play` prints after a game.
+pub(crate) fn print_outcome(outcome: &GameOutcome, replay: Option<&Path>) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}: {} ticks, seed {}", outcome.game.name(), outcome.ticks, outcome.seed)?;
+    if let Some(path) = replay {
+        writeln!(out, "replay: {}", path.display())?;
+    }
+    write!(out, "{}", outcome.summary)?;
+    Ok(())
+}
+
+/// The replay file and its stderr log, created before the game so that a
+/// path that cannot be written fails at once.
+pub(crate) struct ReplayFiles {
+    replay: (PathBuf, File),
+    log: PathBuf,
+}
+
+impl ReplayFiles {
+    /// Creates (truncates) `path`.
+    pub(crate) fn create(path: &Path) -> anyhow::Result<ReplayFiles> {
+        let file = File::create(path).map_err(|e| BadInput(format!("{}: cannot create the replay: {e}", path.display())))?;
+        Ok(ReplayFiles { replay: (path.to_path_buf(), file), log: stderr_log_path(path) })
+    }
+
+    /// Removes the (still empty) replay file.
+    pub(crate) fn discard(self) {
+        let (path, file) = self.replay;
+        drop(file);
+        let _ = std::fs::remove_file(path);
+    }
+
+    /// Writes the replay, and the stderr log next to it when there is one
+    /// (an old log of another game is removed, so the two always match).
+    pub(crate) fn write(self, outcome: &GameOutcome) -> anyhow::Result<()> {
+        let (path, mut file) = self.replay;
+        file.write_all(outcome.replay.as_bytes())
+            .and_then(|()| file.flush())
+            .with_context(|| format!("{}: cannot write the replay", path.display()))?;
+        if outcome.stderr_log.is_empty() {
+            let _ = std::fs::remove_file(&self.log);
+        } else {
+            std::fs::write(&self.log, &outcome.stderr_log)
+                .map_err(|e| BadInput(format!("{}: cannot write the stderr log: {e}", self.log.display())))?;
         }
-    })
+        Ok(())
+    }
+}
+
+/// `FILE.stderr.jsonl` for the replay `FILE`.
+pub(crate) fn stderr_log_path(replay: &Path) -> PathBuf {
+    let mut name = replay.as_os_str().to_owned();
+    name.push(".stderr.jsonl");
+    PathBuf::from(name)
 }
 
 /// A seed for a game nobody asked to reproduce. The CLI may use entropy;
@@ -164,61 +276,300 @@ fn random_seed() -> u64 {
     std::collections::hash_map::RandomState::new().build_hasher().finish()
 }
 
+/// What a caller of [`play_game`] wants besides the result.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Draw the board on stdout after every tick, pausing this many
+    /// milliseconds.
+    pub watch_ms: Option<u64>,
+    /// Print every forfeit on stderr as it happens.
+    pub echo_faults: bool,
+    /// Print what process bots write on stderr as it comes.
+    pub echo_bot_stderr: bool,
+}
+
+/// One finished (or cut) game, as [`play_game`] returns it.
+#[derive(Clone, Debug)]
+pub struct GameOutcome {
+    /// The game.
+    pub game: GameKind,
+    /// Its seed.
+    pub seed: u64,
+    /// Ticks played.
+    pub ticks: u64,
+    /// Each seat's score, by seat.
+    pub scores: Vec<i64>,
+    /// Each seat's place: 1 plus the number of seats that did strictly
+    /// better, so seats that did equally well share a place.
+    pub places: Vec<usize>,
+    /// Ticks in which each seat forfeited (process bots) or gave no usable
+    /// move (HTTP snakes).
+    pub forfeits: Vec<u32>,
+    /// The replay file's text.
+    pub replay: String,
+    /// What process bots wrote on stderr, and their faults, as JSON lines
+    /// (see `play/stdio.rs`); empty when there is none.
+    pub stderr_log: String,
+    /// The result table `play` prints, after its first line.
+    pub summary: String,
+    /// A process bot could not start because its program file was busy, a
+    /// race between threads of this process starting bots at once (see
+    /// `play/stdio.rs`): the game says nothing about the bots and is to be
+    /// played again.
+    pub busy_start: bool,
+}
+
+/// Plays one game between `bots` (one per seat) and returns its result,
+/// printing nothing unless `options` ask for it. `play` and `tournament`
+/// both go through here.
+pub async fn play_game(flags: &GameFlags, bots: &[BotSpec], seed: u64, options: &RunOptions) -> anyhow::Result<GameOutcome> {
+    let labels: Vec<String> = bots.iter().map(ToString::to_string).collect();
+    macro_rules! start {
+        () => {
+            Start { seed, labels: labels.clone(), recorded: None }
+        };
+    }
+    match flags.game {
+        GameKind::Snakebattle => {
+            let (game, table) = snakebattle::setup(flags, bots, seed)?;
+            drive(flags.game, game, table, start!(), flags.ticks, options).await
+        }
+        GameKind::Battlesnake => {
+            let (game, table) = battlesnake::setup(flags, bots, seed)?;
+            drive(flags.game, game, table, start!(), flags.ticks, options).await
+        }
+        GameKind::Carrots => {
+            let (game, table) = stdio::setup_carrots(flags, bots, seed)?;
+            drive(flags.game, game, table, start!(), flags.ticks, options).await
+        }
+        GameKind::Duel => {
+            let (game, table) = stdio::setup_duel(flags, bots, seed)?;
+            drive(flags.game, game, table, start!(), flags.ticks, options).await
+        }
+        GameKind::Multisnake => {
+            let (game, table) = stdio::setup_multisnake(flags, bots, seed)?;
+            drive(flags.game, game, table, start!(), flags.ticks, options).await
+        }
+    }
+}
+
+/// A recorded game to continue: its ticks before `from_tick` are played
+/// again exactly, then every seat is played by `bots`.
+pub struct Fork<'a> {
+    /// The replay file's text.
+    pub text: &'a str,
+    /// The first tick the bots play (1 plays the whole game anew).
+    pub from_tick: u64,
+    /// One player per seat.
+    pub bots: &'a [BotSpec],
+    /// Ticks to play at most, in all [default: as many as the recording
+    /// when it was cut short, else 1000].
+    pub ticks: Option<u64>,
+    /// Flags for the players (the HTTP timeout).
+    pub flags: &'a GameFlags,
+}
+
+/// Continues a recorded game (see [`Fork`]).
+pub async fn fork_game(kind: GameKind, fork: &Fork<'_>, options: &RunOptions) -> anyhow::Result<GameOutcome> {
+    match kind {
+        GameKind::Snakebattle => {
+            let (replay, start, ticks) = fork_start::<SnakeBattle>(fork)?;
+            let table = snakebattle::table(fork.bots, start.seed)?;
+            drive(kind, replay.start.clone(), table, start, ticks, options).await
+        }
+        GameKind::Battlesnake => {
+            let (replay, start, ticks) = fork_start::<Battlesnake>(fork)?;
+            let table = battlesnake::table(fork.flags, fork.bots, start.seed)?;
+            drive(kind, replay.start.clone(), table, start, ticks, options).await
+        }
+        GameKind::Carrots => {
+            let (replay, start, ticks) = fork_start::<Carrots>(fork)?;
+            let table = stdio::StdioTable::new(kind, fork.bots, start.seed)?;
+            drive(kind, replay.start.clone(), table, start, ticks, options).await
+        }
+        GameKind::Duel => {
+            let (replay, start, ticks) = fork_start::<Duel>(fork)?;
+            let table = stdio::StdioTable::new(kind, fork.bots, start.seed)?;
+            drive(kind, replay.start.clone(), table, start, ticks, options).await
+        }
+        GameKind::Multisnake => {
+            let (replay, start, ticks) = fork_start::<Multisnake>(fork)?;
+            let table = stdio::StdioTable::new(kind, fork.bots, start.seed)?;
+            drive(kind, replay.start.clone(), table, start, ticks, options).await
+        }
+    }
+}
+
+/// The parsed replay, how the fork starts, and its tick limit.
+fn fork_start<G: Playable>(fork: &Fork<'_>) -> anyhow::Result<(Replay<G>, Start<G>, u64)> {
+    let replay = Replay::<G>::parse(fork.text)?;
+    let recorded = replay.ticks.len() as u64;
+    if fork.from_tick == 0 || fork.from_tick > recorded + 1 {
+        return Err(BadInput(format!("--from-tick must be between 1 and {} (the replay has {recorded} ticks)", recorded + 1)).into());
+    }
+    if fork.bots.len() != replay.header.seats {
+        return Err(BadInput(format!("the replay has {} seats, not {}", replay.header.seats, fork.bots.len())).into());
+    }
+    let ticks = fork.ticks.unwrap_or_else(|| {
+        // A recording that stopped before its game was over was cut by
+        // --ticks; the fork stops at the same tick, so that the same bots
+        // give the same file. Otherwise it plays until the end.
+        let end = replay.resimulate(|_, _, _| {}).ok();
+        let cut = end.is_some_and(|g| !g.is_over());
+        if cut { recorded } else { 1000.max(recorded) }
+    });
+    if ticks < fork.from_tick - 1 {
+        return Err(BadInput(format!("--ticks {ticks} ends before --from-tick {}", fork.from_tick)).into());
+    }
+    let start = Start {
+        seed: replay.header.seed,
+        labels: fork.bots.iter().map(ToString::to_string).collect(),
+        recorded: Some(replay.ticks[..(fork.from_tick - 1) as usize].to_vec()),
+    };
+    Ok((replay, start, ticks))
+}
+
+/// How a game starts: its seed and players' labels, and for a fork the
+/// recorded ticks to play again first.
+struct Start<G: Playable> {
+    seed: u64,
+    labels: Vec<String>,
+    recorded: Option<Vec<TickRecord<G::Action>>>,
+}
+
+/// A game `play` can run: shown in the terminal, and knowing when it is
+/// over by its own rules.
+pub(crate) trait Playable: TerminalView {
+    /// Whether the game has ended; later ticks change nothing.
+    fn is_over(&self) -> bool;
+}
+
+impl Playable for SnakeBattle {
+    fn is_over(&self) -> bool {
+        false
+    }
+}
+
+impl Playable for Battlesnake {
+    fn is_over(&self) -> bool {
+        Battlesnake::is_over(self)
+    }
+}
+
+impl Playable for Carrots {
+    fn is_over(&self) -> bool {
+        false
+    }
+}
+
+impl Playable for Duel {
+    fn is_over(&self) -> bool {
+        Duel::is_over(self)
+    }
+}
+
+impl Playable for Multisnake {
+    fn is_over(&self) -> bool {
+        Multisnake::is_over(self)
+    }
+}
+
 /// One game's players and bookkeeping around the engine: everything the
-/// loop in [`play`] does not know about a game.
-pub(crate) trait Table<G: TerminalView> {
+/// loop in [`drive`] does not know about a game.
+pub(crate) trait Table<G: Playable> {
+    /// Takes the caller's wishes about printing.
+    fn echo(&mut self, _options: &RunOptions) {}
     /// Before the first tick: greet the bots.
     async fn start(&mut self, _game: &G) -> anyhow::Result<()> {
         Ok(())
     }
+    /// Before a recorded tick of a fork: the built-in bots see the state
+    /// and answer as they did in the recorded game (the answer is not
+    /// used), so that their own state (a random stream, a memory) is the
+    /// same at the first tick they play.
+    async fn follow(&mut self, _game: &G) {}
     /// The actions of every seat for the next tick, into `out` (empty).
     async fn actions(&mut self, game: &G, out: &mut Vec<G::Action>) -> anyhow::Result<()>;
-    /// After every tick, with its events.
-    fn observe(&mut self, _game: &G, _events: &[G::Event]) {}
-    /// Whether the game has ended by its own rules.
-    fn is_over(&self, _game: &G) -> bool {
-        false
-    }
+    /// After every tick, with its events (also after a recorded tick).
+    async fn observe(&mut self, _game: &G, _events: &[G::Event]) {}
     /// After the last tick: say goodbye to the bots.
     async fn end(&mut self, _game: &G) {}
+    /// Each seat's place (see [`GameOutcome::places`]).
+    fn places(&self, game: &G) -> Vec<usize> {
+        places_by(&game.scores())
+    }
+    /// Each seat's forfeits (see [`GameOutcome::forfeits`]).
+    fn forfeits(&self, game: &G) -> Vec<u32> {
+        vec![0; game.seats()]
+    }
+    /// The stderr log (see [`GameOutcome::stderr_log`]).
+    fn take_log(&mut self) -> String {
+        String::new()
+    }
+    /// See [`GameOutcome::busy_start`].
+    fn busy_start(&self) -> bool {
+        false
+    }
     /// The result, after the first line, as printed.
     fn summary(&self, game: &G, players: &[String]) -> String;
 }
 
+/// Places from keys where more is better: 1 plus the number of seats with
+/// a strictly greater key.
+pub(crate) fn places_by<K: PartialOrd>(keys: &[K]) -> Vec<usize> {
+    keys.iter().map(|k| 1 + keys.iter().filter(|o| *o > k).count()).collect()
+}
+
 /// The loop every game shares.
-async fn play<G: TerminalView, T: Table<G>>(mut game: G, mut table: T, args: &Args, seed: u64) -> anyhow::Result<()> {
-    let players: Vec<String> = args.bots.iter().map(ToString::to_string).collect();
-    let mut replay = match &args.replay {
-        Some(path) => Some(create_replay(path, &game, seed, &players)?),
-        None => None,
-    };
+async fn drive<G: Playable, T: Table<G>>(
+    kind: GameKind,
+    mut game: G,
+    mut table: T,
+    start: Start<G>,
+    ticks_max: u64,
+    options: &RunOptions,
+) -> anyhow::Result<GameOutcome> {
+    table.echo(options);
+    let mut replay = ReplayWriter::new(Vec::new(), &game, start.seed, &start.labels).context("cannot write the replay")?;
+    for record in start.recorded.iter().flatten() {
+        table.follow(&game).await;
+        let events = game.step(&record.moves);
+        table.observe(&game, &events).await;
+        let computed = game.checksum();
+        if computed != record.checksum {
+            let engine = snakepit_engine::ENGINE_VERSION.to_string();
+            return Err(Divergence { tick: record.tick, recorded: record.checksum, computed, engine })
+                .context("the replay does not re-simulate");
+        }
+        replay.record(&game, &record.moves).context("cannot write the replay")?;
+    }
     table.start(&game).await?;
     let mut actions = Vec::with_capacity(game.seats());
-    while game.tick() < args.ticks && !table.is_over(&game) {
+    while game.tick() < ticks_max && !game.is_over() {
         actions.clear();
         table.actions(&game, &mut actions).await?;
         let events = game.step(&actions);
-        table.observe(&game, &events);
-        if let Some(writer) = &mut replay {
-            writer.record(&game, &actions).context("cannot write the replay")?;
-        }
-        if args.watch {
-            draw(&game, &players)?;
-            tokio::time::sleep(Duration::from_millis(args.watch_ms)).await;
+        table.observe(&game, &events).await;
+        replay.record(&game, &actions).context("cannot write the replay")?;
+        if let Some(pause_ms) = options.watch_ms {
+            draw(&game, &start.labels)?;
+            tokio::time::sleep(Duration::from_millis(pause_ms)).await;
         }
     }
     table.end(&game).await;
-    if let Some(writer) = replay {
-        writer.finish().context("cannot write the replay")?;
-    }
-
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{}: {} ticks, seed {seed}", args.game.name(), game.tick())?;
-    if let Some(path) = &args.replay {
-        writeln!(out, "replay: {}", path.display())?;
-    }
-    write!(out, "{}", table.summary(&game, &players))?;
-    Ok(())
+    let replay = replay.finish().context("cannot write the replay")?;
+    Ok(GameOutcome {
+        game: kind,
+        seed: start.seed,
+        ticks: game.tick(),
+        scores: game.scores(),
+        places: table.places(&game),
+        forfeits: table.forfeits(&game),
+        replay: String::from_utf8(replay).context("the replay is not UTF-8")?,
+        stderr_log: table.take_log(),
+        summary: table.summary(&game, &start.labels),
+        busy_start: table.busy_start(),
+    })
 }
 
 /// Refuses a flag that belongs to another game, rather than ignoring it.
@@ -227,16 +578,6 @@ fn refuse_flag(given: bool, flag: &str, game: GameKind, owner: &str) -> anyhow::
         return Err(BadInput(format!("{flag} is a {owner} option, not a {} one", game.name())).into());
     }
     Ok(())
-}
-
-fn create_replay<G: TerminalView>(
-    path: &Path,
-    game: &G,
-    seed: u64,
-    players: &[String],
-) -> anyhow::Result<ReplayWriter<G, BufWriter<File>>> {
-    let file = File::create(path).map_err(|e| BadInput(format!("{}: cannot create the replay: {e}", path.display())))?;
-    ReplayWriter::new(BufWriter::new(file), game, seed, players).context("cannot write the replay")
 }
 
 fn draw<G: TerminalView>(game: &G, players: &[String]) -> anyhow::Result<()> {
@@ -258,6 +599,21 @@ fn draw<G: TerminalView>(game: &G, players: &[String]) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn places_share_ties() {
+        assert_eq!(places_by(&[3, 5, 3, 1]), vec![2, 1, 2, 4]);
+        assert_eq!(places_by(&[0, 0]), vec![1, 1]);
+    }
+
+    #[test]
+    fn game_names_round_trip() {
+        use clap::ValueEnum;
+        for kind in GameKind::value_variants() {
+            assert_eq!(GameKind::from_name(kind.name()), Some(*kind));
+        }
+        assert_eq!(GameKind::from_name("chess"), None);
+    }
 
     #[test]
     fn key_value_pairs() {

@@ -3,8 +3,22 @@
 //! Both re-simulate the recorded moves from the header's setup and compare
 //! every tick's checksum, so a printed replay is always the game that was
 //! recorded; `--verify` prints only the verdict.
+//!
+//! `--from-tick N` forks the game: ticks before N are played again from the
+//! recorded moves (checksums checked), then bots play every seat from tick
+//! N on: the seats named with `--bot SEAT=SPEC` by their new player, the
+//! others by the player the header records, which must be a spec `play`
+//! takes (`builtin:...`, a command line, a URL). Built-in bots are shown
+//! every recorded tick and answer it (the answer is not used), so their
+//! random streams and memories are what they were at tick N, and a fork
+//! with the same bots plays the recorded game again exactly. Process bots
+//! and HTTP snakes start at tick N: the arenas' inputs carry the whole
+//! state, so a bot without memory plays as it would have.
 
+use crate::bot_spec::BotSpec;
+use crate::exit::BadInput;
 use crate::input;
+use crate::play::{self, Fork, GameFlags, GameKind, ReplayFiles, RunOptions};
 use crate::view::TerminalView;
 use anyhow::Context;
 use snakepit_engine::battlesnake::Battlesnake;
@@ -27,14 +41,40 @@ pub struct Args {
     pub verify: bool,
     /// Write a self-contained HTML page that plays the replay in a browser
     /// (offline: no server, no network), then exit
-    #[arg(long, value_name = "OUT.html", conflicts_with = "verify")]
+    #[arg(long, value_name = "OUT.html", conflicts_with_all = ["verify", "from_tick"])]
     pub html: Option<PathBuf>,
+    /// Fork the game: play the recorded moves before tick N again, then
+    /// let bots play from tick N on (see --bot)
+    #[arg(long, value_name = "N", conflicts_with = "verify")]
+    pub from_tick: Option<u64>,
+    /// With --from-tick: who plays seat SEAT from tick N (repeatable),
+    /// SPEC being anything `play --bot` takes; the other seats are played
+    /// by the players the replay records
+    #[arg(long = "bot", value_name = "SEAT=SPEC", requires = "from_tick", value_parser = parse_seat_spec)]
+    pub bots: Vec<(usize, BotSpec)>,
+    /// With --from-tick: ticks to play at most, in all [default: the
+    /// recording's length when it was cut short, else 1000]
+    #[arg(long, value_name = "N", requires = "from_tick")]
+    pub ticks: Option<u64>,
+    /// With --from-tick: write the forked game's replay to this file
+    #[arg(long, value_name = "FILE", requires = "from_tick")]
+    pub replay: Option<PathBuf>,
+}
+
+/// `SEAT=SPEC`, with the spec parsed as `play --bot` parses it.
+fn parse_seat_spec(s: &str) -> Result<(usize, BotSpec), String> {
+    let (seat, spec) = s.split_once('=').ok_or_else(|| format!("{s:?} is not SEAT=SPEC"))?;
+    let seat = seat.trim().parse::<usize>().map_err(|_| format!("{seat:?} is not a seat number (0, 1, ...)"))?;
+    Ok((seat, spec.parse()?))
 }
 
 /// Prints or verifies the replay.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(out) = &args.html {
         return crate::replay_html::write(&args.file, out);
+    }
+    if let Some(from_tick) = args.from_tick {
+        return fork(&args, from_tick);
     }
     let text = input::read_text(&args.file)?;
     let file = || args.file.display().to_string();
@@ -50,6 +90,74 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Err(ReplayError { line: 1, problem }).with_context(file)
         }
     }
+}
+
+/// `--from-tick`: continues the recorded game with bots.
+fn fork(args: &Args, from_tick: u64) -> anyhow::Result<()> {
+    let text = input::read_text(&args.file)?;
+    let file = || args.file.display().to_string();
+    let header = Header::parse(&text).with_context(file)?;
+    let Some(kind) = GameKind::from_name(&header.game) else {
+        let problem = ReplayProblem::UnknownGame(header.game.clone());
+        return Err(ReplayError { line: 1, problem }).with_context(file);
+    };
+    let mut bots: Vec<Option<BotSpec>> = vec![None; header.seats];
+    for (seat, spec) in &args.bots {
+        let slot = bots
+            .get_mut(*seat)
+            .ok_or_else(|| BadInput(format!("--bot {seat}=...: the replay has seats 0 to {}", header.seats.saturating_sub(1))))?;
+        if slot.replace(spec.clone()).is_some() {
+            return Err(BadInput(format!("--bot names seat {seat} twice")).into());
+        }
+    }
+    let bots = bots
+        .into_iter()
+        .enumerate()
+        .map(|(seat, given)| match given {
+            Some(spec) => Ok(spec),
+            None => recorded_player(&header.players[seat], seat),
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if bots.iter().any(|b| matches!(b, BotSpec::Process { .. })) {
+        eprint!("{}", snakepit_bots::process::SandboxReport::cached());
+    }
+    let files = match &args.replay {
+        Some(path) => Some(ReplayFiles::create(path)?),
+        None => None,
+    };
+    let flags = GameFlags::of(kind);
+    let spec = Fork { text: &text, from_tick, bots: &bots, ticks: args.ticks, flags: &flags };
+    let options = RunOptions { echo_faults: true, ..RunOptions::default() };
+    let outcome = match play::block_on(play::fork_game(kind, &spec, &options)).with_context(file) {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            if let Some(files) = files {
+                files.discard();
+            }
+            return Err(e);
+        }
+    };
+    if let Some(files) = files {
+        files.write(&outcome)?;
+    }
+    play::print_outcome(&outcome, args.replay.as_deref())
+}
+
+/// The player a replay records for `seat`, if it can play here.
+fn recorded_player(label: &str, seat: usize) -> anyhow::Result<BotSpec> {
+    let cannot = |why: String| {
+        BadInput(format!("seat {seat}: the recorded player {label:?} cannot play here: {why}; name one with --bot {seat}=SPEC"))
+    };
+    let spec: BotSpec = label.parse().map_err(cannot)?;
+    if let BotSpec::Process { line, .. } = &spec {
+        // A program given by a path must still be where it was; a name is
+        // looked up in the sandbox's PATH when it starts.
+        let program = line.split_whitespace().next().unwrap_or("");
+        if program.contains('/') && !Path::new(program).exists() {
+            return Err(cannot(format!("{program} does not exist (paths are relative to the folder snakepit runs in)")).into());
+        }
+    }
+    Ok(spec)
 }
 
 fn replay<G: TerminalView>(path: &Path, text: &str, verify: bool) -> anyhow::Result<()> {

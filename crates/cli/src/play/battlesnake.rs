@@ -9,7 +9,7 @@
 //! repeat its last move, and the replay records "-" so that the rules, not
 //! this loop, decide again when it is re-simulated.
 
-use super::{Args, GameKind, Table, refuse_flag};
+use super::{GameFlags, GameKind, Table, places_by, refuse_flag};
 use crate::bot_spec::{BotSpec, bot_seed};
 use crate::exit::BadInput;
 use futures_util::future::join_all;
@@ -22,30 +22,34 @@ use std::fmt::Write;
 use std::time::Duration;
 
 /// The game and its table, from the command line.
-pub(super) fn setup(args: &Args, seed: u64) -> anyhow::Result<(Battlesnake, BattlesnakeTable)> {
+pub(super) fn setup(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::Result<(Battlesnake, BattlesnakeTable)> {
     let kind = GameKind::Battlesnake;
-    refuse_flag(args.profile.is_some(), "--profile", kind, "snakebattle")?;
-    refuse_flag(args.map.is_some(), "--map", kind, "snakebattle")?;
-    if args.timeout_ms == 0 {
-        return Err(BadInput("--timeout-ms must be at least 1".to_string()).into());
-    }
+    refuse_flag(flags.profile.is_some(), "--profile", kind, "snakebattle")?;
+    refuse_flag(flags.map.is_some(), "--map", kind, "snakebattle")?;
     let mut raw = RawSettings::default();
-    if let Some(r) = &args.ruleset {
+    if let Some(r) = &flags.ruleset {
         raw.set("name", r);
     }
-    if let Some(w) = args.width {
+    if let Some(w) = flags.width {
         raw.set("width", &w.to_string());
     }
-    if let Some(h) = args.height {
+    if let Some(h) = flags.height {
         raw.set("height", &h.to_string());
     }
-    for (k, v) in &args.set {
+    for (k, v) in &flags.set {
         raw.set(k, v);
     }
     let settings = raw.validate().map_err(|e| BadInput(format!("invalid settings: {e}")))?;
-    let game = Battlesnake::new(settings, args.bots.len(), seed).map_err(|e| BadInput(format!("cannot start the game: {e}")))?;
-    let seats = args
-        .bots
+    let game = Battlesnake::new(settings, bots.len(), seed).map_err(|e| BadInput(format!("cannot start the game: {e}")))?;
+    Ok((game, table(flags, bots, seed)?))
+}
+
+/// The snakes of a game with this seed.
+pub(super) fn table(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::Result<BattlesnakeTable> {
+    if flags.timeout_ms == 0 {
+        return Err(BadInput("--timeout-ms must be at least 1".to_string()).into());
+    }
+    let seats = bots
         .iter()
         .enumerate()
         .map(|(seat, spec)| match spec {
@@ -58,15 +62,19 @@ pub(super) fn setup(args: &Args, seed: u64) -> anyhow::Result<(Battlesnake, Batt
             }
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let names: Vec<String> = args.bots.iter().map(ToString::to_string).collect();
-    let meta = GameMeta::new(&format!("snakepit-{seed:016x}"), args.timeout_ms, &names);
-    let table = BattlesnakeTable {
+    let names: Vec<String> = bots.iter().map(ToString::to_string).collect();
+    let mut meta = GameMeta::new(&format!("snakepit-{seed:016x}"), flags.timeout_ms, &names);
+    for (seat, s) in seats.iter().enumerate() {
+        if let Seat::Builtin(bot) = s {
+            meta.snakes[seat].customizations = bot.info().customizations();
+        }
+    }
+    Ok(BattlesnakeTable {
         no_move: vec![0; seats.len()],
         seats,
         meta,
-        timeout: Duration::from_millis(args.timeout_ms),
-    };
-    Ok((game, table))
+        timeout: Duration::from_millis(flags.timeout_ms),
+    })
 }
 
 /// Who plays a seat.
@@ -124,13 +132,23 @@ impl Table<Battlesnake> for BattlesnakeTable {
             let info = r.map_err(|e| anyhow::anyhow!("seat {seat} ({url}): cannot join: {e}"))?;
             self.meta.snakes[seat].customizations = info.customizations();
         }
-        for (seat, s) in self.seats.iter().enumerate() {
-            if let Seat::Builtin(bot) = s {
-                self.meta.snakes[seat].customizations = bot.info().customizations();
-            }
-        }
         self.notify(game, "start").await;
         Ok(())
+    }
+
+    async fn follow(&mut self, game: &Battlesnake) {
+        let reqs = requests(game, &self.meta);
+        for (seat, s) in self.seats.iter_mut().enumerate() {
+            if let Seat::Builtin(bot) = s
+                && game.snakes()[seat].is_alive()
+            {
+                let answer = bot.choose(&reqs[seat]);
+                let body = serde_json::to_vec(&answer).unwrap_or_default();
+                if let Ok(a) = parse_move(&body) {
+                    self.meta.snakes[seat].shout = a.shout.unwrap_or_default();
+                }
+            }
+        }
     }
 
     async fn actions(&mut self, game: &Battlesnake, out: &mut Vec<Action>) -> anyhow::Result<()> {
@@ -182,8 +200,24 @@ impl Table<Battlesnake> for BattlesnakeTable {
         Ok(())
     }
 
-    fn is_over(&self, game: &Battlesnake) -> bool {
-        game.is_over()
+    /// The winner first; then a snake still in the game, then one
+    /// eliminated later, does better.
+    fn places(&self, game: &Battlesnake) -> Vec<usize> {
+        let keys: Vec<(u8, u64)> = game
+            .snakes()
+            .iter()
+            .enumerate()
+            .map(|(seat, s)| match s.eliminated {
+                _ if game.winner() == Some(seat) => (2, 0),
+                None => (1, 0),
+                Some(e) => (0, e.turn),
+            })
+            .collect();
+        places_by(&keys)
+    }
+
+    fn forfeits(&self, _game: &Battlesnake) -> Vec<u32> {
+        self.no_move.clone()
     }
 
     async fn end(&mut self, game: &Battlesnake) {

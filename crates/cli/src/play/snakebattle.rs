@@ -1,6 +1,6 @@
 //! SnakeBattle at `play`: built-in bots answering `board=` strings.
 
-use super::{Args, GameKind, Table, refuse_flag};
+use super::{GameFlags, GameKind, Table, refuse_flag};
 use crate::bot_spec::{BotSpec, bot_seed};
 use crate::exit::BadInput;
 use crate::input;
@@ -12,21 +12,24 @@ use snakepit_protocol::codenjoy::{message, parse_action, render_boards};
 use std::path::Path;
 
 /// The game and its table, from the command line.
-pub(super) fn setup(args: &Args, seed: u64) -> anyhow::Result<(SnakeBattle, SnakebattleTable)> {
+pub(super) fn setup(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::Result<(SnakeBattle, SnakebattleTable)> {
     let game_kind = GameKind::Snakebattle;
-    refuse_flag(args.ruleset.is_some(), "--ruleset", game_kind, "battlesnake")?;
-    refuse_flag(args.width.is_some() || args.height.is_some(), "--width/--height", game_kind, "battlesnake")?;
-    let profile = args.profile.as_deref().map(|p| ("profile", p));
-    let pairs = profile.into_iter().chain(args.set.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    refuse_flag(flags.ruleset.is_some(), "--ruleset", game_kind, "battlesnake")?;
+    refuse_flag(flags.width.is_some() || flags.height.is_some(), "--width/--height", game_kind, "battlesnake")?;
+    let profile = flags.profile.as_deref().map(|p| ("profile", p));
+    let pairs = profile.into_iter().chain(flags.set.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     let settings = Settings::from_pairs(pairs).context("invalid settings")?;
-    let map = match &args.map {
+    let map = match &flags.map {
         Some(path) => load_map(path)?,
         None => Map::default_map(),
     };
-    let seats = args.bots.len();
-    let game = SnakeBattle::new(settings, map, seats, seed).context("cannot start the game")?;
-    let bots = args
-        .bots
+    let game = SnakeBattle::new(settings, map, bots.len(), seed).context("cannot start the game")?;
+    Ok((game, table(bots, seed)?))
+}
+
+/// The players of a game with this seed.
+pub(super) fn table(specs: &[BotSpec], seed: u64) -> anyhow::Result<SnakebattleTable> {
+    let bots = specs
         .iter()
         .enumerate()
         .map(|(seat, spec)| match spec {
@@ -36,7 +39,7 @@ pub(super) fn setup(args: &Args, seed: u64) -> anyhow::Result<(SnakeBattle, Snak
             BotSpec::Process { .. } => Err(BadInput(format!("{spec}: process bots play carrots, duel and multisnake, not snakebattle"))),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok((game, SnakebattleTable { bots, tally: vec![SeatTally::default(); seats] }))
+    Ok(SnakebattleTable { tally: vec![SeatTally::default(); bots.len()], bots })
 }
 
 /// Reads a map file; defects come back as `FILE: line N: problem`.
@@ -52,6 +55,13 @@ pub(super) struct SnakebattleTable {
 }
 
 impl Table<SnakeBattle> for SnakebattleTable {
+    async fn follow(&mut self, game: &SnakeBattle) {
+        // The bots read the same boards and keep whatever they keep.
+        for (bot, board) in self.bots.iter_mut().zip(render_boards(game)) {
+            bot.answer(&message(&board));
+        }
+    }
+
     async fn actions(&mut self, game: &SnakeBattle, out: &mut Vec<Action>) -> anyhow::Result<()> {
         let rule = game.settings().commands;
         for (seat, (bot, board)) in self.bots.iter_mut().zip(render_boards(game)).enumerate() {
@@ -62,7 +72,7 @@ impl Table<SnakeBattle> for SnakebattleTable {
         Ok(())
     }
 
-    fn observe(&mut self, _game: &SnakeBattle, events: &[Event]) {
+    async fn observe(&mut self, _game: &SnakeBattle, events: &[Event]) {
         count(&mut self.tally, events);
     }
 

@@ -23,14 +23,17 @@
 //! `builtin:random` is a seeded random mover that avoids the cells that
 //! kill at once, computed from the engine's state (it is a stand-in for a
 //! player, not a protocol test; the starters under `starters/` are those).
+//! For the duel, `builtin:greedy` takes, of those moves, the one with the
+//! most cells reachable behind it (a flood fill), keeping away from the
+//! other head when it can; its random stream breaks ties.
 
-use super::{Args, GameKind, Table, refuse_flag};
+use super::{GameFlags, GameKind, RunOptions, Table, places_by, refuse_flag};
 use crate::bot_spec::{BotSpec, bot_seed};
 use crate::exit::BadInput;
 use crate::input;
 use anyhow::Context;
-use snakepit_bots::process::{BotCommand, SandboxReport};
-use snakepit_bots::stdio_match::{MatchSettings, Seat, SeatOutcome, SeatTick, StdioSeats};
+use snakepit_bots::process::BotCommand;
+use snakepit_bots::stdio_match::{MatchSettings, Seat, SeatFault, SeatOutcome, SeatTick, StdioSeats};
 use snakepit_engine::carrots::{self, Carrots};
 use snakepit_engine::duel::{self, Duel, DuelMap};
 use snakepit_engine::multisnake::{self, Map, Multisnake, Tile};
@@ -39,12 +42,12 @@ use snakepit_protocol::stdio::{StdioGame, Wire};
 use std::fmt::Write;
 
 /// The settings of `--set` (and `--width`/`--height` for carrots).
-fn pairs(args: &Args) -> impl Iterator<Item = (&str, &str)> {
-    args.set.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+fn pairs(flags: &GameFlags) -> impl Iterator<Item = (&str, &str)> {
+    flags.set.iter().map(|(k, v)| (k.as_str(), v.as_str()))
 }
 
 /// CodeCarrots from the command line: `--width`/`--height` or `--set`.
-pub(super) fn setup_carrots(args: &Args, seed: u64) -> anyhow::Result<(Carrots, StdioTable)> {
+pub(super) fn setup_carrots(args: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::Result<(Carrots, StdioTable)> {
     let kind = GameKind::Carrots;
     refuse_flag(args.profile.is_some(), "--profile", kind, "snakebattle")?;
     refuse_flag(args.ruleset.is_some(), "--ruleset", kind, "battlesnake")?;
@@ -52,20 +55,20 @@ pub(super) fn setup_carrots(args: &Args, seed: u64) -> anyhow::Result<(Carrots, 
     let (w, h) = (args.width.map(|w| w.to_string()), args.height.map(|h| h.to_string()));
     let size = w.iter().map(|w| ("width", w.as_str())).chain(h.iter().map(|h| ("height", h.as_str())));
     let settings = carrots::Settings::from_pairs(size.chain(pairs(args))).map_err(|e| BadInput(format!("invalid settings: {e}")))?;
-    let game = Carrots::new(settings, args.bots.len(), seed).map_err(|e| BadInput(format!("cannot start the game: {e}")))?;
-    let table = StdioTable::new(kind, args, seed)?;
+    let game = Carrots::new(settings, bots.len(), seed).map_err(|e| BadInput(format!("cannot start the game: {e}")))?;
+    let table = StdioTable::new(kind, bots, seed)?;
     Ok((game, table))
 }
 
 /// A duel from the command line: a drawn `--map` or one generated from
 /// the seed.
-pub(super) fn setup_duel(args: &Args, seed: u64) -> anyhow::Result<(Duel, StdioTable)> {
+pub(super) fn setup_duel(args: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::Result<(Duel, StdioTable)> {
     let kind = GameKind::Duel;
     refuse_flag(args.profile.is_some(), "--profile", kind, "snakebattle")?;
     refuse_flag(args.ruleset.is_some(), "--ruleset", kind, "battlesnake")?;
     refuse_flag(args.width.is_some() || args.height.is_some(), "--width/--height", kind, "battlesnake and carrots")?;
-    if args.bots.len() != 2 {
-        return Err(BadInput(format!("a duel has 2 players, not {}", args.bots.len())).into());
+    if bots.len() != 2 {
+        return Err(BadInput(format!("a duel has 2 players, not {}", bots.len())).into());
     }
     let settings = duel::Settings::from_pairs(pairs(args)).map_err(|e| BadInput(format!("invalid settings: {e}")))?;
     let game = match &args.map {
@@ -75,18 +78,18 @@ pub(super) fn setup_duel(args: &Args, seed: u64) -> anyhow::Result<(Duel, StdioT
         }
         None => Duel::new(settings, seed),
     };
-    Ok((game, StdioTable::new(kind, args, seed)?))
+    Ok((game, StdioTable::new(kind, bots, seed)?))
 }
 
 /// Multisnake from the command line: `--map FILE`, or the tournament map
 /// for 2, 4 or 8 players.
-pub(super) fn setup_multisnake(args: &Args, seed: u64) -> anyhow::Result<(Multisnake, StdioTable)> {
+pub(super) fn setup_multisnake(args: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::Result<(Multisnake, StdioTable)> {
     let kind = GameKind::Multisnake;
     refuse_flag(args.profile.is_some(), "--profile", kind, "snakebattle")?;
     refuse_flag(args.ruleset.is_some(), "--ruleset", kind, "battlesnake")?;
     refuse_flag(args.width.is_some() || args.height.is_some(), "--width/--height", kind, "battlesnake and carrots")?;
     let settings = multisnake::Settings::from_pairs(pairs(args)).map_err(|e| BadInput(format!("invalid settings: {e}")))?;
-    let seats = args.bots.len();
+    let seats = bots.len();
     let map = match &args.map {
         Some(path) => Map::parse(&input::read_text(path)?).with_context(|| path.display().to_string())?,
         None => {
@@ -102,36 +105,74 @@ pub(super) fn setup_multisnake(args: &Args, seed: u64) -> anyhow::Result<(Multis
     if map.players() != seats {
         return Err(BadInput(format!("cannot start the game: {seats} players, but the map has {} snakes", map.players())).into());
     }
-    Ok((Multisnake::new(settings, map, seed), StdioTable::new(kind, args, seed)?))
+    Ok((Multisnake::new(settings, map, seed), StdioTable::new(kind, bots, seed)?))
 }
 
-/// The players of a stdio game: process bots, and built-in random movers
-/// with their own random streams.
+/// A built-in player of a stdio game, with its own random stream.
+enum Builtin {
+    /// Any move that does not kill at once.
+    Random(Rng),
+    /// The move with the most room behind it (duel only).
+    Greedy(Rng),
+}
+
+impl Builtin {
+    /// The bot's action, or `None` when its snake is not playing. Called
+    /// once per tick whether or not the answer is used, so that the random
+    /// stream is where it would be.
+    fn choose<G: StdioPlay>(&mut self, game: &G, seat: usize) -> Option<G::Action> {
+        let dir = match self {
+            Builtin::Random(rng) => {
+                let safe = game.safe_dirs(seat);
+                if safe.is_empty() { None } else { Some(safe[rng.index(safe.len())]) }
+            }
+            Builtin::Greedy(rng) => game.greedy_dir(seat, rng),
+        };
+        match dir {
+            Some(d) => Some(G::action_for(d)),
+            None if !game.is_finished() => Some(G::action_for(Dir::Up)),
+            None => None,
+        }
+    }
+}
+
+/// The players of a stdio game: process bots, and built-in movers with
+/// their own random streams.
 pub(super) struct StdioTable {
     seats: StdioSeats,
-    builtins: Vec<Option<Rng>>,
+    builtins: Vec<Option<Builtin>>,
     labels: Vec<String>,
     /// The seat reports of the tick being played, kept for `observe`.
     last: Vec<SeatTick>,
     faults: Vec<u32>,
-    bot_stderr: bool,
-    /// The owners' log next to the replay, if one is written.
-    log: Option<std::io::BufWriter<std::fs::File>>,
+    echo_faults: bool,
+    echo_bot_stderr: bool,
+    /// The owners' log: stderr and faults, one JSON line per seat and tick.
+    log: String,
+    /// Whether a bot could not start because its program file was busy
+    /// (see [`is_busy_start`]).
+    busy_start: bool,
 }
 
+
 impl StdioTable {
-    fn new(kind: GameKind, args: &Args, seed: u64) -> anyhow::Result<StdioTable> {
+    /// The players of a game of `kind` with this seed.
+    pub(super) fn new(kind: GameKind, bots: &[BotSpec], seed: u64) -> anyhow::Result<StdioTable> {
         let settings = MatchSettings::for_game(kind.name());
         let mut seats = Vec::new();
         let mut builtins = Vec::new();
-        for (seat, spec) in args.bots.iter().enumerate() {
+        let names = if kind == GameKind::Duel { "random, greedy" } else { "random" };
+        for (seat, spec) in bots.iter().enumerate() {
             match spec {
-                BotSpec::Builtin(name) if name == "random" => {
-                    seats.push(None);
-                    builtins.push(Some(Rng::new(bot_seed(seed, seat))));
-                }
                 BotSpec::Builtin(name) => {
-                    return Err(BadInput(format!("{} has no built-in bot {name:?} (built-in bots: random)", kind.name())).into());
+                    let rng = Rng::new(bot_seed(seed, seat));
+                    let bot = match name.as_str() {
+                        "random" => Builtin::Random(rng),
+                        "greedy" if kind == GameKind::Duel => Builtin::Greedy(rng),
+                        _ => return Err(BadInput(format!("{} has no built-in bot {name:?} (built-in bots: {names})", kind.name())).into()),
+                    };
+                    seats.push(None);
+                    builtins.push(Some(bot));
                 }
                 BotSpec::Http(url) => return Err(BadInput(format!("{url}: HTTP snakes play battlesnake, not {}", kind.name())).into()),
                 BotSpec::Process { line, json } => {
@@ -143,46 +184,35 @@ impl StdioTable {
                 }
             }
         }
-        if seats.iter().any(Option::is_some) {
-            // Say once which sandbox layers hold on this machine.
-            eprint!("{}", SandboxReport::cached());
-        }
-        let log = match &args.replay {
-            Some(path) if seats.iter().any(Option::is_some) => {
-                let mut name = path.clone().into_os_string();
-                name.push(".stderr.jsonl");
-                let file = std::fs::File::create(&name)
-                    .map_err(|e| BadInput(format!("{}: cannot create the stderr log: {e}", name.to_string_lossy())))?;
-                Some(std::io::BufWriter::new(file))
-            }
-            _ => None,
-        };
         Ok(StdioTable {
-            log,
+            busy_start: false,
+            log: String::new(),
             seats: StdioSeats::new(seats, settings),
             builtins,
-            labels: args.bots.iter().map(ToString::to_string).collect(),
+            labels: bots.iter().map(ToString::to_string).collect(),
             last: Vec::new(),
-            faults: vec![0; args.bots.len()],
-            bot_stderr: args.bot_stderr,
+            faults: vec![0; bots.len()],
+            echo_faults: false,
+            echo_bot_stderr: false,
         })
     }
 
-    /// Prints this tick's faults, and the bots' stderr with `--bot-stderr`;
-    /// logs both next to the replay.
-    fn report(&mut self, tick: u64) -> std::io::Result<()> {
+    /// Counts and logs this tick's faults and stderr; prints them as the
+    /// options say.
+    fn report(&mut self, tick: u64) {
         for (seat, r) in self.last.iter().enumerate() {
             let fault = match &r.outcome {
                 SeatOutcome::Failed(fault) => Some(fault.to_string()),
                 _ => None,
             };
+            self.busy_start |= is_busy_start(&r.outcome);
             if let Some(fault) = &fault {
                 self.faults[seat] += 1;
-                eprintln!("tick {tick}: seat {seat} ({}) forfeits: {fault}", self.labels[seat]);
+                if self.echo_faults {
+                    eprintln!("tick {tick}: seat {seat} ({}) forfeits: {fault}", self.labels[seat]);
+                }
             }
-            if let Some(log) = &mut self.log
-                && (fault.is_some() || !r.stderr.lines.is_empty() || r.stderr.dropped_lines > 0)
-            {
+            if fault.is_some() || !r.stderr.lines.is_empty() || r.stderr.dropped_lines > 0 {
                 let line = serde_json::json!({
                     "t": tick,
                     "seat": seat,
@@ -190,9 +220,9 @@ impl StdioTable {
                     "dropped": r.stderr.dropped_lines,
                     "fault": fault,
                 });
-                std::io::Write::write_all(log, format!("{line}\n").as_bytes())?;
+                let _ = writeln!(self.log, "{line}");
             }
-            if self.bot_stderr {
+            if self.echo_bot_stderr {
                 for line in &r.stderr.lines {
                     eprintln!("[seat {seat}] {line}");
                 }
@@ -201,8 +231,18 @@ impl StdioTable {
                 }
             }
         }
-        Ok(())
     }
+}
+
+/// Whether a seat failed because its program could not be run for being
+/// open for writing ("text file busy", errno 26 on Linux). Every bot's
+/// program is copied into its own folder before it runs; when several
+/// threads of this process start bots at once (`tournament`), a child
+/// forked by one thread inherits another thread's copy in progress and
+/// holds it open until it execs or exits, and the run fails. Nothing the
+/// bot did caused it, so such a game is played again.
+fn is_busy_start(outcome: &SeatOutcome) -> bool {
+    matches!(outcome, SeatOutcome::Failed(SeatFault::Spawn(why)) if why.contains("(os error 26)"))
 }
 
 /// What a stdio game offers the CLI beyond the protocol: the moves that
@@ -211,50 +251,75 @@ pub(crate) trait StdioPlay: StdioGame + crate::view::TerminalView {
     /// The directions from `seat`'s head to a cell that is free now;
     /// empty when the seat is not playing.
     fn safe_dirs(&self, seat: usize) -> Vec<Dir>;
+    /// The built-in greedy bot's move, or `None` when the game has no
+    /// such bot or the seat is not playing.
+    fn greedy_dir(&self, _seat: usize, _rng: &mut Rng) -> Option<Dir> {
+        None
+    }
+    /// Each seat's place (see `GameOutcome::places`).
+    fn places(&self) -> Vec<usize> {
+        places_by(&self.scores())
+    }
     /// One line per seat after the scores: alive or dead, place, winner.
     fn standing(&self, seat: usize) -> String;
     /// The game's result in one line.
     fn result(&self) -> String;
 }
 
-impl<G: StdioPlay> Table<G> for StdioTable {
+impl<G: StdioPlay + super::Playable> Table<G> for StdioTable {
+    fn echo(&mut self, options: &RunOptions) {
+        self.echo_faults = options.echo_faults;
+        self.echo_bot_stderr = options.echo_bot_stderr;
+    }
+
+    async fn follow(&mut self, game: &G) {
+        for (seat, bot) in self.builtins.iter_mut().enumerate() {
+            if let Some(bot) = bot {
+                bot.choose(game, seat);
+            }
+        }
+    }
+
     async fn actions(&mut self, game: &G, out: &mut Vec<G::Action>) -> anyhow::Result<()> {
         let (actions, reports) = self.seats.decide(game).await;
         out.extend(actions);
-        for (seat, rng) in self.builtins.iter_mut().enumerate() {
-            let Some(rng) = rng else { continue };
-            let safe = game.safe_dirs(seat);
-            if !safe.is_empty() {
-                out[seat] = G::action_for(safe[rng.index(safe.len())]);
-            } else if !game.is_finished() {
-                out[seat] = G::action_for(Dir::Up);
+        for (seat, bot) in self.builtins.iter_mut().enumerate() {
+            if let Some(action) = bot.as_mut().and_then(|b| b.choose(game, seat)) {
+                out[seat] = action;
             }
         }
         self.last = reports;
         Ok(())
     }
 
-    fn observe(&mut self, game: &G, _events: &[G::Event]) {
-        self.seats.after_step(game, &mut self.last);
-        if let Err(e) = self.report(game.tick()) {
-            // Losing the owners' log must not stop the game; say it once.
-            if self.log.take().is_some() {
-                eprintln!("cannot write the stderr log: {e}");
-            }
+    async fn observe(&mut self, game: &G, _events: &[G::Event]) {
+        if self.last.is_empty() {
+            // A recorded tick of a fork: nobody was asked.
+            return;
         }
-    }
-
-    fn is_over(&self, game: &G) -> bool {
-        game.is_finished()
+        self.seats.after_step(game, &mut self.last);
+        self.report(game.tick());
+        self.last.clear();
     }
 
     async fn end(&mut self, _game: &G) {
         self.seats.stop();
-        if let Some(mut log) = self.log.take()
-            && let Err(e) = std::io::Write::flush(&mut log)
-        {
-            eprintln!("cannot write the stderr log: {e}");
-        }
+    }
+
+    fn places(&self, game: &G) -> Vec<usize> {
+        game.places()
+    }
+
+    fn forfeits(&self, _game: &G) -> Vec<u32> {
+        self.faults.clone()
+    }
+
+    fn take_log(&mut self) -> String {
+        std::mem::take(&mut self.log)
+    }
+
+    fn busy_start(&self) -> bool {
+        self.busy_start
     }
 
     fn summary(&self, game: &G, players: &[String]) -> String {
@@ -312,6 +377,41 @@ impl StdioPlay for Duel {
             .collect()
     }
 
+    /// Of the moves that do not kill at once, those that do not step next
+    /// to the other head (where a head-on, a draw at best, could happen)
+    /// if there are any, then those with the most cells reachable behind
+    /// them; the random stream breaks ties.
+    fn greedy_dir(&self, seat: usize, rng: &mut Rng) -> Option<Dir> {
+        let safe = self.safe_dirs(seat);
+        if safe.is_empty() {
+            return None;
+        }
+        let map = self.map();
+        let mut blocked: Vec<bool> = map.walls().to_vec();
+        for s in self.snakes() {
+            for &p in &s.body {
+                if let Some(i) = map.index(p) {
+                    blocked[i] = true;
+                }
+            }
+        }
+        let me = self.snakes()[seat].head();
+        let other = self.snakes()[1 - seat].head();
+        let near_other = |p: Pos| Dir::ALL.into_iter().any(|d| other.step(d) == p);
+        let scored: Vec<(Dir, (bool, usize))> =
+            safe.iter().map(|&d| (d, (!near_other(me.step(d)), duel_room(map, &blocked, me.step(d))))).collect();
+        let best = scored.iter().map(|(_, k)| *k).max()?;
+        let top: Vec<Dir> = scored.into_iter().filter(|(_, k)| *k == best).map(|(d, _)| d).collect();
+        Some(top[rng.index(top.len())])
+    }
+
+    fn places(&self) -> Vec<usize> {
+        match self.outcome() {
+            Some((duel::Outcome::Won(w), _)) => (0..2).map(|s| if s == w { 1 } else { 2 }).collect(),
+            _ => vec![1, 1],
+        }
+    }
+
     fn standing(&self, seat: usize) -> String {
         let s = &self.snakes()[seat];
         format!("{}, length {}", if s.alive { "alive" } else { "dead" }, s.len())
@@ -342,9 +442,13 @@ impl StdioPlay for Multisnake {
             .collect()
     }
 
+    fn places(&self) -> Vec<usize> {
+        Multisnake::places(self)
+    }
+
     fn standing(&self, seat: usize) -> String {
         let s = &self.snakes()[seat];
-        let place = self.places()[seat];
+        let place = Multisnake::places(self)[seat];
         match s.died {
             Some(turn) => format!("place {place}, died in turn {turn}"),
             None => format!("place {place}, alive, length {}", s.len()),
@@ -356,5 +460,73 @@ impl StdioPlay for Multisnake {
             Some(end) => format!("winners {:?} ({:?})", end.winners, end.reason),
             None => format!("not over after {} turns", self.turn()),
         }
+    }
+}
+
+/// The number of free cells reachable from `from` (itself included),
+/// walking over cells that are not `blocked`.
+fn duel_room(map: &DuelMap, blocked: &[bool], from: Pos) -> usize {
+    let Some(start) = map.index(from) else { return 0 };
+    let mut seen = blocked.to_vec();
+    seen[start] = true;
+    let mut stack = vec![from];
+    let mut count = 0;
+    while let Some(p) = stack.pop() {
+        count += 1;
+        for d in Dir::ALL {
+            let q = p.step(d);
+            if let Some(i) = map.index(q)
+                && !seen[i]
+            {
+                seen[i] = true;
+                stack.push(q);
+            }
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snakepit_engine::Game;
+
+    /// Plays whole duels of `a` (seat 0) against `b` and counts seat 0's
+    /// wins, draws and losses.
+    fn duels(a: &str, b: &str, games: u64) -> [u32; 3] {
+        let mut tally = [0; 3];
+        for seed in 0..games {
+            let mut game = Duel::new(duel::Settings::default(), seed);
+            let mut bots = [a, b].map(|name| {
+                let rng = Rng::new(bot_seed(seed, usize::from(name == b)));
+                if name == "greedy" { Builtin::Greedy(rng) } else { Builtin::Random(rng) }
+            });
+            while !game.is_over() {
+                let actions: Vec<duel::Action> =
+                    (0..2).map(|seat| bots[seat].choose(&game, seat).unwrap_or_default()).collect();
+                game.step(&actions);
+            }
+            match game.outcome() {
+                Some((duel::Outcome::Won(0), _)) => tally[0] += 1,
+                Some((duel::Outcome::Draw, _)) => tally[1] += 1,
+                _ => tally[2] += 1,
+            }
+        }
+        tally
+    }
+
+    #[test]
+    fn greedy_beats_random_at_duel() {
+        let [wins, draws, losses] = duels("greedy", "random", 200);
+        assert_eq!(wins + draws + losses, 200);
+        assert!(wins > 3 * losses, "greedy won {wins}, drew {draws}, lost {losses}");
+    }
+
+    #[test]
+    fn duel_places_follow_the_outcome() {
+        let mut game = Duel::new(duel::Settings::default(), 1);
+        assert_eq!(StdioPlay::places(&game), vec![1, 1]);
+        game.step(&[duel::Action::Forfeit, duel::Action::default()]);
+        assert_eq!(StdioPlay::places(&game), vec![2, 1]);
     }
 }

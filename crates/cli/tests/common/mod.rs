@@ -92,3 +92,33 @@ pub fn assert_bad_input(out: &Output, file: &Path, needle: &str) {
     assert!(err.contains(&file.display().to_string()), "file not named: {err}");
     assert!(err.contains(needle), "{needle:?} not in: {err}");
 }
+
+/// The C starter bot of `game` (`starters/GAME/c/bot.c`), compiled once per
+/// test binary. With `fixed_seed` its random stream starts from the same
+/// seed in every process, so the bot plays the same game twice; the
+/// starter itself seeds from the clock.
+pub fn c_starter(game: &str, fixed_seed: bool) -> PathBuf {
+    use std::collections::BTreeMap;
+    use std::sync::{Mutex, OnceLock};
+    static BUILT: OnceLock<Mutex<BTreeMap<(String, bool), PathBuf>>> = OnceLock::new();
+    let mut built = BUILT.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(path) = built.get(&(game.to_string(), fixed_seed)) {
+        return path.clone();
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../starters").join(game).join("c/bot.c");
+    let mut text = std::fs::read_to_string(&src).expect("the C starter exists");
+    if fixed_seed {
+        let seeded = text.lines().find(|l| l.trim_start().starts_with("srand(")).expect("the starter seeds its RNG").to_string();
+        text = text.replace(&seeded, "    srand(1);");
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("c-starters-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let name = format!("{game}-{}", if fixed_seed { "fixed" } else { "random" });
+    let c_file = dir.join(format!("{name}.c"));
+    std::fs::write(&c_file, text).expect("write the source");
+    let bin = dir.join(name);
+    let ok = Command::new("cc").args(["-O2", "-o"]).arg(&bin).arg(&c_file).status().expect("cc must be installed");
+    assert!(ok.success(), "cc failed on {}", c_file.display());
+    built.insert((game.to_string(), fixed_seed), bin.clone());
+    bin
+}

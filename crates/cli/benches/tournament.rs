@@ -1,0 +1,84 @@
+//! Duel games per minute of `snakepit tournament` between two C starter
+//! bots (`starters/duel/c/bot.c`, sandboxed processes), through the built
+//! binary, the way a user runs it. The goal is at least 10,000
+//! games a minute on 2 cores.
+//!
+//! Run: `cargo bench -p snakepit --bench tournament` (needs `cc`).
+//! `SNAKEPIT_BENCH_GAMES` (default 1000), `SNAKEPIT_BENCH_JOBS` (default
+//! 2) and `SNAKEPIT_BENCH_RUNS` (default 3) change the run. Each run
+//! checks that every game was counted once and that wins, draws and
+//! losses add up, then prints its figure.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn setting(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+fn starter() -> PathBuf {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../starters/duel/c/bot.c");
+    let bin = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-duel-c-starter");
+    let ok = Command::new("cc").args(["-O2", "-o"]).arg(&bin).arg(src).status();
+    assert!(ok.expect("cc must be installed").success(), "cc failed");
+    bin
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; this harness has no filters.
+    let games = setting("SNAKEPIT_BENCH_GAMES", 1000);
+    let jobs = setting("SNAKEPIT_BENCH_JOBS", 2);
+    let runs = setting("SNAKEPIT_BENCH_RUNS", 3);
+    let bot = starter().display().to_string();
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-tournament-{}", std::process::id()));
+    println!("tournament: duel, two C starter bots, {games} games, --jobs {jobs}");
+    for run in 1..=runs {
+        let _ = std::fs::remove_dir_all(&out);
+        let started = Instant::now();
+        let status = Command::new(env!("CARGO_BIN_EXE_snakepit"))
+            .args(["tournament", "--game", "duel", "--bot", &format!("a={bot}"), "--bot", &format!("b={bot}")])
+            .args(["--games", &games.to_string(), "--jobs", &jobs.to_string(), "--seed", &run.to_string(), "--out"])
+            .arg(&out)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .expect("the binary runs");
+        let seconds = started.elapsed().as_secs_f64();
+        assert!(status.success(), "the tournament failed");
+        check(&out, games);
+        println!(
+            "run {run}: {games} games in {seconds:.2} s: {:.0} games/minute ({:.1} games/s)",
+            games as f64 * 60.0 / seconds,
+            games as f64 / seconds
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Every game once, and per bot wins + draws + losses = games.
+fn check(out: &Path, games: u64) {
+    let text = std::fs::read_to_string(out.join("results.jsonl")).expect("results.jsonl");
+    let mut seen = vec![false; games as usize];
+    let mut wdl = [[0u64; 3]; 2];
+    for line in text.lines() {
+        let r: serde_json::Value = serde_json::from_str(line).expect("a result line");
+        let game = r["game"].as_u64().expect("game") as usize;
+        assert!(!seen[game], "game {game} counted twice");
+        seen[game] = true;
+        let seats: Vec<usize> = r["seats"].as_array().expect("seats").iter().map(|v| v.as_u64().unwrap() as usize).collect();
+        let places: Vec<u64> = r["places"].as_array().expect("places").iter().map(|v| v.as_u64().unwrap()).collect();
+        for (seat, &bot) in seats.iter().enumerate() {
+            let outcome = match (places[seat], places[1 - seat]) {
+                (a, b) if a < b => 0,
+                (a, b) if a == b => 1,
+                _ => 2,
+            };
+            wdl[bot][outcome] += 1;
+        }
+    }
+    assert!(seen.iter().all(|&s| s), "a game is missing");
+    for bot in wdl {
+        assert_eq!(bot.iter().sum::<u64>(), games);
+    }
+}

@@ -1,0 +1,560 @@
+//! `snakepit tournament`: many games between named bots, in parallel, with
+//! standings, ratings and a report.
+//!
+//! The schedule, standings and report are the `snakepit-tournament`
+//! library's; this module plays the games. Each game goes through
+//! [`play::play_game`], the same call as `play`, on one of `--jobs` worker
+//! threads, each with its own single-threaded runtime (a thread owns the bot
+//! processes it starts). The main thread collects results, appends them to
+//! `results.jsonl` as they come, redraws the progress line, and stops
+//! everything on Ctrl-C or SIGTERM: running games are dropped (which kills
+//! their bots) and are not counted, so `--resume` plays them again. A game
+//! in which a bot could not start because another worker was copying its
+//! program at that moment is played again from the start.
+//!
+//! **Invariant:** the files depend on the seed and the bots only, never on
+//! `--jobs` or on timing: game `i`'s seed is `game_seed(seed, i)` and its
+//! seating comes from the schedule; at the end `results.jsonl` is rewritten
+//! in game order and the ratings are computed in game order. (A bot that
+//! plays differently from run to run, or misses deadlines under load, of
+//! course still changes results.)
+//!
+//! Files in `--out`: `tournament.json` (the settings, checked by
+//! `--resume`), `results.jsonl` (one [`GameResult`] per line),
+//! `games/NNNNNN.jsonl` (every replay, labelled with the bots' specs so that
+//! `replay --from-tick` can fork it) and `games/NNNNNN.jsonl.stderr.jsonl`
+//! where process bots wrote on stderr or failed, and `report.html`.
+
+use crate::bot_spec::BotSpec;
+use crate::exit::BadInput;
+use crate::play::{self, GameFlags, GameKind, RunOptions};
+use anyhow::Context;
+use snakepit_tournament::report::{self, About};
+use snakepit_tournament::{Fixture, Format, GameResult, Schedule, Standings, game_seed};
+use std::collections::{BTreeMap, VecDeque};
+use std::fs::{File, OpenOptions};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Flags of `snakepit tournament`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game and its rules.
+    #[command(flatten)]
+    pub game: GameFlags,
+    /// A contestant, NAME=SPEC (at least two): SPEC is anything `play
+    /// --bot` takes (builtin:NAME, a command line, a URL)
+    #[arg(long = "bot", value_name = "NAME=SPEC", required = true, value_parser = parse_entrant)]
+    pub bots: Vec<Entrant>,
+    /// Games to play in all (round-robin, swiss), or per match (knockout)
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// Games played at once [default: the number of cores]
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// How bots are paired: round-robin, swiss or knockout
+    #[arg(long, default_value = "round-robin")]
+    pub format: Format,
+    /// Seats per game [default: 2 for duel, 5 for snakebattle, the bots'
+    /// count (at most 8) for the others, rounded up to 2, 4 or 8 for
+    /// multisnake]
+    #[arg(long, value_name = "N")]
+    pub seats: Option<usize>,
+    /// Seed of the tournament; every game's seed derives from it and the
+    /// game's index
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Folder for the results, replays and report
+    #[arg(long, value_name = "DIR", default_value = "tournament")]
+    pub out: PathBuf,
+    /// Carry on with the games --out does not have yet (same settings)
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// A named contestant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entrant {
+    /// Its name in tables.
+    pub name: String,
+    /// Who plays.
+    pub spec: BotSpec,
+}
+
+fn parse_entrant(s: &str) -> Result<Entrant, String> {
+    let (name, spec) = s.split_once('=').ok_or_else(|| format!("{s:?} is not NAME=SPEC"))?;
+    let ok = |c: char| c.is_ascii_alphanumeric() || "_.-+".contains(c);
+    if name.is_empty() || name.len() > 40 || !name.chars().all(ok) {
+        return Err(format!("{name:?} is not a bot name (1 to 40 letters, digits, _ . - +)"));
+    }
+    Ok(Entrant { name: name.to_string(), spec: spec.parse()? })
+}
+
+/// Seats per game when `--seats` is not given.
+fn default_seats(kind: GameKind, bots: usize) -> usize {
+    match kind {
+        GameKind::Duel => 2,
+        GameKind::Snakebattle => 5,
+        GameKind::Multisnake => [2, 4, 8].into_iter().find(|&n| n >= bots).unwrap_or(8),
+        GameKind::Battlesnake | GameKind::Carrots => bots.clamp(2, 8),
+    }
+}
+
+/// What every worker needs to play a game.
+struct Shared {
+    flags: GameFlags,
+    specs: Vec<BotSpec>,
+    seed: u64,
+    games_dir: PathBuf,
+}
+
+/// What a worker reports.
+enum Message {
+    Done(GameResult),
+    Failed(u64, anyhow::Error),
+}
+
+/// Runs the tournament and prints the standings.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let names: Vec<String> = args.bots.iter().map(|e| e.name.clone()).collect();
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            return Err(BadInput(format!("two bots are named {n:?}")).into());
+        }
+    }
+    let seats = args.seats.unwrap_or_else(|| default_seats(args.game.game, names.len()));
+    let schedule = Schedule::new(args.format, names.len(), seats, args.games).map_err(|e| BadInput(e.to_string()))?;
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+
+    let games_dir = args.out.join("games");
+    std::fs::create_dir_all(&games_dir).map_err(|e| BadInput(format!("{}: cannot create: {e}", games_dir.display())))?;
+    let settings_path = args.out.join("tournament.json");
+    let results_path = args.out.join("results.jsonl");
+    let settings = settings_json(&args, seats);
+    let mut results: BTreeMap<u64, GameResult> = BTreeMap::new();
+    if args.resume {
+        let before = std::fs::read_to_string(&settings_path)
+            .map_err(|e| BadInput(format!("{}: cannot resume: {e}", settings_path.display())))?;
+        if serde_json::from_str::<serde_json::Value>(&before).ok().as_ref() != Some(&settings) {
+            return Err(BadInput(format!("{}: --resume needs the same game, bots, games, format, seats and seed", settings_path.display())).into());
+        }
+        results = read_results(&results_path)?;
+        if let Some(r) = results.values().find(|r| r.game >= schedule.total_games() || r.seats.iter().any(|&b| b >= names.len())) {
+            return Err(BadInput(format!("{}: game {} is not a game of this tournament", results_path.display(), r.game)).into());
+        }
+    } else if std::fs::metadata(&results_path).is_ok_and(|m| m.len() > 0) {
+        return Err(BadInput(format!("{} exists: add --resume to carry on, or choose another --out", results_path.display())).into());
+    }
+    std::fs::write(&settings_path, format!("{settings:#}\n")).map_err(|e| BadInput(format!("{}: {e}", settings_path.display())))?;
+    if args.bots.iter().any(|b| matches!(b.spec, BotSpec::Process { .. })) {
+        eprint!("{}", snakepit_bots::process::SandboxReport::cached());
+    }
+
+    let context = Arc::new(Shared {
+        flags: args.game.clone(),
+        specs: args.bots.iter().map(|e| e.spec.clone()).collect(),
+        seed: args.seed,
+        games_dir,
+    });
+    let mut progress = Progress::new(&names, schedule.total_games(), results.len() as u64);
+    let mut file = rewrite_results(&results_path, &results)?;
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let mut stop = Stop::default();
+    let outcome = runtime.block_on(async {
+        let mut signals = Signals::new()?;
+        let mut done: Vec<GameResult> = Vec::new();
+        while let Some(round) = schedule.next_round(&done) {
+            let mut todo = VecDeque::new();
+            for fixture in &round {
+                match results.get(&fixture.game) {
+                    Some(r) if r.seats == fixture.seats => {}
+                    Some(_) => {
+                        return Err(BadInput(format!(
+                            "{}: game {} was played by other seats than the schedule gives",
+                            results_path.display(),
+                            fixture.game
+                        ))
+                        .into());
+                    }
+                    None => todo.push_back(fixture.clone()),
+                }
+            }
+            if !todo.is_empty() {
+                play_round(todo, &context, jobs, &mut signals, &mut stop, &mut progress, &mut results, &mut file).await?;
+            }
+            if stop.interrupted || stop.failed.is_some() {
+                break;
+            }
+            if let Some(f) = round.iter().find(|f| !results.contains_key(&f.game)) {
+                // Only a worker that died (a bug) leaves a game unplayed.
+                anyhow::bail!("game {} was not played: a worker thread stopped", f.game);
+            }
+            done.extend(round.iter().filter_map(|f| results.get(&f.game).cloned()));
+        }
+        anyhow::Ok(())
+    });
+    progress.finish();
+    outcome?;
+    if results.is_empty()
+        && let Some((_, err)) = stop.failed
+    {
+        // Nothing was played: a bot that cannot play this game, say.
+        return Err(err);
+    }
+
+    // In game order, whatever order they finished in.
+    rewrite_results(&results_path, &results)?;
+    let mut standings = Standings::new(&names);
+    for r in results.values() {
+        standings.add(r);
+    }
+    let about = About {
+        title: format!("{} {} tournament", args.game.game.name(), args.format),
+        facts: [
+            format!("seed {}, {} seats per game", args.seed, seats),
+            format!("{} of {} games played", results.len(), schedule.total_games()),
+            "ratings: Weng-Lin, updated in game order; the interval is rating ± 2σ".to_string(),
+        ]
+        .into_iter()
+        .chain((seats > 2).then(|| "a game counts as every pair of seats taken by different bots: the better place wins the pair".to_string()))
+        .collect(),
+        specs: args.bots.iter().map(|e| e.spec.to_string()).collect(),
+    };
+    let report_path = args.out.join("report.html");
+    std::fs::write(&report_path, report::html(&standings, &about))
+        .map_err(|e| BadInput(format!("{}: cannot write the report: {e}", report_path.display())))?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}: {} of {} games, seed {}", about.title, results.len(), schedule.total_games(), args.seed)?;
+    write!(out, "{}", report::text(&standings))?;
+    writeln!(out, "results: {}\nreport: {}", results_path.display(), report_path.display())?;
+    drop(out);
+    if let Some((game, err)) = stop.failed {
+        return Err(err.context(format!("game {game} failed; the tournament stopped")));
+    }
+    if stop.interrupted {
+        anyhow::bail!(
+            "interrupted after {} of {} games; `--resume` with the same flags carries on",
+            results.len(),
+            schedule.total_games()
+        );
+    }
+    Ok(())
+}
+
+/// The settings `--resume` must find unchanged.
+fn settings_json(args: &Args, seats: usize) -> serde_json::Value {
+    let f = &args.game;
+    serde_json::json!({
+        "game": f.game.name(),
+        "ticks": f.ticks,
+        "map": f.map.as_ref().map(|p| p.display().to_string()),
+        "profile": f.profile,
+        "ruleset": f.ruleset,
+        "width": f.width,
+        "height": f.height,
+        "timeout_ms": f.timeout_ms,
+        "set": f.set.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(),
+        "bots": args.bots.iter().map(|e| serde_json::json!({"name": e.name, "spec": e.spec.to_string()})).collect::<Vec<_>>(),
+        "games": args.games,
+        "format": args.format.name(),
+        "seats": seats,
+        "seed": args.seed,
+    })
+}
+
+/// Reads the results of an earlier run. A last line without its newline
+/// was cut by a crash and is dropped; any other defect is an error.
+fn read_results(path: &Path) -> anyhow::Result<BTreeMap<u64, GameResult>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(BadInput(format!("{}: {e}", path.display())).into()),
+    };
+    let complete = text.rfind('\n').map_or("", |end| &text[..end]);
+    let mut results = BTreeMap::new();
+    for (i, line) in complete.lines().enumerate().filter(|(_, l)| !l.is_empty()) {
+        let r: GameResult =
+            serde_json::from_str(line).map_err(|e| BadInput(format!("{}: line {}: {e}", path.display(), i + 1)))?;
+        results.insert(r.game, r);
+    }
+    Ok(results)
+}
+
+/// Writes `results` in game order (through a temporary file, so a crash
+/// leaves the old or the new file) and returns the file open for appending.
+fn rewrite_results(path: &Path, results: &BTreeMap<u64, GameResult>) -> anyhow::Result<File> {
+    let tmp = path.with_extension("jsonl.tmp");
+    let mut text = String::new();
+    for r in results.values() {
+        text.push_str(&serde_json::to_string(r).context("a result always serializes")?);
+        text.push('\n');
+    }
+    let cannot = |e: std::io::Error| BadInput(format!("{}: cannot write: {e}", path.display()));
+    std::fs::write(&tmp, text).map_err(cannot)?;
+    std::fs::rename(&tmp, path).map_err(cannot)?;
+    Ok(OpenOptions::new().append(true).open(path).map_err(cannot)?)
+}
+
+/// Why the tournament stopped early.
+#[derive(Default)]
+struct Stop {
+    interrupted: bool,
+    failed: Option<(u64, anyhow::Error)>,
+}
+
+/// Ctrl-C (SIGINT) and SIGTERM, caught from the start of the run: a
+/// signal that arrives between two polls is kept for the next one.
+struct Signals {
+    interrupt: tokio::signal::unix::Signal,
+    term: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn new() -> anyhow::Result<Signals> {
+        use tokio::signal::unix::{SignalKind, signal};
+        let interrupt = signal(SignalKind::interrupt()).context("cannot catch SIGINT")?;
+        let term = signal(SignalKind::terminate()).context("cannot catch SIGTERM")?;
+        Ok(Signals { interrupt, term })
+    }
+
+    async fn next(&mut self) {
+        tokio::select! {
+            _ = self.interrupt.recv() => {}
+            _ = self.term.recv() => {}
+        }
+    }
+}
+
+/// Plays `todo` on `jobs` worker threads until done, stopped or failed.
+#[allow(clippy::too_many_arguments, reason = "the run's state, passed down once")]
+async fn play_round(
+    todo: VecDeque<Fixture>,
+    context: &Arc<Shared>,
+    jobs: usize,
+    signals: &mut Signals,
+    stop: &mut Stop,
+    progress: &mut Progress,
+    results: &mut BTreeMap<u64, GameResult>,
+    file: &mut File,
+) -> anyhow::Result<()> {
+    let workers = jobs.min(todo.len());
+    let queue = Arc::new(Mutex::new(todo));
+    let (cancel, cancelled) = tokio::sync::watch::channel(false);
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut threads = Vec::with_capacity(workers);
+    for n in 0..workers {
+        let (queue, context, tx, cancelled) = (Arc::clone(&queue), Arc::clone(context), tx.clone(), cancelled.clone());
+        let thread = std::thread::Builder::new()
+            .name(format!("game-{n}"))
+            .spawn(move || worker(&queue, &context, &tx, cancelled))
+            .context("cannot start a worker thread")?;
+        threads.push(thread);
+    }
+    drop(tx);
+    let mut ticker = tokio::time::interval(Duration::from_millis(250));
+    loop {
+        tokio::select! {
+            message = rx.recv() => match message {
+                None => break,
+                Some(Message::Done(r)) => {
+                    let line = serde_json::to_string(&r).context("a result always serializes")?;
+                    writeln!(file, "{line}").and_then(|()| file.flush()).context("cannot append to results.jsonl")?;
+                    progress.add(&r);
+                    results.insert(r.game, r);
+                }
+                Some(Message::Failed(game, err)) => {
+                    if stop.failed.is_none() {
+                        stop.failed = Some((game, err));
+                    }
+                    let _ = cancel.send(true);
+                }
+            },
+            () = signals.next(), if !stop.interrupted => {
+                stop.interrupted = true;
+                let _ = cancel.send(true);
+            }
+            _ = ticker.tick() => progress.draw(false),
+        }
+    }
+    for thread in threads {
+        let _ = thread.join();
+    }
+    Ok(())
+}
+
+/// One worker thread: takes fixtures from the queue until it is empty or
+/// the run is cancelled.
+fn worker(
+    queue: &Mutex<VecDeque<Fixture>>,
+    context: &Shared,
+    tx: &tokio::sync::mpsc::UnboundedSender<Message>,
+    cancelled: tokio::sync::watch::Receiver<bool>,
+) {
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            let _ = tx.send(Message::Failed(0, anyhow::Error::new(e).context("cannot start the async runtime")));
+            return;
+        }
+    };
+    runtime.block_on(async {
+        loop {
+            if *cancelled.borrow() {
+                return;
+            }
+            let next = queue.lock().map(|mut q| q.pop_front()).unwrap_or(None);
+            let Some(fixture) = next else { return };
+            let mut watch = cancelled.clone();
+            let cancel = async move {
+                // A closed channel means the run is over; only `true` stops.
+                if watch.wait_for(|&c| c).await.is_err() {
+                    std::future::pending::<()>().await;
+                }
+            };
+            let game = fixture.game;
+            let played = tokio::select! {
+                r = play_one(&fixture, context) => r,
+                () = cancel => return,
+            };
+            let message = match played {
+                Ok(r) => Message::Done(r),
+                Err(e) => Message::Failed(game, e),
+            };
+            let failed = matches!(message, Message::Failed(..));
+            if tx.send(message).is_err() || failed {
+                return;
+            }
+        }
+    });
+}
+
+/// Attempts at one game, at most, while a bot's program is busy when it
+/// starts (see `GameOutcome::busy_start`): that happens to about one game
+/// in fifty with two workers, so a tenth attempt is not needed in practice.
+const BUSY_START_ATTEMPTS: u32 = 10;
+
+/// Plays one game and writes its replay; returns its result line.
+async fn play_one(fixture: &Fixture, context: &Shared) -> anyhow::Result<GameResult> {
+    let seed = game_seed(context.seed, fixture.game);
+    let bots: Vec<BotSpec> = fixture.seats.iter().map(|&b| context.specs[b].clone()).collect();
+    let mut outcome = play::play_game(&context.flags, &bots, seed, &RunOptions::default()).await?;
+    for _ in 1..BUSY_START_ATTEMPTS {
+        if !outcome.busy_start {
+            break;
+        }
+        outcome = play::play_game(&context.flags, &bots, seed, &RunOptions::default()).await?;
+    }
+    let path = context.games_dir.join(format!("{:06}.jsonl", fixture.game));
+    std::fs::write(&path, &outcome.replay).with_context(|| format!("{}: cannot write the replay", path.display()))?;
+    let log = play::stderr_log_path(&path);
+    if outcome.stderr_log.is_empty() {
+        let _ = std::fs::remove_file(&log);
+    } else {
+        std::fs::write(&log, &outcome.stderr_log).with_context(|| format!("{}: cannot write", log.display()))?;
+    }
+    Ok(GameResult {
+        game: fixture.game,
+        seed,
+        seats: fixture.seats.clone(),
+        places: outcome.places,
+        scores: outcome.scores,
+        ticks: outcome.ticks,
+        forfeits: outcome.forfeits,
+    })
+}
+
+/// The live line on stderr: a terminal gets it redrawn in place four times
+/// a second; anything else a plain line every ten seconds.
+struct Progress {
+    /// Standings in the order games finished: good enough for a glance.
+    live: Standings,
+    total: u64,
+    done: u64,
+    /// Games finished before this run (`--resume`).
+    before: u64,
+    started: Instant,
+    last_plain: Instant,
+    terminal: bool,
+    drawn: bool,
+}
+
+impl Progress {
+    fn new(names: &[String], total: u64, before: u64) -> Progress {
+        let now = Instant::now();
+        Progress {
+            live: Standings::new(names),
+            total,
+            done: before,
+            before,
+            started: now,
+            last_plain: now,
+            terminal: std::io::stderr().is_terminal(),
+            drawn: false,
+        }
+    }
+
+    fn add(&mut self, r: &GameResult) {
+        self.live.add(r);
+        self.done += 1;
+    }
+
+    fn line(&self) -> String {
+        let elapsed = self.started.elapsed().as_secs_f64().max(1e-3);
+        let rate = (self.done - self.before) as f64 / elapsed;
+        let eta = if rate > 0.0 { format!("{:.0}s", (self.total.saturating_sub(self.done)) as f64 / rate) } else { "?".to_string() };
+        let mut line = format!("[{}/{}] {rate:.1} games/s, ETA {eta} |", self.done, self.total);
+        for &b in self.live.ranking().iter().take(4) {
+            let st = &self.live.bots()[b];
+            let rate = st.record.win_rate().map_or("-".to_string(), |r| format!("{:.0}%", 100.0 * r));
+            line.push_str(&format!(" {} {rate} ({:.1})", self.live.names()[b], st.rating.rating));
+        }
+        line
+    }
+
+    fn draw(&mut self, force: bool) {
+        let mut err = std::io::stderr().lock();
+        if self.terminal {
+            let _ = write!(err, "\r\x1b[K{}", self.line());
+            let _ = err.flush();
+            self.drawn = true;
+        } else if force || self.last_plain.elapsed() >= Duration::from_secs(10) {
+            let _ = writeln!(err, "{}", self.line());
+            self.last_plain = Instant::now();
+        }
+    }
+
+    fn finish(&mut self) {
+        let prefix = if self.terminal && self.drawn { "\r\x1b[K" } else { "" };
+        let _ = writeln!(std::io::stderr().lock(), "{prefix}{}", self.line());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entrants_are_name_and_spec() {
+        let e = parse_entrant("v2=python3 bot.py --x=1").unwrap();
+        assert_eq!(e.name, "v2");
+        assert_eq!(e.spec, BotSpec::Process { line: "python3 bot.py --x=1".into(), json: false });
+        assert!(parse_entrant("builtin:random").is_err());
+        assert!(parse_entrant("a b=builtin:random").unwrap_err().contains("not a bot name"));
+        assert!(parse_entrant("x=builtin:nope").is_err());
+    }
+
+    #[test]
+    fn default_seats_fit_the_game() {
+        assert_eq!(default_seats(GameKind::Duel, 5), 2);
+        assert_eq!(default_seats(GameKind::Multisnake, 3), 4);
+        assert_eq!(default_seats(GameKind::Multisnake, 12), 8);
+        assert_eq!(default_seats(GameKind::Battlesnake, 2), 2);
+        assert_eq!(default_seats(GameKind::Snakebattle, 2), 5);
+    }
+}

@@ -1,0 +1,262 @@
+//! `snakepit tournament` through the built binary: a 1,000-game duel between
+//! two C starter bots whose numbers add up, identical files for the same
+//! seed whatever `--jobs` is, ratings that separate greedy from random,
+//! multi-player placements turned into pairs, and Ctrl-C then `--resume`
+//! giving the same files as an uninterrupted run.
+
+mod common;
+
+use common::{TempDir, c_starter, snakepit, stderr, stdout};
+use snakepit_tournament::GameResult;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// One row of the standings table: name, games, wins, draws, losses,
+/// rating, twice the uncertainty, mean score.
+#[derive(Debug)]
+struct Row {
+    name: String,
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    rating: f64,
+    two_sigma: f64,
+}
+
+/// The standings rows printed on stdout.
+fn rows(out: &str) -> Vec<Row> {
+    out.lines()
+        .skip_while(|l| !l.trim_start().starts_with("rank"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(w.len(), 11, "{l}");
+            assert_eq!(w[8], "±", "{l}");
+            Row {
+                name: w[1].to_string(),
+                games: w[2].parse().unwrap(),
+                wins: w[3].parse().unwrap(),
+                draws: w[4].parse().unwrap(),
+                losses: w[5].parse().unwrap(),
+                rating: w[7].parse().unwrap(),
+                two_sigma: w[9].parse().unwrap(),
+            }
+        })
+        .collect()
+}
+
+fn results(dir: &Path) -> Vec<GameResult> {
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+fn tournament(args: &[&str], out: &Path) -> std::process::Output {
+    let mut all: Vec<&std::ffi::OsStr> = vec!["tournament".as_ref()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    all.extend(["--out".as_ref(), out.as_os_str()]);
+    snakepit(&all)
+}
+
+#[test]
+fn a_thousand_duels_between_c_starters_add_up() {
+    let dir = TempDir::new("a_thousand_duels");
+    let bot = c_starter("duel", false).display().to_string();
+    let (a, b) = (format!("a={bot}"), format!("b={bot}"));
+    let out = tournament(&["--game", "duel", "--bot", &a, "--bot", &b, "--games", "1000", "--jobs", "2", "--seed", "3"], &dir.join("t"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+
+    // Every game is in the results once, in order, with its replay.
+    let results = results(&dir.join("t"));
+    assert_eq!(results.iter().map(|r| r.game).collect::<Vec<_>>(), (0..1000).collect::<Vec<_>>());
+    for r in &results {
+        assert_eq!(r.seats.len(), 2);
+        assert!(r.places.iter().all(|&p| p == 1 || p == 2), "{r:?}");
+        assert!(dir.join(&format!("t/games/{:06}.jsonl", r.game)).exists());
+    }
+    // Every bot started: games in parallel do not get in each other's way
+    // (a forfeit for a missed deadline on a loaded machine is the bot's).
+    for r in results.iter().filter(|r| r.forfeits != [0, 0]) {
+        let log = std::fs::read_to_string(dir.join(&format!("t/games/{:06}.jsonl.stderr.jsonl", r.game))).unwrap();
+        assert!(!log.contains("could not start"), "game {}: {log}", r.game);
+    }
+    // Each bot plays both sides equally often.
+    assert_eq!(results.iter().filter(|r| r.seats == [0, 1]).count(), 500);
+
+    let rows = rows(&text);
+    assert_eq!(rows.len(), 2, "{text}");
+    for row in &rows {
+        assert_eq!(row.games, 1000, "{text}");
+        assert_eq!(row.wins + row.draws + row.losses, row.games, "{text}");
+        // The table agrees with the results file.
+        let me = if row.name == "a" { 0 } else { 1 };
+        let wins = results.iter().filter(|r| r.places[r.seats.iter().position(|&s| s == me).unwrap()] == 1 && r.places != [1, 1]).count();
+        let draws = results.iter().filter(|r| r.places == [1, 1]).count();
+        assert_eq!((row.wins, row.draws), (wins as u64, draws as u64), "{text}");
+    }
+    let (x, y) = (&rows[0], &rows[1]);
+    assert_eq!((x.wins, x.draws, x.losses), (y.losses, y.draws, y.wins), "{text}");
+    assert!(text.contains("win rate, row against column"), "{text}");
+    let report = std::fs::read_to_string(dir.join("t/report.html")).unwrap();
+    assert!(report.contains("<svg id=\"ratings\"") && report.contains("id=\"matrix\""));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_files_whatever_the_jobs() {
+    let dir = TempDir::new("the_same_seed_gives_the_same_files");
+    let bot = format!("c={}", c_starter("duel", true).display());
+    let run = |name: &str, jobs: &str, seed: &str| {
+        let args = ["--game", "duel", "--bot", &bot, "--bot", "g=builtin:greedy", "--bot", "r=builtin:random", "--games", "90", "--jobs", jobs, "--seed", seed];
+        let out = tournament(&args, &dir.join(name));
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let one = run("one", "1", "7");
+    let three = run("three", "3", "7");
+    let other = run("other", "2", "8");
+    let file = |name: &str, f: &str| std::fs::read(dir.join(name).join(f)).unwrap();
+    assert!(file("one", "results.jsonl") == file("three", "results.jsonl"), "results differ with --jobs");
+    assert!(file("one", "report.html") == file("three", "report.html"), "reports differ with --jobs");
+    assert!(file("one", "games/000042.jsonl") == file("three", "games/000042.jsonl"));
+    assert!(file("one", "results.jsonl") != file("other", "results.jsonl"), "another seed, other games");
+    let table = |s: &str| s.lines().filter(|l| !l.starts_with("results: ") && !l.starts_with("report: ")).collect::<Vec<_>>().join("\n");
+    assert_eq!(table(&one), table(&three));
+    assert_eq!(results(&dir.join("one")).len(), 90);
+    assert_ne!(table(&one), table(&other));
+}
+
+#[test]
+fn greedy_beats_random_with_separate_rating_intervals() {
+    let dir = TempDir::new("greedy_beats_random");
+    let out = tournament(&["--game", "duel", "--bot", "greedy=builtin:greedy", "--bot", "random=builtin:random", "--games", "300"], &dir.join("t"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let rows = rows(&text);
+    let (greedy, random) = (&rows[0], &rows[1]);
+    assert_eq!((greedy.name.as_str(), random.name.as_str()), ("greedy", "random"), "{text}");
+    assert!(greedy.wins > 2 * greedy.losses, "{text}");
+    // rating ± 2 sigma: the intervals do not overlap.
+    assert!(greedy.rating - greedy.two_sigma > random.rating + random.two_sigma, "{text}");
+}
+
+#[test]
+fn five_seat_games_count_pairs_of_seats() {
+    let dir = TempDir::new("five_seat_games");
+    let out = tournament(
+        &["--game", "snakebattle", "--ticks", "150", "--bot", "g=builtin:greedy", "--bot", "r=builtin:random", "--games", "6"],
+        &dir.join("t"),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let results = results(&dir.join("t"));
+    assert_eq!(results.len(), 6);
+    // Two bots in five seats take turns: 3 + 2 seats, so 6 pairs a game.
+    let pairs: usize = results
+        .iter()
+        .map(|r| {
+            assert_eq!(r.seats.len(), 5);
+            let zeros = r.seats.iter().filter(|&&s| s == 0).count();
+            zeros * (5 - zeros)
+        })
+        .sum();
+    assert_eq!(pairs, 36);
+    let rows = rows(&stdout(&out));
+    for row in &rows {
+        assert_eq!(row.games, 6);
+        assert_eq!(row.wins + row.draws + row.losses, 36, "{}", stdout(&out));
+    }
+    assert_eq!(rows[0].wins, rows[1].losses);
+}
+
+#[test]
+fn interrupted_then_resumed_gives_the_same_files() {
+    let dir = TempDir::new("interrupted_then_resumed");
+    // A name of its own, to look for leftover processes.
+    let program = dir.join("ctrlc-duel-bot");
+    std::fs::copy(c_starter("duel", true), &program).unwrap();
+    let bot = format!("c={}", program.display());
+    let args = |out: &Path| -> Vec<String> {
+        ["tournament", "--game", "duel", "--bot", &bot, "--bot", "g=builtin:greedy", "--games", "400", "--jobs", "2", "--seed", "11", "--out"]
+            .iter()
+            .map(ToString::to_string)
+            .chain([out.display().to_string()])
+            .collect()
+    };
+    let whole = snakepit(args(&dir.join("whole")));
+    assert!(whole.status.success(), "{}", stderr(&whole));
+
+    let cut = dir.join("cut");
+    let child = Command::new(env!("CARGO_BIN_EXE_snakepit"))
+        .args(args(&cut))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Interrupt once some games are in, not all.
+    let started = Instant::now();
+    while std::fs::read_to_string(cut.join("results.jsonl")).map_or(0, |t| t.lines().count()) < 20 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no results after a minute");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("interrupted after") && err.contains("--resume"), "{err}");
+    // The games that were running were stopped with their bots.
+    let left = Command::new("pgrep").args(["-x", "ctrlc-duel-bot"]).output().unwrap();
+    assert!(left.stdout.is_empty(), "bots left running: {}", String::from_utf8_lossy(&left.stdout));
+    let partial = results(&cut).len();
+    assert!((20..400).contains(&partial), "{partial} games before the interrupt");
+
+    let mut again = args(&cut);
+    again.push("--resume".into());
+    let resumed = snakepit(&again);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let file = |d: &Path, f: &str| std::fs::read(d.join(f)).unwrap();
+    assert!(file(&cut, "results.jsonl") == file(&dir.join("whole"), "results.jsonl"), "resumed results differ");
+    assert!(file(&cut, "report.html") == file(&dir.join("whole"), "report.html"));
+}
+
+#[test]
+fn results_are_kept_unless_resumed_with_the_same_settings() {
+    let dir = TempDir::new("results_are_kept");
+    let t = dir.join("t");
+    let base = ["--game", "duel", "--bot", "g=builtin:greedy", "--bot", "r=builtin:random", "--games", "10"];
+    assert!(tournament(&base, &t).status.success());
+    let again = tournament(&base, &t);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(stderr(&again).contains("--resume"), "{}", stderr(&again));
+    let mut other: Vec<&str> = base.to_vec();
+    other.extend(["--seed", "2", "--resume"]);
+    let out = tournament(&other, &t);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("the same game, bots, games"), "{}", stderr(&out));
+    let mut same: Vec<&str> = base.to_vec();
+    same.push("--resume");
+    let out = tournament(&same, &t);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("10 of 10 games"), "{}", stdout(&out));
+}
+
+#[test]
+fn bad_tournaments_are_refused() {
+    let dir = TempDir::new("bad_tournaments");
+    let out = tournament(&["--game", "duel", "--bot", "a=builtin:random"], &dir.join("t"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("at least 2 bots"), "{}", stderr(&out));
+    let out = tournament(&["--game", "duel", "--bot", "a=builtin:random", "--bot", "a=builtin:greedy"], &dir.join("t"));
+    assert_eq!(out.status.code(), Some(2));
+    let out = tournament(
+        &["--game", "snakebattle", "--format", "swiss", "--bot", "a=builtin:random", "--bot", "b=builtin:greedy"],
+        &dir.join("t"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("pairs two bots per game"), "{}", stderr(&out));
+    let out = tournament(&["--game", "duel", "--bot", "a=builtin:random", "--bot", "b=http://127.0.0.1:9/"], &dir.join("t"));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("HTTP snakes play battlesnake"), "{}", stderr(&out));
+}

@@ -1,0 +1,258 @@
+//! The standings as people read them: a text table for the terminal and a
+//! self-contained HTML page (inline CSS and SVG, no script, nothing
+//! fetched) with the standings, the win matrix as a heat map and the
+//! rating of every bot after each game.
+
+use crate::standings::Standings;
+use std::fmt::Write;
+
+/// What the report says about the tournament besides its standings.
+#[derive(Clone, Debug, Default)]
+pub struct About {
+    /// A title: the game and format.
+    pub title: String,
+    /// Lines of facts (seed, games played, settings).
+    pub facts: Vec<String>,
+    /// Each bot's spec, by bot index.
+    pub specs: Vec<String>,
+}
+
+/// The standings and the win-rate matrix as text.
+pub fn text(s: &Standings) -> String {
+    let names = s.names();
+    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(3);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:>4}  {:<width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>19}  {:>10}",
+        "rank", "bot", "games", "wins", "draws", "losses", "win%", "rating (±2σ)", "mean score"
+    );
+    for (rank, &b) in s.ranking().iter().enumerate() {
+        let st = &s.bots()[b];
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>19}  {:>10.2}",
+            rank + 1,
+            names[b],
+            st.games,
+            st.record.wins,
+            st.record.draws,
+            st.record.losses,
+            percent(st.record.win_rate()),
+            format!("{:.2} ± {:.2}", st.rating.rating, 2.0 * st.rating.uncertainty),
+            st.mean_score()
+        );
+    }
+    let _ = writeln!(out, "\nwin rate, row against column (a draw counts half):");
+    let col = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(6);
+    let _ = write!(out, "{:<width$}", "");
+    for n in names {
+        let _ = write!(out, "  {n:>col$}");
+    }
+    out.push('\n');
+    for (a, n) in names.iter().enumerate() {
+        let _ = write!(out, "{n:<width$}");
+        for b in 0..names.len() {
+            let cell = if a == b { "-".to_string() } else { percent(s.against(a, b).win_rate()) };
+            let _ = write!(out, "  {cell:>col$}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn percent(rate: Option<f64>) -> String {
+    rate.map_or_else(|| "-".to_string(), |r| format!("{:.1}%", 100.0 * r))
+}
+
+/// Escapes text for HTML element content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Line colours of the rating chart, by bot index (repeating).
+const COLOURS: [&str; 8] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+
+/// The whole HTML page.
+pub fn html(s: &Standings, about: &About) -> String {
+    let names = s.names();
+    let mut out = String::new();
+    let title = escape(&about.title);
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n<style>\n\
+         body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; }}\n\
+         table {{ border-collapse: collapse; margin: 1em 0; }}\n\
+         th, td {{ padding: 0.3em 0.7em; border: 1px solid #ccc; text-align: right; }}\n\
+         th:nth-child(2), td:nth-child(2) {{ text-align: left; }}\n\
+         table.matrix td, table.matrix th {{ text-align: center; min-width: 4em; }}\n\
+         .spec {{ font-family: monospace; color: #555; }}\n\
+         </style>\n</head>\n<body>\n<h1>{title}</h1>\n<ul>\n"
+    );
+    for fact in &about.facts {
+        let _ = writeln!(out, "<li>{}</li>", escape(fact));
+    }
+    out.push_str("</ul>\n<h2>Standings</h2>\n<table id=\"standings\">\n<tr><th>rank</th><th>bot</th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>win rate</th><th>rating ± 2σ</th><th>mean score</th></tr>\n");
+    for (rank, &b) in s.ranking().iter().enumerate() {
+        let st = &s.bots()[b];
+        let spec = about.specs.get(b).map(|x| format!(" <span class=\"spec\">{}</span>", escape(x))).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}{spec}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2} ± {:.2}</td><td>{:.2}</td></tr>",
+            rank + 1,
+            escape(&names[b]),
+            st.games,
+            st.record.wins,
+            st.record.draws,
+            st.record.losses,
+            percent(st.record.win_rate()),
+            st.rating.rating,
+            2.0 * st.rating.uncertainty,
+            st.mean_score()
+        );
+    }
+    out.push_str("</table>\n<h2>Win rate, row against column</h2>\n<p>A draw counts half; the cell's colour goes from red (0%) to green (100%).</p>\n<table class=\"matrix\" id=\"matrix\">\n<tr><th></th>");
+    for n in names {
+        let _ = write!(out, "<th>{}</th>", escape(n));
+    }
+    out.push_str("</tr>\n");
+    for (a, n) in names.iter().enumerate() {
+        let _ = write!(out, "<tr><th>{}</th>", escape(n));
+        for b in 0..names.len() {
+            let rec = s.against(a, b);
+            match rec.win_rate().filter(|_| a != b) {
+                Some(r) => {
+                    let _ = write!(
+                        out,
+                        "<td style=\"background:{}\" title=\"{} wins, {} draws, {} losses\">{:.1}%</td>",
+                        heat(r),
+                        rec.wins,
+                        rec.draws,
+                        rec.losses,
+                        100.0 * r
+                    );
+                }
+                None => out.push_str("<td>-</td>"),
+            }
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n<h2>Rating after each game</h2>\n");
+    out.push_str(&chart(s));
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+/// A colour from red (0) through yellow to green (1).
+fn heat(rate: f64) -> String {
+    let r = rate.clamp(0.0, 1.0);
+    let hue = 120.0 * r;
+    format!("hsl({hue:.0}, 70%, 75%)")
+}
+
+/// The rating chart: one line per bot, with its ±2σ band.
+fn chart(s: &Standings) -> String {
+    let (w, h, pad) = (800.0, 360.0, 40.0);
+    let history = s.history();
+    let mut out = String::new();
+    if history.is_empty() {
+        out.push_str("<p>No games yet.</p>\n");
+        return out;
+    }
+    let (mut lo, mut hi) = (f64::MAX, f64::MIN);
+    for r in history.iter().flatten() {
+        lo = lo.min(r.low());
+        hi = hi.max(r.high());
+    }
+    if hi - lo < 1e-9 {
+        hi = lo + 1.0;
+    }
+    let n = history.len();
+    let x = |i: usize| pad + (w - 2.0 * pad) * (i as f64 + 1.0) / n as f64;
+    let y = |v: f64| h - pad - (h - 2.0 * pad) * (v - lo) / (hi - lo);
+    // At most about 400 points per line keep the page small.
+    let step = n.div_ceil(400).max(1);
+    let idx: Vec<usize> = (0..n).step_by(step).chain(std::iter::once(n - 1)).collect();
+    let _ = writeln!(
+        out,
+        "<svg id=\"ratings\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\">"
+    );
+    let _ = writeln!(out, "<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#fff\"/>");
+    let _ = writeln!(out, "<line x1=\"{pad}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#888\"/>", h - pad, w - pad, h - pad);
+    let _ = writeln!(out, "<line x1=\"{pad}\" y1=\"{pad}\" x2=\"{pad}\" y2=\"{}\" stroke=\"#888\"/>", h - pad);
+    let _ = writeln!(out, "<text x=\"{pad}\" y=\"{}\" font-size=\"12\">game 1</text>", h - pad + 16.0);
+    let _ = writeln!(out, "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">game {n}</text>", w - pad, h - pad + 16.0);
+    let _ = writeln!(out, "<text x=\"4\" y=\"{}\" font-size=\"12\">{hi:.1}</text>", pad);
+    let _ = writeln!(out, "<text x=\"4\" y=\"{}\" font-size=\"12\">{lo:.1}</text>", h - pad);
+    for (b, name) in s.names().iter().enumerate() {
+        let colour = COLOURS[b % COLOURS.len()];
+        let upper: Vec<String> = idx.iter().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i][b].high()))).collect();
+        let lower: Vec<String> = idx.iter().rev().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i][b].low()))).collect();
+        let _ = writeln!(out, "<polygon points=\"{} {}\" fill=\"{colour}\" fill-opacity=\"0.12\" stroke=\"none\"/>", upper.join(" "), lower.join(" "));
+        let line: Vec<String> = idx.iter().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i][b].rating))).collect();
+        let _ = writeln!(
+            out,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"><title>{}</title></polyline>",
+            line.join(" "),
+            escape(name)
+        );
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{}\" font-size=\"13\" fill=\"{colour}\">{}</text>",
+            pad + 10.0,
+            pad + 16.0 * (b as f64 + 1.0),
+            escape(name)
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::standings::GameResult;
+
+    fn standings() -> Standings {
+        let mut s = Standings::new(&["<b>bold</b>".into(), "plain".into()]);
+        for g in 0..10 {
+            let places = if g % 3 == 0 { vec![2, 1] } else { vec![1, 2] };
+            s.add(&GameResult { game: g, seed: g, seats: vec![0, 1], places, scores: vec![1, 0], ticks: 3, forfeits: Vec::new() });
+        }
+        s
+    }
+
+    #[test]
+    fn text_table_has_every_bot_and_the_matrix() {
+        let t = text(&standings());
+        let lines: Vec<&str> = t.lines().collect();
+        assert!(lines[0].contains("rating (±2σ)"), "{t}");
+        assert!(lines[1].contains("<b>bold</b>") && lines[1].contains("    10       6       0       4"), "{t}");
+        assert!(t.contains("60.0%") && t.contains("40.0%"), "{t}");
+    }
+
+    #[test]
+    fn html_is_escaped_and_self_contained() {
+        let about = About { title: "duel <round-robin>".into(), facts: vec!["seed 1".into()], specs: vec!["a & b".into(), "c".into()] };
+        let page = html(&standings(), &about);
+        assert!(!page.contains("<b>bold"), "names are escaped");
+        assert!(page.contains("&lt;b&gt;bold&lt;/b&gt;"));
+        assert!(page.contains("a &amp; b"));
+        assert!(page.contains("<svg id=\"ratings\""));
+        assert!(page.contains("<table class=\"matrix\""));
+        // Nothing is fetched: the only URL is the SVG namespace.
+        assert_eq!(page.matches("http").count(), 1, "{page}");
+        assert!(!page.contains("<script"));
+    }
+}

@@ -1,0 +1,356 @@
+//! What the results of a tournament add up to, computed in game order.
+//!
+//! **Multi-player games.** A game's result is a place per seat (1 plus the
+//! number of seats that did strictly better). For the win, draw and loss
+//! counts and the win matrix, a game of more than two seats counts as
+//! every pair of seats taken by different bots: the better place wins the
+//! pair, an equal place draws it. So in a five-snake game the bot that
+//! placed first wins four pairs; two seats of the same bot are never a
+//! pair. For a two-seat game this is simply the game's result. Each bot's
+//! wins + draws + losses is therefore the number of pairs it was in
+//! (`pairs`), which equals its number of games when games have two seats.
+//!
+//! **Ratings.** Weng-Lin (the `skillratings` crate's implementation of the
+//! Bayesian rating of Weng and Lin, 2011), starting at 25 with an
+//! uncertainty of 25/3, updated after every game in game order, so they do
+//! not depend on the order in which games finished. Every bot of a game
+//! takes part once, ranked by its best seat's place (a free-for-all
+//! between teams of one). The interval shown is rating ± 2 uncertainty.
+
+use serde::{Deserialize, Serialize};
+use skillratings::MultiTeamOutcome;
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
+
+/// One finished game, as the results file holds it (one JSON object per
+/// line, keys in this order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameResult {
+    /// The game's index in the tournament.
+    pub game: u64,
+    /// The game's seed.
+    pub seed: u64,
+    /// The bot (index into the tournament's bots) in each seat.
+    pub seats: Vec<usize>,
+    /// Each seat's place: 1 plus the number of seats that did strictly
+    /// better.
+    pub places: Vec<usize>,
+    /// Each seat's score.
+    pub scores: Vec<i64>,
+    /// Ticks played.
+    pub ticks: u64,
+    /// Ticks in which each seat forfeited or gave no usable move.
+    #[serde(default)]
+    pub forfeits: Vec<u32>,
+}
+
+/// The result of one pair of seats, from the first bot's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PairOutcome {
+    /// The first bot placed better.
+    Win,
+    /// Both placed equally.
+    Draw,
+    /// The second bot placed better.
+    Loss,
+}
+
+impl PairOutcome {
+    /// The first bot's points: 2 for a win, 1 for a draw, 0 for a loss.
+    pub fn points_first(self) -> u64 {
+        match self {
+            PairOutcome::Win => 2,
+            PairOutcome::Draw => 1,
+            PairOutcome::Loss => 0,
+        }
+    }
+}
+
+impl GameResult {
+    /// Every pair of seats taken by different bots, in seat order, as
+    /// `(first bot, second bot, outcome)`.
+    pub fn pairs(&self) -> Vec<(usize, usize, PairOutcome)> {
+        let mut out = Vec::new();
+        for i in 0..self.seats.len() {
+            for j in i + 1..self.seats.len() {
+                if self.seats[i] == self.seats[j] {
+                    continue;
+                }
+                let (pi, pj) = (self.places.get(i).copied().unwrap_or(usize::MAX), self.places.get(j).copied().unwrap_or(usize::MAX));
+                let outcome = match pi.cmp(&pj) {
+                    std::cmp::Ordering::Less => PairOutcome::Win,
+                    std::cmp::Ordering::Equal => PairOutcome::Draw,
+                    std::cmp::Ordering::Greater => PairOutcome::Loss,
+                };
+                out.push((self.seats[i], self.seats[j], outcome));
+            }
+        }
+        out
+    }
+}
+
+/// Wins, draws and losses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    /// Pairs won.
+    pub wins: u64,
+    /// Pairs drawn.
+    pub draws: u64,
+    /// Pairs lost.
+    pub losses: u64,
+}
+
+impl Record {
+    /// Pairs in all.
+    pub fn pairs(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points per pair, a draw counting half: `None` with no pairs.
+    pub fn win_rate(&self) -> Option<f64> {
+        let n = self.pairs();
+        (n > 0).then(|| (self.wins as f64 + self.draws as f64 / 2.0) / n as f64)
+    }
+
+    fn add(&mut self, outcome: PairOutcome) {
+        match outcome {
+            PairOutcome::Win => self.wins += 1,
+            PairOutcome::Draw => self.draws += 1,
+            PairOutcome::Loss => self.losses += 1,
+        }
+    }
+}
+
+/// A rating and its uncertainty.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rating {
+    /// The estimate (Weng-Lin's mu).
+    pub rating: f64,
+    /// Its standard deviation (sigma).
+    pub uncertainty: f64,
+}
+
+impl Rating {
+    /// `rating - 2 uncertainty`.
+    pub fn low(&self) -> f64 {
+        self.rating - 2.0 * self.uncertainty
+    }
+
+    /// `rating + 2 uncertainty`.
+    pub fn high(&self) -> f64 {
+        self.rating + 2.0 * self.uncertainty
+    }
+}
+
+impl From<WengLinRating> for Rating {
+    fn from(r: WengLinRating) -> Rating {
+        Rating { rating: r.rating, uncertainty: r.uncertainty }
+    }
+}
+
+/// One bot's line of the standings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotStanding {
+    /// Games played.
+    pub games: u64,
+    /// Wins, draws and losses over pairs of seats.
+    pub record: Record,
+    /// Sum of the scores of its seats.
+    pub score_sum: i64,
+    /// Seats played (a bot may take several seats of one game).
+    pub seats: u64,
+    /// The current rating.
+    pub rating: Rating,
+}
+
+impl BotStanding {
+    /// Mean score per seat.
+    pub fn mean_score(&self) -> f64 {
+        if self.seats == 0 { 0.0 } else { self.score_sum as f64 / self.seats as f64 }
+    }
+}
+
+/// Standings of a tournament, built by adding results in game order.
+#[derive(Clone, Debug)]
+pub struct Standings {
+    names: Vec<String>,
+    bots: Vec<BotStanding>,
+    /// `matrix[a][b]`: `a`'s record against `b`.
+    matrix: Vec<Vec<Record>>,
+    ratings: Vec<WengLinRating>,
+    /// Every bot's rating after each game added, in order.
+    history: Vec<Vec<Rating>>,
+    config: WengLinConfig,
+}
+
+impl Standings {
+    /// Standings of bots named `names`, before any game.
+    pub fn new(names: &[String]) -> Standings {
+        let n = names.len();
+        let start = WengLinRating::new();
+        Standings {
+            names: names.to_vec(),
+            bots: vec![
+                BotStanding { games: 0, record: Record::default(), score_sum: 0, seats: 0, rating: start.into() };
+                n
+            ],
+            matrix: vec![vec![Record::default(); n]; n],
+            ratings: vec![start; n],
+            history: Vec::new(),
+            config: WengLinConfig::new(),
+        }
+    }
+
+    /// Adds one game; call in game order. Seats naming no known bot are
+    /// ignored.
+    pub fn add(&mut self, result: &GameResult) {
+        let n = self.names.len();
+        let mut present: Vec<Option<usize>> = vec![None; n];
+        for (seat, &bot) in result.seats.iter().enumerate() {
+            if bot >= n {
+                continue;
+            }
+            let place = result.places.get(seat).copied().unwrap_or(usize::MAX);
+            present[bot] = Some(present[bot].map_or(place, |p: usize| p.min(place)));
+            let b = &mut self.bots[bot];
+            b.seats += 1;
+            b.score_sum += result.scores.get(seat).copied().unwrap_or(0);
+        }
+        for (bot, p) in present.iter().enumerate() {
+            if p.is_some() {
+                self.bots[bot].games += 1;
+            }
+        }
+        for (a, b, outcome) in result.pairs() {
+            if a >= n || b >= n {
+                continue;
+            }
+            self.bots[a].record.add(outcome);
+            self.matrix[a][b].add(outcome);
+            let mirrored = match outcome {
+                PairOutcome::Win => PairOutcome::Loss,
+                PairOutcome::Draw => PairOutcome::Draw,
+                PairOutcome::Loss => PairOutcome::Win,
+            };
+            self.bots[b].record.add(mirrored);
+            self.matrix[b][a].add(mirrored);
+        }
+        let playing: Vec<(usize, usize)> = present.iter().enumerate().filter_map(|(bot, p)| p.map(|p| (bot, p))).collect();
+        if playing.len() >= 2 {
+            let teams: Vec<[WengLinRating; 1]> = playing.iter().map(|&(bot, _)| [self.ratings[bot]]).collect();
+            let input: Vec<(&[WengLinRating], MultiTeamOutcome)> =
+                teams.iter().zip(&playing).map(|(team, &(_, place))| (&team[..], MultiTeamOutcome::new(place))).collect();
+            let updated = weng_lin_multi_team(&input, &self.config);
+            for (&(bot, _), team) in playing.iter().zip(updated) {
+                if let Some(r) = team.first() {
+                    self.ratings[bot] = *r;
+                    self.bots[bot].rating = (*r).into();
+                }
+            }
+        }
+        self.history.push(self.bots.iter().map(|b| b.rating).collect());
+    }
+
+    /// The bots' names.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Each bot's line, by bot index.
+    pub fn bots(&self) -> &[BotStanding] {
+        &self.bots
+    }
+
+    /// `a`'s record against `b`.
+    pub fn against(&self, a: usize, b: usize) -> Record {
+        self.matrix[a][b]
+    }
+
+    /// Every bot's rating after each game added.
+    pub fn history(&self) -> &[Vec<Rating>] {
+        &self.history
+    }
+
+    /// Games added.
+    pub fn games(&self) -> u64 {
+        self.history.len() as u64
+    }
+
+    /// Bot indices, best first: by rating, then win rate, then index.
+    pub fn ranking(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.names.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (x, y) = (&self.bots[a], &self.bots[b]);
+            y.rating
+                .rating
+                .total_cmp(&x.rating.rating)
+                .then(y.record.win_rate().unwrap_or(0.0).total_cmp(&x.record.win_rate().unwrap_or(0.0)))
+                .then(a.cmp(&b))
+        });
+        order
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(game: u64, seats: &[usize], places: &[usize], scores: &[i64]) -> GameResult {
+        GameResult { game, seed: game, seats: seats.to_vec(), places: places.to_vec(), scores: scores.to_vec(), ticks: 10, forfeits: vec![0; seats.len()] }
+    }
+
+    #[test]
+    fn duel_results_add_up() {
+        let mut s = Standings::new(&["a".into(), "b".into()]);
+        s.add(&game(0, &[0, 1], &[1, 2], &[5, -2]));
+        s.add(&game(1, &[1, 0], &[1, 1], &[1, 1]));
+        s.add(&game(2, &[1, 0], &[1, 2], &[5, -2]));
+        s.add(&game(3, &[0, 1], &[1, 2], &[5, -2]));
+        let a = &s.bots()[0];
+        assert_eq!((a.games, a.record), (4, Record { wins: 2, draws: 1, losses: 1 }));
+        assert_eq!(a.record.pairs(), a.games);
+        assert_eq!(s.against(1, 0), Record { wins: 1, draws: 1, losses: 2 });
+        assert_eq!(a.mean_score(), 9.0 / 4.0);
+        assert!(a.rating.rating > s.bots()[1].rating.rating);
+        assert!(a.rating.uncertainty < 25.0 / 3.0);
+        assert_eq!(s.history().len(), 4);
+        assert_eq!(s.ranking(), vec![0, 1]);
+    }
+
+    #[test]
+    fn placements_become_pairs() {
+        // Five seats, bot 0 in three of them: its own seats never pair.
+        let r = game(0, &[0, 1, 0, 1, 0], &[1, 2, 3, 3, 5], &[0; 5]);
+        let pairs = r.pairs();
+        assert_eq!(pairs.len(), 6);
+        assert_eq!(pairs[0], (0, 1, PairOutcome::Win));
+        assert!(pairs.contains(&(0, 1, PairOutcome::Draw)), "{pairs:?}");
+        let mut s = Standings::new(&["a".into(), "b".into()]);
+        s.add(&r);
+        assert_eq!(s.bots()[0].record, Record { wins: 2, draws: 1, losses: 3 });
+        assert_eq!(s.bots()[1].record, Record { wins: 3, draws: 1, losses: 2 });
+        assert_eq!(s.bots()[0].games, 1);
+        // Ranked by its best seat, bot 0 won the rating update.
+        assert!(s.bots()[0].rating.rating > s.bots()[1].rating.rating);
+    }
+
+    #[test]
+    fn ratings_separate_a_better_bot() {
+        let mut s = Standings::new(&["strong".into(), "weak".into()]);
+        for g in 0..200 {
+            let places = if g % 10 == 0 { [2, 1] } else { [1, 2] };
+            s.add(&game(g, &[0, 1], &places, &[0, 0]));
+        }
+        let (a, b) = (s.bots()[0].rating, s.bots()[1].rating);
+        assert!(a.low() > b.high(), "{a:?} {b:?}");
+    }
+
+    #[test]
+    fn results_lines_round_trip() {
+        let r = game(3, &[0, 1], &[1, 2], &[5, -2]);
+        let line = serde_json::to_string(&r).unwrap();
+        assert_eq!(line, r#"{"game":3,"seed":3,"seats":[0,1],"places":[1,2],"scores":[5,-2],"ticks":10,"forfeits":[0,0]}"#);
+        assert_eq!(serde_json::from_str::<GameResult>(&line).unwrap(), r);
+        assert!(serde_json::from_str::<GameResult>(r#"{"game":1}"#).is_err());
+    }
+}
