@@ -18,6 +18,7 @@ mod replay_html;
 mod serve;
 mod tournament;
 mod view;
+mod worker;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -46,6 +47,11 @@ enum Command {
     Replay(replay::Args),
     /// Manage players, rooms and scores
     Admin(admin::AdminArgs),
+    /// Play queued games from a shared store (PostgreSQL or SQLite) until
+    /// stopped, writing back results and replays
+    Worker(worker::WorkerArgs),
+    /// Queue games for workers, or show the queue
+    Queue(worker::QueueArgs),
 }
 
 impl Command {
@@ -53,6 +59,8 @@ impl Command {
         match self {
             Command::Serve(args) => serve::run(args),
             Command::Admin(args) => admin::run(args),
+            Command::Worker(args) => worker::run_worker(args),
+            Command::Queue(args) => worker::run_queue(args),
             Command::Play(args) => play::run(args),
             Command::Tournament(args) => tournament::run(args),
             Command::Replay(args) => replay::run(args),
@@ -174,6 +182,19 @@ mod tests {
         let Command::Admin(args) = cli.command else { panic!("not admin: {cli:?}") };
         assert!(matches!(args.command, admin::AdminCommand::AddPlayer { ref name, ref game } if name == "ann" && game == "snakebattle"));
         assert!(Cli::try_parse_from(["snakepit", "admin", "fly"]).is_err());
+    }
+
+    #[test]
+    fn worker_and_queue_flags() {
+        let cli = Cli::parse_from(["snakepit", "worker", "--db", "postgres://u@h/db", "--jobs", "3", "--until-empty"]);
+        let Command::Worker(args) = cli.command else { panic!("not worker: {cli:?}") };
+        assert_eq!((args.db.as_str(), args.jobs, args.until_empty), ("postgres://u@h/db", Some(3), true));
+        let cli = Cli::parse_from([
+            "snakepit", "queue", "--db", "q.sqlite", "add", "--game", "duel", "--bot", "builtin:greedy", "--bot", "builtin:random",
+            "--games", "5",
+        ]);
+        let Command::Queue(args) = cli.command else { panic!("not queue: {cli:?}") };
+        assert!(matches!(args.command, worker::QueueCommand::Add { games: 5, ref bots, .. } if bots.len() == 2));
     }
 
     #[test]

@@ -1,0 +1,360 @@
+//! `snakepit worker` and `snakepit queue`: games played from a shared queue.
+//!
+//! The queue lives in the store (`snakepit_store`): PostgreSQL when
+//! several machines share the work, a SQLite file on one machine. `queue
+//! add` puts games in it; any number of `worker` processes, on any
+//! machines, claim them one at a time, play them exactly as `play` does,
+//! and write back the result and the replay. A claim is a lease that the
+//! worker renews while the game runs; a worker that dies loses it, and
+//! the game goes to another worker once the lease lapses. The store
+//! accepts a result only from the worker that still holds the game, so
+//! every game counts once.
+//!
+//! A queued game is a JSON object ([`MatchSpec`]): the game, one bot spec
+//! per seat as `play --bot` takes them, and optional settings.
+
+use crate::bot_spec::BotSpec;
+use crate::play::{self, GameFlags, GameKind, GameOutcome, RunOptions};
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use snakepit_store::{ClaimedMatch, NewMatch, NewReplay, Store};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// How long a worker waits before asking an empty queue again.
+const IDLE_POLL_MS: u64 = 500;
+
+/// Flags of `snakepit worker`.
+#[derive(Debug, clap::Args)]
+pub struct WorkerArgs {
+    /// The store holding the queue: postgres://USER@HOST:PORT/DB, or a
+    /// SQLite file for one machine
+    #[arg(long, env = "SNAKEPIT_DB", value_name = "ADDRESS")]
+    pub db: String,
+    /// Games played at once [default: the number of cores]
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// This worker's name in the queue [default: worker-PID-TIME]
+    #[arg(long)]
+    pub name: Option<String>,
+    /// How long a claim lasts without renewal, in milliseconds; a game
+    /// whose worker died goes to another worker after this long
+    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    pub lease_ms: u64,
+    /// Exit once the queue is empty instead of waiting for more games
+    #[arg(long)]
+    pub until_empty: bool,
+    /// Stop after this many games
+    #[arg(long)]
+    pub max_games: Option<u64>,
+}
+
+/// Flags of `snakepit queue`.
+#[derive(Debug, clap::Args)]
+pub struct QueueArgs {
+    /// The store holding the queue (as for `worker`)
+    #[arg(long, env = "SNAKEPIT_DB", value_name = "ADDRESS")]
+    pub db: String,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: QueueCommand,
+}
+
+/// Subcommands of `snakepit queue`.
+#[derive(Debug, clap::Subcommand)]
+pub enum QueueCommand {
+    /// Queue games between the same bots, with seeds SEED, SEED+1, ...
+    Add {
+        /// The game
+        #[arg(long, value_enum)]
+        game: GameKind,
+        /// A player, once per seat, as `play --bot` takes them
+        #[arg(long = "bot", value_name = "SPEC", required = true)]
+        bots: Vec<BotSpec>,
+        /// How many games
+        #[arg(long, default_value_t = 1)]
+        games: u64,
+        /// Seed of the first game
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Ticks to play at most per game
+        #[arg(long)]
+        ticks: Option<u64>,
+        /// Override one setting (repeatable)
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = play::parse_key_value)]
+        set: Vec<(String, String)>,
+    },
+    /// Print how many games are queued, running and done, as JSON
+    Status,
+}
+
+/// One queued game, as stored in the queue.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchSpec {
+    /// The game's name (`duel`, `multisnake`, ...).
+    pub game: String,
+    /// One bot spec per seat.
+    pub bots: Vec<String>,
+    /// Settings, as `--set` takes them.
+    #[serde(default)]
+    pub set: Vec<(String, String)>,
+    /// Ticks to play at most.
+    #[serde(default)]
+    pub ticks: Option<u64>,
+    /// Registered players by seat (`""` for others), for the replay's
+    /// index.
+    #[serde(default)]
+    pub players: Vec<String>,
+    /// Where the game comes from (`queue`, `ladder`, a tournament).
+    #[serde(default)]
+    pub origin: Option<String>,
+}
+
+/// What a worker writes back for a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchResult {
+    /// Each seat's score.
+    pub scores: Vec<i64>,
+    /// Each seat's place (1 is best; equals share).
+    pub places: Vec<usize>,
+    /// Ticks played.
+    pub ticks: u64,
+    /// Why the game could not be played, if it could not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Runs `snakepit queue`.
+pub fn run_queue(args: QueueArgs) -> anyhow::Result<()> {
+    play::block_on(async move {
+        let store = Store::open(&args.db).await.with_context(|| format!("cannot open the store {}", args.db))?;
+        match args.command {
+            QueueCommand::Add { game, bots, games, seed, ticks, set } => {
+                let spec = MatchSpec {
+                    game: game.name().to_string(),
+                    bots: bots.iter().map(ToString::to_string).collect(),
+                    set: set.clone(),
+                    ticks,
+                    players: Vec::new(),
+                    origin: Some("queue".into()),
+                };
+                let spec = serde_json::to_string(&spec).expect("a spec serialises");
+                // Batches keep one transaction from growing without bound.
+                let mut added = 0;
+                for chunk_start in (0..games).step_by(500) {
+                    let chunk: Vec<NewMatch> = (chunk_start..games.min(chunk_start + 500))
+                        .map(|i| NewMatch {
+                            game: game.name().to_string(),
+                            spec: spec.clone(),
+                            seed: seed.wrapping_add(i),
+                        })
+                        .collect();
+                    added += store.enqueue_matches(&chunk).await?.len();
+                }
+                println!("queued {added} games");
+            }
+            QueueCommand::Status => {
+                let c = store.queue_counts().await?;
+                println!("{}", serde_json::json!({"queued": c.queued, "running": c.running, "done": c.done}));
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Runs `snakepit worker` until the queue is empty (with `--until-empty`),
+/// `--max-games` games are played, or Ctrl-C.
+pub fn run_worker(args: WorkerArgs) -> anyhow::Result<()> {
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
+    let name = args.name.clone().unwrap_or_else(default_name);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        let store = Store::open(&args.db).await.with_context(|| format!("cannot open the store {}", args.db))?;
+        let started = Instant::now();
+        let budget = Arc::new(Budget { left: AtomicU64::new(args.max_games.unwrap_or(u64::MAX)) });
+        let played = Arc::new(AtomicU64::new(0));
+        let mut tasks = Vec::with_capacity(jobs);
+        for job in 0..jobs {
+            let worker = Job {
+                store: store.clone(),
+                name: format!("{name}/{job}"),
+                lease_ms: args.lease_ms,
+                until_empty: args.until_empty,
+                budget: budget.clone(),
+                played: played.clone(),
+            };
+            tasks.push(tokio::spawn(worker.run()));
+        }
+        let all = futures_util::future::join_all(tasks);
+        tokio::select! {
+            results = all => {
+                for r in results {
+                    r.context("a worker job panicked")??;
+                }
+            }
+            _ = tokio::signal::ctrl_c() => {
+                eprintln!("worker {name}: stopping; games in play go back to the queue when their claims lapse");
+            }
+        }
+        let n = played.load(Ordering::Relaxed);
+        let secs = started.elapsed().as_secs_f64();
+        println!("worker {name}: {n} games in {secs:.1} s ({:.0} games/min)", n as f64 * 60.0 / secs.max(1e-9));
+        Ok(())
+    })
+}
+
+fn default_name() -> String {
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
+    format!("worker-{}-{t}", std::process::id())
+}
+
+/// Games left to claim under `--max-games`.
+struct Budget {
+    left: AtomicU64,
+}
+
+impl Budget {
+    /// Takes one game from the budget; false when it is spent.
+    fn take(&self) -> bool {
+        self.left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1)).is_ok()
+    }
+}
+
+/// One of the worker's concurrent loops.
+struct Job {
+    store: Store,
+    name: String,
+    lease_ms: u64,
+    until_empty: bool,
+    budget: Arc<Budget>,
+    played: Arc<AtomicU64>,
+}
+
+impl Job {
+    async fn run(self) -> anyhow::Result<()> {
+        while self.budget.take() {
+            let Some(claimed) = self.store.claim_match(&self.name, self.lease_ms).await? else {
+                if self.until_empty && self.store.queue_counts().await?.running == 0 {
+                    return Ok(());
+                }
+                // Running games may come back (a dead worker's), so an
+                // empty queue is only final once nothing runs.
+                tokio::time::sleep(Duration::from_millis(IDLE_POLL_MS)).await;
+                self.budget.left.fetch_add(1, Ordering::Relaxed);
+                continue;
+            };
+            self.play(claimed).await?;
+            self.played.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    /// Plays a claimed game, renewing the claim meanwhile, and writes the
+    /// result back.
+    async fn play(&self, claimed: ClaimedMatch) -> anyhow::Result<()> {
+        let spec: Result<MatchSpec, _> = serde_json::from_str(&claimed.spec);
+        let outcome = match spec {
+            Err(e) => Err(format!("unreadable game spec: {e}")),
+            Ok(spec) => {
+                let renew = self.renew_while_playing(claimed.id);
+                let (seed, spec2) = (claimed.seed, spec.clone());
+                // `play_game` runs its own single-threaded runtime on a
+                // blocking thread: bots and their processes stay on it.
+                let game = tokio::task::spawn_blocking(move || play_blocking(&spec2, seed));
+                let result = tokio::select! {
+                    r = game => r.map_err(|e| format!("the game panicked: {e}")).and_then(|r| r.map_err(|e| format!("{e:#}"))),
+                    () = renew => Err("the claim was lost while playing".to_string()),
+                };
+                result.map(|outcome| (spec, outcome))
+            }
+        };
+        let (result, replay_id) = match outcome {
+            Ok((spec, outcome)) => {
+                let replay = NewReplay {
+                    game: spec.game.clone(),
+                    origin: spec.origin.clone().unwrap_or_else(|| "queue".into()),
+                    players: spec.players.clone(),
+                    result: result_json(&MatchResult {
+                        scores: outcome.scores.clone(),
+                        places: outcome.places.clone(),
+                        ticks: outcome.ticks,
+                        error: None,
+                    }),
+                    body: outcome.replay.clone(),
+                };
+                let id = self.store.save_replay(&replay).await?;
+                (replay.result, Some(id))
+            }
+            Err(error) => {
+                eprintln!("worker {}: game {}: {error}", self.name, claimed.id);
+                let r = MatchResult { scores: Vec::new(), places: Vec::new(), ticks: 0, error: Some(error) };
+                (result_json(&r), None)
+            }
+        };
+        if !self.store.finish_match(claimed.id, &self.name, &result, replay_id).await? {
+            eprintln!("worker {}: game {} was handed to another worker; this result is dropped", self.name, claimed.id);
+        }
+        Ok(())
+    }
+
+    /// Renews the claim every third of its lease; returns only when a
+    /// renewal is refused (the game went to another worker).
+    async fn renew_while_playing(&self, id: i64) {
+        let period = Duration::from_millis((self.lease_ms / 3).max(1));
+        loop {
+            tokio::time::sleep(period).await;
+            match self.store.renew_match(id, &self.name, self.lease_ms).await {
+                Ok(true) => {}
+                Ok(false) => return,
+                // A store that cannot be reached now may answer at the next
+                // renewal; the lease covers the gap.
+                Err(e) => eprintln!("worker {}: cannot renew game {id}: {e}", self.name),
+            }
+        }
+    }
+}
+
+fn result_json(r: &MatchResult) -> String {
+    serde_json::to_string(r).expect("a result serialises")
+}
+
+/// Plays one queued game to the end on the calling thread.
+fn play_blocking(spec: &MatchSpec, seed: u64) -> anyhow::Result<GameOutcome> {
+    let kind = GameKind::from_name(&spec.game).with_context(|| format!("unknown game {:?}", spec.game))?;
+    let bots = spec
+        .bots
+        .iter()
+        .map(|b| b.parse::<BotSpec>().map_err(|e| anyhow::anyhow!("bot {b:?}: {e}")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut flags = GameFlags::of(kind);
+    flags.set = spec.set.clone();
+    if let Some(t) = spec.ticks {
+        flags.ticks = t;
+    }
+    let options = RunOptions { watch_ms: None, echo_faults: false, echo_bot_stderr: false };
+    play::block_on(play::play_game(&flags, &bots, seed, &options))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_read_with_defaults() {
+        let s: MatchSpec = serde_json::from_str(r#"{"game":"duel","bots":["builtin:greedy","builtin:random"]}"#).unwrap();
+        assert_eq!(s.bots.len(), 2);
+        assert!(s.set.is_empty() && s.players.is_empty() && s.ticks.is_none() && s.origin.is_none());
+    }
+
+    #[test]
+    fn a_budget_runs_out() {
+        let b = Budget { left: AtomicU64::new(2) };
+        assert!(b.take() && b.take());
+        assert!(!b.take());
+    }
+}

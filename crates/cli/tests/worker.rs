@@ -1,0 +1,189 @@
+//! `snakepit queue` and `snakepit worker` on a shared PostgreSQL store,
+//! through the real binary: several workers play each queued game exactly
+//! once, and the games of a worker killed mid-game go to another worker.
+//!
+//! Needs the server of `SNAKEPIT_TEST_PG` (an admin URL; `scripts/test.sh`
+//! starts one); without it the tests say so and pass, unless
+//! `SNAKEPIT_REQUIRE_PG=1`.
+
+mod common;
+
+use common::{TempDir, stderr, stdout};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tokio_postgres::NoTls;
+
+/// A throwaway database on the test server.
+struct Db {
+    admin: String,
+    name: String,
+    url: String,
+}
+
+impl Db {
+    async fn create(test: &str) -> Option<Db> {
+        let Ok(admin) = std::env::var("SNAKEPIT_TEST_PG") else {
+            assert!(std::env::var("SNAKEPIT_REQUIRE_PG").as_deref() != Ok("1"), "SNAKEPIT_TEST_PG is not set");
+            eprintln!("SNAKEPIT_TEST_PG is not set: {test} skipped (scripts/test.sh runs it)");
+            return None;
+        };
+        let name = format!("snakepit_worker_{test}_{}", std::process::id());
+        let (base, _) = admin.rsplit_once('/').expect("a URL with a database name");
+        let url = format!("{base}/{name}");
+        // Two calls: several statements in one would form a transaction,
+        // which DROP and CREATE DATABASE refuse.
+        sql(&admin, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
+        sql(&admin, &format!("CREATE DATABASE {name}")).await;
+        Some(Db { admin, name, url })
+    }
+
+    async fn drop(self) {
+        sql(&self.admin, &format!("DROP DATABASE {} WITH (FORCE)", self.name)).await;
+    }
+
+    /// One row of integers.
+    async fn ints(&self, query: &str) -> Vec<i64> {
+        let (client, conn) = tokio_postgres::connect(&self.url, NoTls).await.unwrap();
+        let task = tokio::spawn(conn);
+        let row = client.query_one(query, &[]).await.unwrap();
+        let out = (0..row.len()).map(|i| row.get::<_, i64>(i)).collect();
+        drop(client);
+        let _ = task.await;
+        out
+    }
+}
+
+async fn sql(url: &str, sql: &str) {
+    let (client, conn) = tokio_postgres::connect(url, NoTls).await.expect("the test PostgreSQL server answers");
+    let task = tokio::spawn(conn);
+    client.batch_execute(sql).await.unwrap();
+    drop(client);
+    let _ = task.await;
+}
+
+fn snakepit(args: &[&str]) -> std::process::Output {
+    common::snakepit(args)
+}
+
+fn spawn_worker(db: &str, name: &str, jobs: usize, lease_ms: u64, until_empty: bool) -> Child {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_snakepit"));
+    cmd.args(["worker", "--db", db, "--name", name, "--jobs", &jobs.to_string(), "--lease-ms", &lease_ms.to_string()]);
+    if until_empty {
+        cmd.arg("--until-empty");
+    }
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the worker starts")
+}
+
+fn finish(child: Child, deadline: Duration) -> std::process::Output {
+    let start = Instant::now();
+    let mut child = child;
+    while child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < deadline, "a worker ran longer than {deadline:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// "N games in" from a worker's last line.
+fn games_played(out: &std::process::Output) -> u64 {
+    let text = stdout(out);
+    let line = text.lines().last().unwrap_or_else(|| panic!("no output; stderr: {}", stderr(out)));
+    let n = line.split(": ").nth(1).and_then(|rest| rest.split(' ').next()).unwrap_or_else(|| panic!("odd line {line:?}"));
+    n.parse().unwrap_or_else(|_| panic!("odd line {line:?}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_workers_play_each_queued_game_once() {
+    let Some(db) = Db::create("once").await else { return };
+    let out = snakepit(&[
+        "queue", "--db", &db.url, "add", "--game", "duel", "--bot", "builtin:greedy", "--bot", "builtin:random", "--games",
+        "2000", "--seed", "7",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "queued 2000 games");
+
+    let a = spawn_worker(&db.url, "a", 2, 30_000, true);
+    let b = spawn_worker(&db.url, "b", 2, 30_000, true);
+    let (a, b) = (finish(a, Duration::from_secs(300)), finish(b, Duration::from_secs(300)));
+    assert!(a.status.success() && b.status.success(), "{}\n{}", stderr(&a), stderr(&b));
+    let (na, nb) = (games_played(&a), games_played(&b));
+    assert_eq!(na + nb, 2000, "a played {na}, b played {nb}");
+    assert!(na > 0 && nb > 0, "both workers took part: a {na}, b {nb}");
+
+    let status = stdout(&snakepit(&["queue", "--db", &db.url, "status"]));
+    assert_eq!(status.trim(), r#"{"done":2000,"queued":0,"running":0}"#);
+    // Exactly once: one claim per game, one replay per game, every result
+    // a real game's.
+    let [games, max_attempts, replays, errors] = db
+        .ints(
+            "SELECT (SELECT count(*) FROM matches), (SELECT max(attempts) FROM matches), (SELECT count(*) FROM replays),
+                    (SELECT count(*) FROM matches WHERE result LIKE '%error%')",
+        )
+        .await[..]
+    else {
+        unreachable!()
+    };
+    assert_eq!((games, max_attempts, replays, errors), (2000, 1, 2000, 0));
+    db.drop().await;
+}
+
+/// A Python bot that takes its time, so that a worker can be caught in
+/// the middle of a game.
+const SLOW_BOT: &str = r#"
+import sys, time
+for line in sys.stdin:
+    time.sleep(0.02)
+    print(0 if len(line) % 2 else 2, flush=True)
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_worker_s_games_go_to_another() {
+    let Some(db) = Db::create("killed").await else { return };
+    let dir = TempDir::new("worker-killed");
+    let bot = dir.write("slow.py", SLOW_BOT);
+    let bot_spec = format!("python3 {}", bot.display());
+    let out = snakepit(&[
+        "queue", "--db", &db.url, "add", "--game", "duel", "--bot", &bot_spec, "--bot", "builtin:random", "--games", "12",
+        "--ticks", "30",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // The victim holds two games at once; once the store shows it holding
+    // one, it dies without a word.
+    let mut victim = spawn_worker(&db.url, "victim", 2, 1_500, false);
+    let start = Instant::now();
+    loop {
+        let [held] = db.ints("SELECT count(*) FROM matches WHERE state = 'running' AND worker LIKE 'victim/%'").await[..] else {
+            unreachable!()
+        };
+        if held > 0 {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "the victim never claimed a game");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    victim.kill().unwrap();
+    victim.wait().unwrap();
+    let [orphans] = db.ints("SELECT count(*) FROM matches WHERE state = 'running' AND worker LIKE 'victim/%'").await[..] else {
+        unreachable!()
+    };
+    assert!(orphans > 0);
+
+    let heir = finish(spawn_worker(&db.url, "heir", 2, 1_500, true), Duration::from_secs(300));
+    assert!(heir.status.success(), "{}", stderr(&heir));
+    let [done, by_heir, retried, victim_done] = db
+        .ints(
+            "SELECT (SELECT count(*) FROM matches WHERE state = 'done'),
+                    (SELECT count(*) FROM matches WHERE worker LIKE 'heir/%'),
+                    (SELECT count(*) FROM matches WHERE attempts >= 2 AND worker LIKE 'heir/%'),
+                    (SELECT count(*) FROM matches WHERE worker LIKE 'victim/%')",
+        )
+        .await[..]
+    else {
+        unreachable!()
+    };
+    assert_eq!(done, 12, "every game finished");
+    assert_eq!(retried, orphans, "each game the victim held went to the heir");
+    assert_eq!(by_heir + victim_done, 12);
+    db.drop().await;
+}
