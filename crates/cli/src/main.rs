@@ -17,7 +17,6 @@ mod replay;
 mod replay_html;
 mod serve;
 mod tournament;
-mod view;
 mod worker;
 
 use clap::{Parser, Subcommand};

@@ -25,7 +25,7 @@ mod stdio;
 
 use crate::bot_spec::BotSpec;
 use crate::exit::BadInput;
-use crate::view::TerminalView;
+use snakepit_viewer::text::TerminalView;
 use anyhow::Context;
 use snakepit_bots::process::SandboxReport;
 use snakepit_engine::battlesnake::Battlesnake;

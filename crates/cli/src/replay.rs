@@ -19,7 +19,7 @@ use crate::bot_spec::BotSpec;
 use crate::exit::BadInput;
 use crate::input;
 use crate::play::{self, Fork, GameFlags, GameKind, ReplayFiles, RunOptions};
-use crate::view::TerminalView;
+use snakepit_viewer::text::TerminalView;
 use anyhow::Context;
 use snakepit_engine::battlesnake::Battlesnake;
 use snakepit_engine::carrots::Carrots;

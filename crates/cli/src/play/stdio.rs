@@ -247,7 +247,7 @@ fn is_busy_start(outcome: &SeatOutcome) -> bool {
 
 /// What a stdio game offers the CLI beyond the protocol: the moves that
 /// do not kill at once (for the built-in random mover), and its result.
-pub(crate) trait StdioPlay: StdioGame + crate::view::TerminalView {
+pub(crate) trait StdioPlay: StdioGame + snakepit_viewer::text::TerminalView {
     /// The directions from `seat`'s head to a cell that is free now;
     /// empty when the seat is not playing.
     fn safe_dirs(&self, seat: usize) -> Vec<Dir>;

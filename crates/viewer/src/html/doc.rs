@@ -39,7 +39,7 @@
 //! shows the game the checksums verify.
 
 use super::stderr_log::StderrLog;
-use crate::view::TerminalView;
+use crate::text::TerminalView;
 use serde_json::{Value, json};
 use snakepit_engine::Pos;
 use snakepit_engine::battlesnake::Battlesnake;
@@ -50,7 +50,7 @@ use snakepit_engine::snakebattle::SnakeBattle;
 use snakepit_protocol::replay::{Divergence, Replay};
 
 /// The version in the document's `viewer` key.
-pub(crate) const DOC_VERSION: u64 = 1;
+pub const DOC_VERSION: u64 = 1;
 
 /// Up to this many unchanged cells between two changed ones are sent again
 /// rather than starting a new pair, which costs about as much.
@@ -62,7 +62,7 @@ const SEAT_MARKS: &[u8; 26] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /// A game the viewer can show: its terminal view plus where each seat's
 /// snake lies, which the terminal glyphs do not always say.
-pub(crate) trait HtmlView: TerminalView {
+pub trait HtmlView: TerminalView {
     /// Each seat's snake cells, head first, and whether the seat still
     /// plays. A cell may lie off the board; it is then ignored.
     fn seat_bodies(&self) -> Vec<SeatBody>;
@@ -74,7 +74,7 @@ pub(crate) trait HtmlView: TerminalView {
 }
 
 /// One seat's snake, as [`HtmlView::seat_bodies`] gives it.
-pub(crate) struct SeatBody {
+pub struct SeatBody {
     /// The seat.
     pub seat: usize,
     /// Still playing.
@@ -234,7 +234,7 @@ fn status_diff(old: &str, new: &str) -> Value {
 /// Builds the viewer's document for a parsed replay, re-simulating every
 /// tick; `log` is the seats' stderr log when one was recorded. Fails like
 /// [`Replay::resimulate`] at the first tick whose checksum differs.
-pub(crate) fn document<G: HtmlView>(replay: &Replay<G>, log: Option<&StderrLog>) -> Result<Value, Divergence> {
+pub fn document<G: HtmlView>(replay: &Replay<G>, log: Option<&StderrLog>) -> Result<Value, Divergence> {
     let h = &replay.header;
     let rows = replay.start.board_rows();
     let height = rows.len();

@@ -12,14 +12,18 @@
 //! shown: `play` logs a tick just before it records it, so the log of a
 //! game cut short can hold one tick more than its replay.
 
-use crate::exit::BadInput;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// A defect of a stderr log: the file, the line and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct LogError(pub String);
+
 /// What one seat wrote, or how it failed, in one tick.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct LogEntry {
+pub struct LogEntry {
     /// The seat.
     pub seat: usize,
     /// Its stderr lines of the tick, as kept.
@@ -32,7 +36,7 @@ pub(crate) struct LogEntry {
 
 /// A whole stderr log, by tick.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct StderrLog {
+pub struct StderrLog {
     by_tick: BTreeMap<u64, Vec<LogEntry>>,
 }
 
@@ -46,10 +50,10 @@ impl StderrLog {
 
     /// Reads the log's text; `seats` is the replay's seat count. `path` only
     /// names the file in errors.
-    pub fn parse(text: &str, seats: usize, path: &Path) -> Result<StderrLog, BadInput> {
+    pub fn parse(text: &str, seats: usize, path: &Path) -> Result<StderrLog, LogError> {
         let mut log = StderrLog::default();
         for (i, line) in text.lines().enumerate() {
-            let bad = |why: &str| BadInput(format!("{}: line {}: {why}", path.display(), i + 1));
+            let bad = |why: &str| LogError(format!("{}: line {}: {why}", path.display(), i + 1));
             if line.trim().is_empty() {
                 continue;
             }

@@ -13,16 +13,16 @@ use serde_json::Value;
 /// The page's skeleton; holds the three markers below, once each.
 const TEMPLATE: &str = include_str!("../../assets/replay/viewer.html");
 /// The viewer's style sheet.
-pub(crate) const VIEWER_CSS: &str = include_str!("../../assets/replay/viewer.css");
+pub const VIEWER_CSS: &str = include_str!("../../assets/replay/viewer.css");
 /// The viewer's script: reads the document from `#replay-data`.
-pub(crate) const VIEWER_JS: &str = include_str!("../../assets/replay/viewer.js");
+pub const VIEWER_JS: &str = include_str!("../../assets/replay/viewer.js");
 
 const CSS_MARKER: &str = "/*@viewer.css@*/";
 const JS_MARKER: &str = "/*@viewer.js@*/";
 const DATA_MARKER: &str = "/*@replay-data@*/";
 
 /// The JSON text of `doc`, safe inside a `<script>` element.
-pub(crate) fn script_json(doc: &Value) -> String {
+pub fn script_json(doc: &Value) -> String {
     let json = serde_json::to_string(doc).expect("a JSON value always serializes");
     // These characters can only occur inside JSON strings, where a `\u`
     // escape means the same character.
@@ -41,7 +41,7 @@ pub(crate) fn script_json(doc: &Value) -> String {
 }
 
 /// The whole page for a viewer document.
-pub(crate) fn page(doc: &Value) -> String {
+pub fn page(doc: &Value) -> String {
     let data = script_json(doc);
     // Split once at each marker, in order, so that nothing inserted is ever
     // searched for markers again.
