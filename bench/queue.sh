@@ -27,7 +27,7 @@ BASE=${SNAKEPIT_TEST_PG%/*}
 
 for W in $WORKERS; do
   DB=bench_queue_$W
-  psql -q "$SNAKEPIT_TEST_PG" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+  PGOPTIONS=--client-min-messages=warning psql -q "$SNAKEPIT_TEST_PG" -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
   "$BIN" queue --db "$BASE/$DB" add --game duel "${BOT_ARGS[@]}" --games "$GAMES" >/dev/null
   START=$(date +%s.%N)
   PIDS=()
