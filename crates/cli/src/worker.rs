@@ -11,7 +11,10 @@
 //! every game counts once.
 //!
 //! A queued game is a JSON object ([`MatchSpec`]): the game, one bot spec
-//! per seat as `play --bot` takes them, and optional settings.
+//! per seat as `play --bot` takes them, and optional settings. One more
+//! spec exists only here: `code:PLAYER_ID`, the program that player saved
+//! on their page (Python or JavaScript), read from the store when the game
+//! starts and run in the sandbox like any command line.
 
 use crate::bot_spec::BotSpec;
 use crate::play::{self, GameFlags, GameKind, GameOutcome, RunOptions};
@@ -24,6 +27,9 @@ use std::time::{Duration, Instant};
 
 /// How long a worker waits before asking an empty queue again.
 const IDLE_POLL_MS: u64 = 500;
+
+/// The prefix of a seat played by a player's saved program.
+const CODE_PREFIX: &str = "code:";
 
 /// Flags of `snakepit worker`.
 #[derive(Debug, clap::Args)]
@@ -262,7 +268,15 @@ impl Job {
             Err(e) => Err(format!("unreadable game spec: {e}")),
             Ok(spec) => {
                 let renew = self.renew_while_playing(claimed.id);
-                let (seed, spec2) = (claimed.seed, spec.clone());
+                let seed = claimed.seed;
+                let folder = std::env::temp_dir().join(format!("snakepit-{}-{}", self.name.replace('/', "-"), claimed.id));
+                let spec2 = match self.resolve_code(&spec, &folder).await {
+                    Ok(s) => s,
+                    Err(e) => {
+                        let _ = std::fs::remove_dir_all(&folder);
+                        return self.write_back(&claimed, Err(e)).await;
+                    }
+                };
                 // `play_game` runs its own single-threaded runtime on a
                 // blocking thread: bots and their processes stay on it.
                 let game = tokio::task::spawn_blocking(move || play_blocking(&spec2, seed));
@@ -270,9 +284,15 @@ impl Job {
                     r = game => r.map_err(|e| format!("the game panicked: {e}")).and_then(|r| r.map_err(|e| format!("{e:#}"))),
                     () = renew => Err("the claim was lost while playing".to_string()),
                 };
+                let _ = std::fs::remove_dir_all(&folder);
                 result.map(|outcome| (spec, outcome))
             }
         };
+        self.write_back(&claimed, outcome).await
+    }
+
+    /// Stores the replay of a played game and the result of the claim.
+    async fn write_back(&self, claimed: &ClaimedMatch, outcome: Result<(MatchSpec, GameOutcome), String>) -> anyhow::Result<()> {
         let (result, replay_id) = match outcome {
             Ok((spec, outcome)) => {
                 let replay = NewReplay {
@@ -300,6 +320,32 @@ impl Job {
             eprintln!("worker {}: game {} was handed to another worker; this result is dropped", self.name, claimed.id);
         }
         Ok(())
+    }
+
+    /// The spec with every `code:PLAYER_ID` seat replaced by the command
+    /// line of that player's saved program, written under `folder`.
+    async fn resolve_code(&self, spec: &MatchSpec, folder: &std::path::Path) -> Result<MatchSpec, String> {
+        let mut out = spec.clone();
+        for (seat, bot) in out.bots.iter_mut().enumerate() {
+            let Some(player) = bot.strip_prefix(CODE_PREFIX) else { continue };
+            let code = self
+                .store
+                .code(player)
+                .await
+                .map_err(|e| format!("cannot read the program of {player}: {e}"))?
+                .ok_or_else(|| format!("player {player:?} has no saved program"))?;
+            let (file, runner) = match code.lang.as_str() {
+                "python" => ("bot.py", "python3"),
+                "javascript" => ("bot.js", "node"),
+                other => return Err(format!("programs in {other:?} do not play queued games yet (Python and JavaScript do)")),
+            };
+            let dir = folder.join(format!("seat{seat}"));
+            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let path = dir.join(file);
+            std::fs::write(&path, &code.source).map_err(|e| format!("{}: {e}", path.display()))?;
+            *bot = format!("{runner} {}", path.display());
+        }
+        Ok(out)
     }
 
     /// Renews the claim every third of its lease; returns only when a

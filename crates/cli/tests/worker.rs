@@ -187,3 +187,41 @@ async fn a_killed_worker_s_games_go_to_another() {
     assert_eq!(by_heir + victim_done, 12);
     db.drop().await;
 }
+
+/// A seat `code:PLAYER_ID` plays the program the player saved (here the
+/// Python duel starter): the worker reads it from the store, runs it in the
+/// sandbox, and files the replay under the player.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_saved_program_plays_a_queued_game() {
+    use snakepit_store::{CodeRow, NewMatch, Store};
+    let Some(db) = Db::create("code").await else { return };
+    let store = Store::open(&db.url).await.unwrap();
+    let ann = store.add_player("ann", "duel").await.unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let source = std::fs::read_to_string(root.join("starters/duel/python/bot.py")).unwrap();
+    store.save_code(&CodeRow { player_id: ann.id.clone(), lang: "python".into(), name: "v1".into(), source }).await.unwrap();
+    let spec = |bot: &str| {
+        serde_json::json!({"game": "duel", "bots": [bot, "builtin:random"], "players": [ann.id, ""], "origin": "ladder"})
+            .to_string()
+    };
+    let ids = store
+        .enqueue_matches(&[
+            NewMatch { game: "duel".into(), spec: spec(&format!("code:{}", ann.id)), seed: 3 },
+            NewMatch { game: "duel".into(), spec: spec("code:nobody"), seed: 4 },
+        ])
+        .await
+        .unwrap();
+    let out = finish(spawn_worker(&db.url, "w", 1, 30_000, true), Duration::from_secs(120));
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let played: serde_json::Value = serde_json::from_str(&store.match_result(ids[0]).await.unwrap().unwrap()).unwrap();
+    assert!(played.get("error").is_none(), "{played}");
+    assert!(played["ticks"].as_u64().unwrap() > 0);
+    let refused: serde_json::Value = serde_json::from_str(&store.match_result(ids[1]).await.unwrap().unwrap()).unwrap();
+    assert!(refused["error"].as_str().unwrap().contains("no saved program"), "{refused}");
+    let games = store.replays_of(&ann.id, 10).await.unwrap();
+    assert_eq!(games.len(), 1, "one replay, filed under the player");
+    assert_eq!((games[0].origin.as_str(), games[0].players[0].as_str()), ("ladder", ann.id.as_str()));
+    drop(store);
+    db.drop().await;
+}
