@@ -12,6 +12,7 @@ mod admin;
 mod bot_spec;
 mod exit;
 mod input;
+mod ladder;
 mod play;
 mod replay;
 mod replay_html;

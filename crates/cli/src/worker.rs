@@ -54,6 +54,11 @@ pub struct WorkerArgs {
     /// Stop after this many games
     #[arg(long)]
     pub max_games: Option<u64>,
+    /// Also schedule the ladder of this game (repeatable): saved programs
+    /// paired by rating, games queued, results rated; one scheduler per
+    /// game runs at a time, whichever worker holds its lease
+    #[arg(long = "ladder", value_name = "GAME", value_enum)]
+    pub ladders: Vec<GameKind>,
 }
 
 /// Flags of `snakepit queue`.
@@ -134,9 +139,18 @@ pub struct MatchResult {
 /// Runs `snakepit queue`.
 pub fn run_queue(args: QueueArgs) -> anyhow::Result<()> {
     play::block_on(async move {
-        let store = Store::open(&args.db).await.with_context(|| format!("cannot open the store {}", args.db))?;
+        let store = Store::open(&args.db)
+            .await
+            .with_context(|| format!("cannot open the store {}", args.db))?;
         match args.command {
-            QueueCommand::Add { game, bots, games, seed, ticks, set } => {
+            QueueCommand::Add {
+                game,
+                bots,
+                games,
+                seed,
+                ticks,
+                set,
+            } => {
                 let spec = MatchSpec {
                     game: game.name().to_string(),
                     bots: bots.iter().map(ToString::to_string).collect(),
@@ -162,7 +176,10 @@ pub fn run_queue(args: QueueArgs) -> anyhow::Result<()> {
             }
             QueueCommand::Status => {
                 let c = store.queue_counts().await?;
-                println!("{}", serde_json::json!({"queued": c.queued, "running": c.running, "done": c.done}));
+                println!(
+                    "{}",
+                    serde_json::json!({"queued": c.queued, "running": c.running, "done": c.done})
+                );
             }
         }
         Ok(())
@@ -172,7 +189,10 @@ pub fn run_queue(args: QueueArgs) -> anyhow::Result<()> {
 /// Runs `snakepit worker` until the queue is empty (with `--until-empty`),
 /// `--max-games` games are played, or Ctrl-C.
 pub fn run_worker(args: WorkerArgs) -> anyhow::Result<()> {
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .max(1);
     let name = args.name.clone().unwrap_or_else(default_name);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -184,6 +204,11 @@ pub fn run_worker(args: WorkerArgs) -> anyhow::Result<()> {
         let started = Instant::now();
         let budget = Arc::new(Budget { left: AtomicU64::new(args.max_games.unwrap_or(u64::MAX)) });
         let played = Arc::new(AtomicU64::new(0));
+        let ladders: Vec<_> = args
+            .ladders
+            .iter()
+            .map(|g| tokio::spawn(crate::ladder::Ladder::new(store.clone(), g.name(), &name).run()))
+            .collect();
         let mut tasks = Vec::with_capacity(jobs);
         for job in 0..jobs {
             let worker = Job {
@@ -207,6 +232,9 @@ pub fn run_worker(args: WorkerArgs) -> anyhow::Result<()> {
                 eprintln!("worker {name}: stopping; games in play go back to the queue when their claims lapse");
             }
         }
+        for l in ladders {
+            l.abort();
+        }
         let n = played.load(Ordering::Relaxed);
         let secs = started.elapsed().as_secs_f64();
         println!("worker {name}: {n} games in {secs:.1} s ({:.0} games/min)", n as f64 * 60.0 / secs.max(1e-9));
@@ -215,7 +243,9 @@ pub fn run_worker(args: WorkerArgs) -> anyhow::Result<()> {
 }
 
 fn default_name() -> String {
-    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
     format!("worker-{}-{t}", std::process::id())
 }
 
@@ -227,7 +257,9 @@ struct Budget {
 impl Budget {
     /// Takes one game from the budget; false when it is spent.
     fn take(&self) -> bool {
-        self.left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1)).is_ok()
+        self.left
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+            .is_ok()
     }
 }
 
@@ -269,7 +301,11 @@ impl Job {
             Ok(spec) => {
                 let renew = self.renew_while_playing(claimed.id);
                 let seed = claimed.seed;
-                let folder = std::env::temp_dir().join(format!("snakepit-{}-{}", self.name.replace('/', "-"), claimed.id));
+                let folder = std::env::temp_dir().join(format!(
+                    "snakepit-{}-{}",
+                    self.name.replace('/', "-"),
+                    claimed.id
+                ));
                 let spec2 = match self.resolve_code(&spec, &folder).await {
                     Ok(s) => s,
                     Err(e) => {
@@ -292,7 +328,11 @@ impl Job {
     }
 
     /// Stores the replay of a played game and the result of the claim.
-    async fn write_back(&self, claimed: &ClaimedMatch, outcome: Result<(MatchSpec, GameOutcome), String>) -> anyhow::Result<()> {
+    async fn write_back(
+        &self,
+        claimed: &ClaimedMatch,
+        outcome: Result<(MatchSpec, GameOutcome), String>,
+    ) -> anyhow::Result<()> {
         let (result, replay_id) = match outcome {
             Ok((spec, outcome)) => {
                 let replay = NewReplay {
@@ -312,22 +352,40 @@ impl Job {
             }
             Err(error) => {
                 eprintln!("worker {}: game {}: {error}", self.name, claimed.id);
-                let r = MatchResult { scores: Vec::new(), places: Vec::new(), ticks: 0, error: Some(error) };
+                let r = MatchResult {
+                    scores: Vec::new(),
+                    places: Vec::new(),
+                    ticks: 0,
+                    error: Some(error),
+                };
                 (result_json(&r), None)
             }
         };
-        if !self.store.finish_match(claimed.id, &self.name, &result, replay_id).await? {
-            eprintln!("worker {}: game {} was handed to another worker; this result is dropped", self.name, claimed.id);
+        if !self
+            .store
+            .finish_match(claimed.id, &self.name, &result, replay_id)
+            .await?
+        {
+            eprintln!(
+                "worker {}: game {} was handed to another worker; this result is dropped",
+                self.name, claimed.id
+            );
         }
         Ok(())
     }
 
     /// The spec with every `code:PLAYER_ID` seat replaced by the command
     /// line of that player's saved program, written under `folder`.
-    async fn resolve_code(&self, spec: &MatchSpec, folder: &std::path::Path) -> Result<MatchSpec, String> {
+    async fn resolve_code(
+        &self,
+        spec: &MatchSpec,
+        folder: &std::path::Path,
+    ) -> Result<MatchSpec, String> {
         let mut out = spec.clone();
         for (seat, bot) in out.bots.iter_mut().enumerate() {
-            let Some(player) = bot.strip_prefix(CODE_PREFIX) else { continue };
+            let Some(player) = bot.strip_prefix(CODE_PREFIX) else {
+                continue;
+            };
             let code = self
                 .store
                 .code(player)
@@ -337,7 +395,11 @@ impl Job {
             let (file, runner) = match code.lang.as_str() {
                 "python" => ("bot.py", "python3"),
                 "javascript" => ("bot.js", "node"),
-                other => return Err(format!("programs in {other:?} do not play queued games yet (Python and JavaScript do)")),
+                other => {
+                    return Err(format!(
+                        "programs in {other:?} do not play queued games yet (Python and JavaScript do)"
+                    ));
+                }
             };
             let dir = folder.join(format!("seat{seat}"));
             std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -371,18 +433,26 @@ fn result_json(r: &MatchResult) -> String {
 
 /// Plays one queued game to the end on the calling thread.
 fn play_blocking(spec: &MatchSpec, seed: u64) -> anyhow::Result<GameOutcome> {
-    let kind = GameKind::from_name(&spec.game).with_context(|| format!("unknown game {:?}", spec.game))?;
+    let kind =
+        GameKind::from_name(&spec.game).with_context(|| format!("unknown game {:?}", spec.game))?;
     let bots = spec
         .bots
         .iter()
-        .map(|b| b.parse::<BotSpec>().map_err(|e| anyhow::anyhow!("bot {b:?}: {e}")))
+        .map(|b| {
+            b.parse::<BotSpec>()
+                .map_err(|e| anyhow::anyhow!("bot {b:?}: {e}"))
+        })
         .collect::<anyhow::Result<Vec<_>>>()?;
     let mut flags = GameFlags::of(kind);
     flags.set = spec.set.clone();
     if let Some(t) = spec.ticks {
         flags.ticks = t;
     }
-    let options = RunOptions { watch_ms: None, echo_faults: false, echo_bot_stderr: false };
+    let options = RunOptions {
+        watch_ms: None,
+        echo_faults: false,
+        echo_bot_stderr: false,
+    };
     play::block_on(play::play_game(&flags, &bots, seed, &options))
 }
 
@@ -392,14 +462,20 @@ mod tests {
 
     #[test]
     fn specs_read_with_defaults() {
-        let s: MatchSpec = serde_json::from_str(r#"{"game":"duel","bots":["builtin:greedy","builtin:random"]}"#).unwrap();
+        let s: MatchSpec =
+            serde_json::from_str(r#"{"game":"duel","bots":["builtin:greedy","builtin:random"]}"#)
+                .unwrap();
         assert_eq!(s.bots.len(), 2);
-        assert!(s.set.is_empty() && s.players.is_empty() && s.ticks.is_none() && s.origin.is_none());
+        assert!(
+            s.set.is_empty() && s.players.is_empty() && s.ticks.is_none() && s.origin.is_none()
+        );
     }
 
     #[test]
     fn a_budget_runs_out() {
-        let b = Budget { left: AtomicU64::new(2) };
+        let b = Budget {
+            left: AtomicU64::new(2),
+        };
         assert!(b.take() && b.take());
         assert!(!b.take());
     }

@@ -23,7 +23,10 @@ struct Db {
 impl Db {
     async fn create(test: &str) -> Option<Db> {
         let Ok(admin) = std::env::var("SNAKEPIT_TEST_PG") else {
-            assert!(std::env::var("SNAKEPIT_REQUIRE_PG").as_deref() != Ok("1"), "SNAKEPIT_TEST_PG is not set");
+            assert!(
+                std::env::var("SNAKEPIT_REQUIRE_PG").as_deref() != Ok("1"),
+                "SNAKEPIT_TEST_PG is not set"
+            );
             eprintln!("SNAKEPIT_TEST_PG is not set: {test} skipped (scripts/test.sh runs it)");
             return None;
         };
@@ -32,13 +35,21 @@ impl Db {
         let url = format!("{base}/{name}");
         // Two calls: several statements in one would form a transaction,
         // which DROP and CREATE DATABASE refuse.
-        sql(&admin, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
+        sql(
+            &admin,
+            &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+        )
+        .await;
         sql(&admin, &format!("CREATE DATABASE {name}")).await;
         Some(Db { admin, name, url })
     }
 
     async fn drop(self) {
-        sql(&self.admin, &format!("DROP DATABASE {} WITH (FORCE)", self.name)).await;
+        sql(
+            &self.admin,
+            &format!("DROP DATABASE {} WITH (FORCE)", self.name),
+        )
+        .await;
     }
 
     /// One row of integers.
@@ -54,7 +65,9 @@ impl Db {
 }
 
 async fn sql(url: &str, sql: &str) {
-    let (client, conn) = tokio_postgres::connect(url, NoTls).await.expect("the test PostgreSQL server answers");
+    let (client, conn) = tokio_postgres::connect(url, NoTls)
+        .await
+        .expect("the test PostgreSQL server answers");
     let task = tokio::spawn(conn);
     client.batch_execute(sql).await.unwrap();
     drop(client);
@@ -67,18 +80,34 @@ fn snakepit(args: &[&str]) -> std::process::Output {
 
 fn spawn_worker(db: &str, name: &str, jobs: usize, lease_ms: u64, until_empty: bool) -> Child {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_snakepit"));
-    cmd.args(["worker", "--db", db, "--name", name, "--jobs", &jobs.to_string(), "--lease-ms", &lease_ms.to_string()]);
+    cmd.args([
+        "worker",
+        "--db",
+        db,
+        "--name",
+        name,
+        "--jobs",
+        &jobs.to_string(),
+        "--lease-ms",
+        &lease_ms.to_string(),
+    ]);
     if until_empty {
         cmd.arg("--until-empty");
     }
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the worker starts")
+    cmd.stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the worker starts")
 }
 
 fn finish(child: Child, deadline: Duration) -> std::process::Output {
     let start = Instant::now();
     let mut child = child;
     while child.try_wait().unwrap().is_none() {
-        assert!(start.elapsed() < deadline, "a worker ran longer than {deadline:?}");
+        assert!(
+            start.elapsed() < deadline,
+            "a worker ran longer than {deadline:?}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     child.wait_with_output().unwrap()
@@ -87,25 +116,54 @@ fn finish(child: Child, deadline: Duration) -> std::process::Output {
 /// "N games in" from a worker's last line.
 fn games_played(out: &std::process::Output) -> u64 {
     let text = stdout(out);
-    let line = text.lines().last().unwrap_or_else(|| panic!("no output; stderr: {}", stderr(out)));
-    let n = line.split(": ").nth(1).and_then(|rest| rest.split(' ').next()).unwrap_or_else(|| panic!("odd line {line:?}"));
+    let line = text
+        .lines()
+        .last()
+        .unwrap_or_else(|| panic!("no output; stderr: {}", stderr(out)));
+    let n = line
+        .split(": ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("odd line {line:?}"));
     n.parse().unwrap_or_else(|_| panic!("odd line {line:?}"))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_workers_play_each_queued_game_once() {
-    let Some(db) = Db::create("once").await else { return };
+    let Some(db) = Db::create("once").await else {
+        return;
+    };
     let out = snakepit(&[
-        "queue", "--db", &db.url, "add", "--game", "duel", "--bot", "builtin:greedy", "--bot", "builtin:random", "--games",
-        "2000", "--seed", "7",
+        "queue",
+        "--db",
+        &db.url,
+        "add",
+        "--game",
+        "duel",
+        "--bot",
+        "builtin:greedy",
+        "--bot",
+        "builtin:random",
+        "--games",
+        "2000",
+        "--seed",
+        "7",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out).trim(), "queued 2000 games");
 
     let a = spawn_worker(&db.url, "a", 2, 30_000, true);
     let b = spawn_worker(&db.url, "b", 2, 30_000, true);
-    let (a, b) = (finish(a, Duration::from_secs(300)), finish(b, Duration::from_secs(300)));
-    assert!(a.status.success() && b.status.success(), "{}\n{}", stderr(&a), stderr(&b));
+    let (a, b) = (
+        finish(a, Duration::from_secs(300)),
+        finish(b, Duration::from_secs(300)),
+    );
+    assert!(
+        a.status.success() && b.status.success(),
+        "{}\n{}",
+        stderr(&a),
+        stderr(&b)
+    );
     let (na, nb) = (games_played(&a), games_played(&b));
     assert_eq!(na + nb, 2000, "a played {na}, b played {nb}");
     assert!(na > 0 && nb > 0, "both workers took part: a {na}, b {nb}");
@@ -138,13 +196,27 @@ for line in sys.stdin:
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_worker_s_games_go_to_another() {
-    let Some(db) = Db::create("killed").await else { return };
+    let Some(db) = Db::create("killed").await else {
+        return;
+    };
     let dir = TempDir::new("worker-killed");
     let bot = dir.write("slow.py", SLOW_BOT);
     let bot_spec = format!("python3 {}", bot.display());
     let out = snakepit(&[
-        "queue", "--db", &db.url, "add", "--game", "duel", "--bot", &bot_spec, "--bot", "builtin:random", "--games", "12",
-        "--ticks", "30",
+        "queue",
+        "--db",
+        &db.url,
+        "add",
+        "--game",
+        "duel",
+        "--bot",
+        &bot_spec,
+        "--bot",
+        "builtin:random",
+        "--games",
+        "12",
+        "--ticks",
+        "30",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
 
@@ -153,23 +225,35 @@ async fn a_killed_worker_s_games_go_to_another() {
     let mut victim = spawn_worker(&db.url, "victim", 2, 1_500, false);
     let start = Instant::now();
     loop {
-        let [held] = db.ints("SELECT count(*) FROM matches WHERE state = 'running' AND worker LIKE 'victim/%'").await[..] else {
+        let [held] = db
+            .ints("SELECT count(*) FROM matches WHERE state = 'running' AND worker LIKE 'victim/%'")
+            .await[..]
+        else {
             unreachable!()
         };
         if held > 0 {
             break;
         }
-        assert!(start.elapsed() < Duration::from_secs(60), "the victim never claimed a game");
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the victim never claimed a game"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     victim.kill().unwrap();
     victim.wait().unwrap();
-    let [orphans] = db.ints("SELECT count(*) FROM matches WHERE state = 'running' AND worker LIKE 'victim/%'").await[..] else {
+    let [orphans] = db
+        .ints("SELECT count(*) FROM matches WHERE state = 'running' AND worker LIKE 'victim/%'")
+        .await[..]
+    else {
         unreachable!()
     };
     assert!(orphans > 0);
 
-    let heir = finish(spawn_worker(&db.url, "heir", 2, 1_500, true), Duration::from_secs(300));
+    let heir = finish(
+        spawn_worker(&db.url, "heir", 2, 1_500, true),
+        Duration::from_secs(300),
+    );
     assert!(heir.status.success(), "{}", stderr(&heir));
     let [done, by_heir, retried, victim_done] = db
         .ints(
@@ -183,7 +267,10 @@ async fn a_killed_worker_s_games_go_to_another() {
         unreachable!()
     };
     assert_eq!(done, 12, "every game finished");
-    assert_eq!(retried, orphans, "each game the victim held went to the heir");
+    assert_eq!(
+        retried, orphans,
+        "each game the victim held went to the heir"
+    );
     assert_eq!(by_heir + victim_done, 12);
     db.drop().await;
 }
@@ -194,34 +281,172 @@ async fn a_killed_worker_s_games_go_to_another() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_saved_program_plays_a_queued_game() {
     use snakepit_store::{CodeRow, NewMatch, Store};
-    let Some(db) = Db::create("code").await else { return };
+    let Some(db) = Db::create("code").await else {
+        return;
+    };
     let store = Store::open(&db.url).await.unwrap();
     let ann = store.add_player("ann", "duel").await.unwrap();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let source = std::fs::read_to_string(root.join("starters/duel/python/bot.py")).unwrap();
-    store.save_code(&CodeRow { player_id: ann.id.clone(), lang: "python".into(), name: "v1".into(), source }).await.unwrap();
+    store
+        .save_code(&CodeRow {
+            player_id: ann.id.clone(),
+            lang: "python".into(),
+            name: "v1".into(),
+            source,
+        })
+        .await
+        .unwrap();
     let spec = |bot: &str| {
         serde_json::json!({"game": "duel", "bots": [bot, "builtin:random"], "players": [ann.id, ""], "origin": "ladder"})
             .to_string()
     };
     let ids = store
         .enqueue_matches(&[
-            NewMatch { game: "duel".into(), spec: spec(&format!("code:{}", ann.id)), seed: 3 },
-            NewMatch { game: "duel".into(), spec: spec("code:nobody"), seed: 4 },
+            NewMatch {
+                game: "duel".into(),
+                spec: spec(&format!("code:{}", ann.id)),
+                seed: 3,
+            },
+            NewMatch {
+                game: "duel".into(),
+                spec: spec("code:nobody"),
+                seed: 4,
+            },
         ])
         .await
         .unwrap();
-    let out = finish(spawn_worker(&db.url, "w", 1, 30_000, true), Duration::from_secs(120));
+    let out = finish(
+        spawn_worker(&db.url, "w", 1, 30_000, true),
+        Duration::from_secs(120),
+    );
     assert!(out.status.success(), "{}", stderr(&out));
 
-    let played: serde_json::Value = serde_json::from_str(&store.match_result(ids[0]).await.unwrap().unwrap()).unwrap();
+    let played: serde_json::Value =
+        serde_json::from_str(&store.match_result(ids[0]).await.unwrap().unwrap()).unwrap();
     assert!(played.get("error").is_none(), "{played}");
     assert!(played["ticks"].as_u64().unwrap() > 0);
-    let refused: serde_json::Value = serde_json::from_str(&store.match_result(ids[1]).await.unwrap().unwrap()).unwrap();
-    assert!(refused["error"].as_str().unwrap().contains("no saved program"), "{refused}");
+    let refused: serde_json::Value =
+        serde_json::from_str(&store.match_result(ids[1]).await.unwrap().unwrap()).unwrap();
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("no saved program"),
+        "{refused}"
+    );
     let games = store.replays_of(&ann.id, 10).await.unwrap();
     assert_eq!(games.len(), 1, "one replay, filed under the player");
-    assert_eq!((games[0].origin.as_str(), games[0].players[0].as_str()), ("ladder", ann.id.as_str()));
+    assert_eq!(
+        (games[0].origin.as_str(), games[0].players[0].as_str()),
+        ("ladder", ann.id.as_str())
+    );
+    drop(store);
+    db.drop().await;
+}
+
+/// `worker --ladder duel` pairs the saved programs of duel players, queues
+/// their games, plays them and rates the results: ratings move, and the
+/// rated games add up to the finished ladder games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ladder_pairs_plays_and_rates_saved_programs() {
+    use snakepit_store::{CodeRow, Store};
+    let Some(db) = Db::create("ladder").await else {
+        return;
+    };
+    let store = Store::open(&db.url).await.unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let python = std::fs::read_to_string(root.join("starters/duel/python/bot.py")).unwrap();
+    let js = std::fs::read_to_string(root.join("starters/duel/js/bot.js")).unwrap();
+    let mut ids = Vec::new();
+    for (name, lang, source) in [
+        ("py1", "python", &python),
+        ("py2", "python", &python),
+        ("js1", "javascript", &js),
+    ] {
+        let p = store.add_player(name, "duel").await.unwrap();
+        let code = CodeRow {
+            player_id: p.id.clone(),
+            lang: lang.into(),
+            name: "v1".into(),
+            source: source.clone(),
+        };
+        store.save_code(&code).await.unwrap();
+        ids.push(p.id);
+    }
+    // Neither a program-less duel player nor a carrots player is paired.
+    let idle = store.add_player("idle", "duel").await.unwrap();
+    let other = store.add_player("other", "carrots").await.unwrap();
+    store
+        .save_code(&CodeRow {
+            player_id: other.id.clone(),
+            lang: "python".into(),
+            name: "c".into(),
+            source: python.clone(),
+        })
+        .await
+        .unwrap();
+
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_snakepit"));
+    cmd.args([
+        "worker", "--db", &db.url, "--name", "lw", "--jobs", "2", "--ladder", "duel",
+    ]);
+    let mut worker = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let rated_games = loop {
+        let games: i64 = store
+            .ratings("duel")
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.games)
+            .sum();
+        if games >= 8 {
+            break games;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "only {games} rated seats after 2 minutes"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    worker.kill().unwrap();
+    worker.wait().unwrap();
+
+    let ratings = store.ratings("duel").await.unwrap();
+    let rated: Vec<&str> = ratings.iter().map(|r| r.player_id.as_str()).collect();
+    assert!(
+        rated.iter().all(|p| ids.iter().any(|i| i == p)),
+        "only players with programs are rated: {rated:?}"
+    );
+    assert!(!rated.contains(&idle.id.as_str()) && !rated.contains(&other.id.as_str()));
+    assert!(
+        ratings.iter().any(|r| (r.rating - 25.0).abs() > 1e-9),
+        "ratings moved"
+    );
+    assert!(
+        ratings.iter().all(|r| r.uncertainty < 25.0 / 3.0),
+        "every rated player's uncertainty shrank"
+    );
+    let [done, errors] =
+        db.ints("SELECT (SELECT count(*) FROM matches WHERE state = 'done'), (SELECT count(*) FROM matches WHERE result LIKE '%error%')").await[..]
+    else {
+        unreachable!()
+    };
+    assert_eq!(errors, 0);
+    assert!(
+        rated_games % 2 == 0 && rated_games <= 2 * done,
+        "{rated_games} rated seats, {done} games done"
+    );
+    for id in &ids {
+        assert!(
+            !store.replays_of(id, 1).await.unwrap().is_empty() || !rated.contains(&id.as_str())
+        );
+    }
     drop(store);
     db.drop().await;
 }

@@ -2,7 +2,8 @@
 //! ([`schedule`]), what the results add up to ([`standings`]: wins, draws
 //! and losses, the win matrix, Weng-Lin ratings with their uncertainty,
 //! mean scores) and how they read ([`report`]: a text table and a
-//! self-contained HTML page).
+//! self-contained HTML page), and the ladder's matchmaking and rating
+//! steps ([`ladder`]).
 //!
 //! Nothing here runs a game, reads a clock or touches a file: the CLI's
 //! `tournament` command plays the games and feeds their results in, in
@@ -13,6 +14,7 @@
 //! and seating are functions of the tournament's seed, its settings and
 //! (for Swiss and knockout) the results of the earlier rounds only.
 
+pub mod ladder;
 pub mod report;
 pub mod schedule;
 pub mod standings;

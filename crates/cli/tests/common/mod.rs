@@ -11,7 +11,10 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<std::ffi::OsStr>,
 {
-    Command::new(env!("CARGO_BIN_EXE_snakepit")).args(args).output().expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_snakepit"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
 }
 
 /// Stdout as text.
@@ -73,7 +76,13 @@ pub const FIVE_BOTS: [&str; 10] = [
 
 /// Plays the standard test game (seed 1, 400 ticks) into `replay`.
 pub fn record(replay: &Path) -> Output {
-    let mut args = vec!["play".to_string(), "--seed".into(), "1".into(), "--ticks".into(), "400".into()];
+    let mut args = vec![
+        "play".to_string(),
+        "--seed".into(),
+        "1".into(),
+        "--ticks".into(),
+        "400".into(),
+    ];
     args.extend(FIVE_BOTS.iter().map(|s| s.to_string()));
     args.push("--replay".into());
     args.push(replay.display().to_string());
@@ -89,7 +98,10 @@ pub fn assert_bad_input(out: &Output, file: &Path, needle: &str) {
     assert_eq!(out.status.code(), Some(2), "exit code; stderr: {err}");
     assert_eq!(err.lines().count(), 1, "one line expected: {err}");
     assert!(err.starts_with("error: "), "{err}");
-    assert!(err.contains(&file.display().to_string()), "file not named: {err}");
+    assert!(
+        err.contains(&file.display().to_string()),
+        "file not named: {err}"
+    );
     assert!(err.contains(needle), "{needle:?} not in: {err}");
 }
 
@@ -101,23 +113,39 @@ pub fn c_starter(game: &str, fixed_seed: bool) -> PathBuf {
     use std::collections::BTreeMap;
     use std::sync::{Mutex, OnceLock};
     static BUILT: OnceLock<Mutex<BTreeMap<(String, bool), PathBuf>>> = OnceLock::new();
-    let mut built = BUILT.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    let mut built = BUILT
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     if let Some(path) = built.get(&(game.to_string(), fixed_seed)) {
         return path.clone();
     }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../starters").join(game).join("c/bot.c");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../starters")
+        .join(game)
+        .join("c/bot.c");
     let mut text = std::fs::read_to_string(&src).expect("the C starter exists");
     if fixed_seed {
-        let seeded = text.lines().find(|l| l.trim_start().starts_with("srand(")).expect("the starter seeds its RNG").to_string();
+        let seeded = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("srand("))
+            .expect("the starter seeds its RNG")
+            .to_string();
         text = text.replace(&seeded, "    srand(1);");
     }
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("c-starters-{}", std::process::id()));
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("c-starters-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let name = format!("{game}-{}", if fixed_seed { "fixed" } else { "random" });
     let c_file = dir.join(format!("{name}.c"));
     std::fs::write(&c_file, text).expect("write the source");
     let bin = dir.join(name);
-    let ok = Command::new("cc").args(["-O2", "-o"]).arg(&bin).arg(&c_file).status().expect("cc must be installed");
+    let ok = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&bin)
+        .arg(&c_file)
+        .status()
+        .expect("cc must be installed");
     assert!(ok.success(), "cc failed on {}", c_file.display());
     built.insert((game.to_string(), fixed_seed), bin.clone());
     bin
