@@ -202,44 +202,78 @@ pub fn run_worker(args: WorkerArgs) -> anyhow::Result<()> {
     runtime.block_on(async move {
         let store = Store::open(&args.db).await.with_context(|| format!("cannot open the store {}", args.db))?;
         let started = Instant::now();
-        let budget = Arc::new(Budget { left: AtomicU64::new(args.max_games.unwrap_or(u64::MAX)) });
         let played = Arc::new(AtomicU64::new(0));
-        let ladders: Vec<_> = args
-            .ladders
-            .iter()
-            .map(|g| tokio::spawn(crate::ladder::Ladder::new(store.clone(), g.name(), &name).run()))
-            .collect();
-        let mut tasks = Vec::with_capacity(jobs);
-        for job in 0..jobs {
-            let worker = Job {
-                store: store.clone(),
-                name: format!("{name}/{job}"),
-                lease_ms: args.lease_ms,
-                until_empty: args.until_empty,
-                budget: budget.clone(),
-                played: played.clone(),
-            };
-            tasks.push(tokio::spawn(worker.run()));
-        }
-        let all = futures_util::future::join_all(tasks);
+        let games: Vec<&'static str> = args.ladders.iter().map(|g| g.name()).collect();
+        let work = WorkOptions { jobs, lease_ms: args.lease_ms, until_empty: args.until_empty, max_games: args.max_games };
         tokio::select! {
-            results = all => {
-                for r in results {
-                    r.context("a worker job panicked")??;
-                }
-            }
+            r = work_queue(store, &name, &games, work, played.clone()) => r?,
             _ = tokio::signal::ctrl_c() => {
                 eprintln!("worker {name}: stopping; games in play go back to the queue when their claims lapse");
             }
-        }
-        for l in ladders {
-            l.abort();
         }
         let n = played.load(Ordering::Relaxed);
         let secs = started.elapsed().as_secs_f64();
         println!("worker {name}: {n} games in {secs:.1} s ({:.0} games/min)", n as f64 * 60.0 / secs.max(1e-9));
         Ok(())
     })
+}
+
+/// How a node works the queue.
+#[derive(Clone, Copy, Debug)]
+pub struct WorkOptions {
+    /// Games played at once.
+    pub jobs: usize,
+    /// Claim lease, in milliseconds.
+    pub lease_ms: u64,
+    /// Return once the queue is empty and nothing runs.
+    pub until_empty: bool,
+    /// Return after this many games.
+    pub max_games: Option<u64>,
+}
+
+/// Plays queued games with `options.jobs` concurrent loops, scheduling the
+/// ladders of `ladders` too, until the options say to stop (or forever);
+/// `played` counts the games. `serve` runs this next to its rooms so that
+/// one machine is a whole contest.
+pub async fn work_queue(
+    store: Store,
+    name: &str,
+    ladders: &[&str],
+    options: WorkOptions,
+    played: Arc<AtomicU64>,
+) -> anyhow::Result<()> {
+    let budget = Arc::new(Budget { left: AtomicU64::new(options.max_games.unwrap_or(u64::MAX)) });
+    // Aborted when this future ends or is dropped.
+    let ladders: Vec<_> = ladders
+        .iter()
+        .map(|g| AbortOnDrop(tokio::spawn(crate::ladder::Ladder::new(store.clone(), g, name).run())))
+        .collect();
+    let mut tasks = Vec::with_capacity(options.jobs);
+    for job in 0..options.jobs.max(1) {
+        let worker = Job {
+            store: store.clone(),
+            name: format!("{name}/{job}"),
+            lease_ms: options.lease_ms,
+            until_empty: options.until_empty,
+            budget: budget.clone(),
+            played: played.clone(),
+        };
+        tasks.push(AbortOnDrop(tokio::spawn(worker.run())));
+    }
+    for task in &mut tasks {
+        (&mut task.0).await.context("a worker job panicked")??;
+    }
+    drop(ladders);
+    Ok(())
+}
+
+/// A task that is aborted when its handle goes away.
+struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 fn default_name() -> String {
