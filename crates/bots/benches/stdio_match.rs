@@ -15,8 +15,14 @@
 //! is the runner's own cost, both taken in the same minutes (the machine's
 //! speed drifts by up to a factor of two between runs).
 //!
+//! Turns in which a process is killed (a snake died in the turn before)
+//! are reported apart: they cost the kill of the bot, not a round trip.
+//!
 //! Run: `cargo bench -p snakepit-bots --bench stdio_match` (needs `cc`).
-//! Set `STDIO_BENCH_TURNS` to change the number of measured turns.
+//! Set `STDIO_BENCH_TURNS` to change the number of measured turns, and
+//! `STDIO_BENCH_SPIN_US` to a comma-separated list of
+//! `answer_spin_max_us` values to compare (`0,50`): the games alternate
+//! between them, so that all are measured in the same minutes.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -35,22 +41,42 @@ fn main() {
     assert!(ok.expect("cc must be installed").success());
 
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let settings = MatchSettings::for_game("multisnake");
-    assert!(!settings.limits.stop_between_moves);
+    let base = MatchSettings::for_game("multisnake");
+    assert!(!base.limits.stop_between_moves);
     let map = multisnake::builtin_map("quad-32x32").unwrap();
+    // The spin times compared, games alternating between them.
+    let spins: Vec<u64> = match std::env::var("STDIO_BENCH_SPIN_US") {
+        Ok(list) => {
+            list.split(',').map(|s| s.trim().parse().expect("STDIO_BENCH_SPIN_US: µs, comma-separated")).collect()
+        }
+        Err(_) => vec![base.limits.answer_spin_max_us],
+    };
+    let mut variants: Vec<Variant> = spins
+        .iter()
+        .map(|&spin| {
+            let mut settings = base.clone();
+            settings.limits.answer_spin_max_us = spin;
+            let floor = Floor::start(&rt, &bin, &settings, &map);
+            Variant {
+                settings,
+                floor,
+                by_asked: vec![Vec::new(); 5],
+                deaths: Vec::new(),
+                first_turns: Vec::new(),
+                measured: 0,
+            }
+        })
+        .collect();
 
-    // Turn times by number of bots asked (index 0 unused), and first turns.
-    let mut by_asked: Vec<Vec<Duration>> = vec![Vec::new(); 5];
-    let mut first_turns = Vec::new();
-    let (mut games, mut measured) = (0u64, 0usize);
-    let mut floor = Floor::start(&rt, &bin, &settings, &map);
+    let mut games = 0u64;
     let wall = Instant::now();
-    while measured < turns_wanted {
-        floor.measure(FLOOR_ROUNDS_PER_GAME);
+    while variants.iter().map(|v| v.measured).min().unwrap_or(0) * variants.len() < turns_wanted {
+        let v = &mut variants[games as usize % spins.len()];
+        v.floor.measure(FLOOR_ROUNDS_PER_GAME);
         games += 1;
-        let game = Multisnake::new(multisnake::Settings::default(), map.clone(), games);
+        let game = Multisnake::new(multisnake::Settings::default(), map.clone(), games.div_ceil(spins.len() as u64));
         let seats = (0..4).map(|i| Seat::text(format!("c{i}"), BotCommand::executable(&bin))).collect();
-        let mut m = StdioMatch::new(game, seats, settings.clone());
+        let mut m = StdioMatch::new(game, seats, v.settings.clone());
         let mut first = true;
         while !m.is_finished() {
             let started = Instant::now();
@@ -60,54 +86,97 @@ fn main() {
                 panic!("game {games} turn {} seat {seat}: {f}", report.tick);
             }
             if first {
-                first_turns.push(took);
+                v.first_turns.push(took);
                 first = false;
                 continue;
             }
+            if report.seats.iter().any(|s| s.killed) && !m.is_finished() {
+                v.deaths.push(took);
+                continue;
+            }
             let asked = report.seats.iter().filter(|s| matches!(s.outcome, SeatOutcome::Answered { .. })).count();
-            by_asked[asked].push(took);
-            measured += 1;
+            v.by_asked[asked].push(took);
+            v.measured += 1;
         }
     }
     let wall = wall.elapsed();
 
-    println!("multisnake quad-32x32, 4 C starter bots, no SIGSTOP, {games} games, {measured} turns measured");
-    for (asked, times) in by_asked.iter_mut().enumerate().skip(1) {
-        if times.is_empty() {
-            continue;
-        }
-        times.sort();
-        let mean = times.iter().sum::<Duration>() / times.len() as u32;
-        let pct = |p: usize| times[(times.len() * p / 100).min(times.len() - 1)];
-        println!(
-            "  {asked} bots asked: {:>6} turns, mean {:>6.1} µs, median {:>6.1} µs, p99 {:>7.1} µs, {:>7.0} turns/s",
-            times.len(),
-            micros(mean),
-            micros(pct(50)),
-            micros(pct(99)),
-            1e6 / micros(mean)
-        );
-    }
-    let all: Duration = by_asked.iter().flatten().sum();
     println!(
-        "  all turns: mean {:.1} µs ({:.0} turns/s); first turns (4 spawns): mean {:.1} ms; wall {:.2} s",
-        micros(all / measured as u32),
-        measured as f64 / all.as_secs_f64(),
-        first_turns.iter().sum::<Duration>().as_secs_f64() * 1e3 / first_turns.len() as f64,
+        "multisnake quad-32x32, 4 C starter bots, no SIGSTOP, {games} games (alternating between spin times), wall {:.2} s",
         wall.as_secs_f64()
     );
-    let mut floor = floor.times;
-    floor.sort();
+    for v in &mut variants {
+        v.report();
+    }
     println!(
-        "  transport alone, between the games (4 more bots, same sandbox, asked the starting map with \
-         ProcessBot::ask_all, no game): median {:.1} µs over {} rounds",
-        micros(floor[floor.len() / 2]),
-        floor.len()
-    );
-    println!(
-        "  of which rendering the map for the 4 seats and parsing 4 answers: {:.1} µs per turn",
+        "of which rendering the map for the 4 seats and parsing 4 answers: {:.1} µs per turn",
         micros(render_and_parse(&map))
     );
+}
+
+/// The games and floor of one spin time.
+struct Variant {
+    settings: MatchSettings,
+    floor: Floor,
+    /// Turn times by number of bots asked (index 0 unused), without the
+    /// turns below.
+    by_asked: Vec<Vec<Duration>>,
+    /// Turns in which a process was killed (a snake died the turn before),
+    /// except the last turn of a game.
+    deaths: Vec<Duration>,
+    /// First turns (four spawns).
+    first_turns: Vec<Duration>,
+    measured: usize,
+}
+
+impl Variant {
+    fn report(&mut self) {
+        println!("answer_spin_max_us = {}: {} turns measured", self.settings.limits.answer_spin_max_us, self.measured);
+        for (asked, times) in self.by_asked.iter_mut().enumerate().skip(1) {
+            if times.is_empty() {
+                continue;
+            }
+            times.sort();
+            let mean = times.iter().sum::<Duration>() / times.len() as u32;
+            println!(
+                "  {asked} bots asked: {:>6} turns, mean {:>6.1} µs, median {:>6.1} µs, p99 {:>7.1} µs, {:>7.0} turns/s",
+                times.len(),
+                micros(mean),
+                micros(percentile(times, 50)),
+                micros(percentile(times, 99)),
+                1e6 / micros(mean)
+            );
+        }
+        self.deaths.sort();
+        if !self.deaths.is_empty() {
+            println!(
+                "  turns killing a process: {} turns, median {:.1} µs, p99 {:.1} µs",
+                self.deaths.len(),
+                micros(percentile(&self.deaths, 50)),
+                micros(percentile(&self.deaths, 99))
+            );
+        }
+        let all: Duration = self.by_asked.iter().flatten().chain(&self.deaths).sum();
+        let turns = self.measured + self.deaths.len();
+        println!(
+            "  all turns: mean {:.1} µs ({:.0} turns/s); first turns (4 spawns): mean {:.1} ms",
+            micros(all / turns as u32),
+            turns as f64 / all.as_secs_f64(),
+            self.first_turns.iter().sum::<Duration>().as_secs_f64() * 1e3 / self.first_turns.len() as f64,
+        );
+        self.floor.times.sort();
+        println!(
+            "  transport alone, between the games (4 more bots, same sandbox, asked the starting map with \
+             ProcessBot::ask_all, no game): median {:.1} µs over {} rounds",
+            micros(percentile(&self.floor.times, 50)),
+            self.floor.times.len()
+        );
+    }
+}
+
+/// The `p`th percentile of sorted `times`.
+fn percentile(times: &[Duration], p: usize) -> Duration {
+    times[(times.len() * p / 100).min(times.len() - 1)]
 }
 
 /// Rounds of the transport floor measured before each game, about as many

@@ -27,6 +27,8 @@
 //! (also during a panic) kills the whole process group, and every process
 //! of the bot's uid, reaps the child and removes the folder; if the runner
 //! itself dies, the kernel sends the bot SIGKILL (`PR_SET_PDEATHSIG`).
+//! [`ProcessBot::kill_in_background`] kills the same way at once and leaves
+//! the reaping and the folder to a background thread.
 //!
 //! **Invariant:** the runner never waits for a bot without a deadline, and
 //! never buffers more than the limits: one answer line of at most
@@ -78,6 +80,7 @@ pub use limits::{Layer, LayerSet, SandboxLimits};
 pub use sandbox::{LayerStatus, SandboxReport};
 pub use stderr::StderrLines;
 
+pub use guard::Reaping;
 use guard::{Ended, GroupGuard};
 use stderr::Stderr;
 
@@ -106,6 +109,8 @@ pub struct ProcessBot {
     buf: Vec<u8>,
     answer_bytes_max: usize,
     stop_between_moves: bool,
+    /// `SandboxLimits::answer_spin_max_us`.
+    answer_spin_max: Duration,
     layers: LayerSet,
     gone: bool,
     /// Set while an ask runs: still set at the next ask means the caller
@@ -166,6 +171,7 @@ impl ProcessBot {
             buf: Vec::with_capacity(256),
             answer_bytes_max: limits.answer_bytes_max,
             stop_between_moves: limits.stop_between_moves,
+            answer_spin_max: Duration::from_micros(limits.answer_spin_max_us),
             layers: launched.layers,
             gone: false,
             in_flight: false,
@@ -397,6 +403,18 @@ impl ProcessBot {
     /// Whether the bot had a fault or was killed.
     pub fn is_gone(&self) -> bool {
         self.gone
+    }
+
+    /// Kills every process of the bot at once, as dropping it does, but
+    /// leaves the reaping of the main process, the removal of its folder
+    /// and the end of its uid's lease to a background thread, so that the
+    /// caller (a game turn in which a snake died) does not wait for the
+    /// kernel to tear the processes down. Every process of the bot has
+    /// been sent SIGKILL when this returns; the folder goes a moment later,
+    /// which the returned [`Reaping`] can wait for.
+    pub fn kill_in_background(mut self) -> Reaping {
+        self.gone = true;
+        self.guard.reap_later()
     }
 
     /// Kills every process of the bot, reaps it and removes its folder;

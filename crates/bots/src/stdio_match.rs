@@ -35,7 +35,12 @@
 //! start of the first tick in which the game no longer asks them (their
 //! snake died in the previous one; knowing it needs the input that tick
 //! renders anyway), at their first fault, in the tick the game ends, and
-//! when the [`StdioMatch`] or [`StdioSeats`] is dropped.
+//! when the [`StdioMatch`] or [`StdioSeats`] is dropped. When a snake dies
+//! during the game, every process of its bot gets SIGKILL within the tick,
+//! but the reaping and the folder's removal are left to a background
+//! thread ([`ProcessBot::kill_in_background`]), so the tick does not wait
+//! for the kernel to tear the processes down (about 0.5 ms on a small VM);
+//! [`StdioSeats::stop`] and the drop wait for them.
 //!
 //! Processes are spawned from within [`StdioMatch::tick`], so the future
 //! must be polled on a thread that lives as long as the match (a
@@ -50,12 +55,17 @@
 //! ([`MatchSettings::for_game`]), as upstream does.
 
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
 use snakepit_protocol::stdio::{AnswerError, StdioGame, Wire};
 
-use crate::process::{Ask, BotCommand, BotFault, ProcessBot, Reply, SandboxLimits, StderrLines};
+use crate::process::{Ask, BotCommand, BotFault, ProcessBot, Reaping, Reply, SandboxLimits, StderrLines};
+
+/// How long [`StdioSeats::stop`] waits for the background ends of the bots
+/// killed during the match (a process stuck in the kernel is reaped later
+/// still, by a thread of its own).
+const REAPING_WAIT_MAX: Duration = Duration::from_secs(3);
 
 /// One seat of a match: who plays it and how.
 #[derive(Clone, Debug)]
@@ -200,6 +210,14 @@ pub struct StdioSeats {
     /// By seat; `None` for a seat some other player plays.
     seats: Vec<Option<SeatState>>,
     settings: MatchSettings,
+    /// The ends of the bots killed during the match, not yet waited for.
+    reaping: Vec<Reaping>,
+}
+
+impl Drop for StdioSeats {
+    fn drop(&mut self) {
+        self.stop();
+    }
 }
 
 impl StdioSeats {
@@ -207,7 +225,7 @@ impl StdioSeats {
     /// caller (their action is the default one and they are never asked).
     pub fn new(seats: Vec<Option<Seat>>, settings: MatchSettings) -> StdioSeats {
         let seats = seats.into_iter().map(|s| s.map(|seat| SeatState { seat, bot: None })).collect();
-        StdioSeats { seats, settings }
+        StdioSeats { seats, settings, reaping: Vec::new() }
     }
 
     /// Number of seats, process or not.
@@ -256,6 +274,9 @@ impl StdioSeats {
                 if let Some(mut bot) = st.bot.take() {
                     report.stderr = bot.take_stderr();
                     report.killed = true;
+                    // The turn goes on while the kernel tears it down.
+                    self.reaping.retain(|r| !r.is_done());
+                    self.reaping.push(bot.kill_in_background());
                 }
                 requests.push(None);
                 continue;
@@ -357,6 +378,12 @@ impl StdioSeats {
     pub fn stop(&mut self) {
         for st in self.seats.iter_mut().flatten() {
             st.bot = None;
+        }
+        // The bots of dead snakes, killed during the game: their folders
+        // are removed before the match counts as stopped.
+        let until = Instant::now() + REAPING_WAIT_MAX;
+        for reaping in self.reaping.drain(..) {
+            reaping.wait_until(until);
         }
     }
 }

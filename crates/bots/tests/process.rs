@@ -478,6 +478,42 @@ async fn faults_carry_the_reason_and_the_exact_bytes() {
 /// fault's reason and exact bytes.
 type Expected = Result<&'static str, (FaultReason, Vec<u8>)>;
 
+/// Spinning while the answers come never outlives a deadline: with a spin
+/// time far longer than the deadline, a silent bot still times out at its
+/// deadline, and a quick one beside it answers.
+#[tokio::test]
+async fn ask_all_spin_keeps_the_deadlines() {
+    let spinning = SandboxLimits {
+        answer_spin_max_us: 10_000_000,
+        ..limits()
+    };
+    let deadline = Duration::from_millis(300);
+    let mut quick = ProcessBot::spawn(&c_bot("echo"), &spinning).unwrap();
+    let mut silent = ProcessBot::spawn(&c_bot("silent"), &spinning).unwrap();
+    let mut asks = vec![
+        Ask {
+            bot: &mut quick,
+            request: "ping 1\n",
+            deadline,
+        },
+        Ask {
+            bot: &mut silent,
+            request: "go\n",
+            deadline,
+        },
+    ];
+    let results = ProcessBot::ask_all(&mut asks);
+    assert_eq!(results[0].as_ref().unwrap().line, "ping 1");
+    let fault = results[1].as_ref().unwrap_err();
+    assert_eq!(fault.reason, FaultReason::Timeout { deadline });
+    assert!(
+        fault.elapsed >= deadline && fault.elapsed < Duration::from_secs(2),
+        "{fault}"
+    );
+    drop(asks);
+    assert_eq!(quick.ask("ping 2\n", ANSWER).await.unwrap().line, "ping 2");
+}
+
 /// `ask_all` asks many bots at once from one thread and gives, for each,
 /// what `ask` gives for the same exchange: the answers of good bots, every
 /// kind of fault with its exact bytes, a stderr flood drained while the
@@ -1098,6 +1134,7 @@ async fn hostile_group_escape_is_refused_or_still_killed() {
             "setsid ok",
         ),
     ];
+    let credentials = runner_credentials();
     for (layers, expected) in variants {
         if !available(&format!("group escape with {layers}"), layers) {
             continue;
@@ -1109,5 +1146,39 @@ async fn hostile_group_escape_is_refused_or_still_killed() {
         let remains = Remains::of(&bot);
         drop(bot);
         remains.assert_none();
+
+        // The same, ended in the background, as a match does when a snake
+        // dies: killed at once (the escaped process by the uid-wide kill),
+        // reaped and removed a moment later.
+        let mut bot = ProcessBot::spawn(&c_bot("escape"), &limits_with(layers)).unwrap();
+        assert_eq!(bot.ask("go\n", ANSWER).await.unwrap().line, expected);
+        let uid = bot.uid().unwrap();
+        assert_eq!(uid_alive(uid).len(), 2);
+        let remains = Remains::of(&bot);
+        let reaping = bot.kill_in_background();
+        assert!(
+            wait_until(Duration::from_secs(2), || uid_alive(uid).is_empty()),
+            "uid {uid} left"
+        );
+        assert!(reaping.wait_until(Instant::now() + Duration::from_secs(5)));
+        assert!(reaping.is_done());
+        remains.assert_none();
+        assert_eq!(runner_credentials(), credentials);
+        runner_is_fine();
     }
+}
+
+/// The runner thread's uids (real, effective, saved) and whether the
+/// process is dumpable: the uid-wide kill, made from the runner's own
+/// thread when it is root, must leave both as they were.
+fn runner_credentials() -> ((u32, u32, u32), bool) {
+    let ids = nix::unistd::getresuid().unwrap();
+    (
+        (
+            ids.real.as_raw(),
+            ids.effective.as_raw(),
+            ids.saved.as_raw(),
+        ),
+        nix::sys::prctl::get_dumpable().unwrap(),
+    )
 }

@@ -8,6 +8,7 @@
 //! tests assert that no starter ever forfeits, which checks that each reads
 //! its format exactly.
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -168,6 +169,33 @@ async fn multisnake_on_a_multi_threaded_runtime() {
     assert!(played.end.is_over(), "the game ran to its end ({} turns)", played.ticks);
     assert_eq!(played.faults, Vec::<String>::new());
     assert_eq!(played.starts, vec![1; 4]);
+}
+
+/// Snakes that die during the game have their bots killed in that tick and
+/// torn down in the background; once the match is over, no bot folder is
+/// left under the folder root.
+#[tokio::test]
+async fn multisnake_dead_snakes_leave_no_folder_behind() {
+    let root = tempfile::tempdir().unwrap();
+    // Bots with their own uids must be able to pass through the root.
+    std::fs::set_permissions(root.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
+    let mut settings = settings("multisnake");
+    settings.limits.folder_root = Some(root.path().to_path_buf());
+    let game = Multisnake::new(multisnake::Settings::default(), multisnake::builtin_map("quad-32x32").unwrap(), 9);
+    let seats = (0..4).map(|_| starter("multisnake", "c", &[])).collect();
+    let mut m = StdioMatch::new(game, seats, settings);
+    let mut killed_mid_game = 0;
+    while !m.is_finished() {
+        let report = m.tick().await;
+        assert_eq!(report.faults().count(), 0);
+        if !m.is_finished() {
+            killed_mid_game += report.seats.iter().filter(|s| s.killed).count();
+        }
+    }
+    assert!(killed_mid_game > 0, "a snake died before the end");
+    drop(m);
+    let left: Vec<_> = std::fs::read_dir(root.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 /// The Python starter against the seed's own Java bot, run unmodified

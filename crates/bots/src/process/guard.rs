@@ -1,9 +1,13 @@
 //! The owner of a bot's processes: kills the whole group (and, with a
 //! dedicated uid, every process of that uid), reaps the child and removes
 //! the folder when dropped, including while a panic unwinds, like
-//! rust-analyzer's `JodChild`.
+//! rust-analyzer's `JodChild`. A guard may also be dropped with the
+//! reaping and the folder's removal left to a background thread
+//! ([`GroupGuard::reap_later`]), once every process has been sent SIGKILL.
 
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::process::{Child, ExitStatus};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, killpg};
@@ -11,6 +15,7 @@ use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
 use nix::unistd::Pid;
 use tempfile::TempDir;
 
+use super::batch::poll;
 use super::sandbox::{UidLease, kill_all_of_uid};
 
 /// How long a drop waits for the killed child to be reaped before it hands
@@ -33,6 +38,48 @@ pub(crate) struct GroupGuard {
     uid: Option<UidLease>,
     folder: Option<TempDir>,
     status: Option<ExitStatus>,
+    /// SIGKILL went to the group and the uid.
+    signalled: bool,
+    /// On drop, the reaping and the folder go to the reaper thread.
+    reap_later: bool,
+    /// Told when the drop has reaped and removed everything.
+    done: Option<Reaping>,
+}
+
+/// The end of a bot left to the reaper thread: lets the caller wait until
+/// the main process is reaped and the folder is removed.
+#[derive(Clone, Debug, Default)]
+pub struct Reaping(Arc<(Mutex<bool>, Condvar)>);
+
+impl Reaping {
+    /// Waits until the bot's end is complete, at most until `until`;
+    /// returns whether it is.
+    pub fn wait_until(&self, until: Instant) -> bool {
+        let (done, changed) = &*self.0;
+        let mut done = done.lock().unwrap_or_else(PoisonError::into_inner);
+        while !*done {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            done = changed
+                .wait_timeout(done, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        true
+    }
+
+    /// Whether the bot's end is complete.
+    pub fn is_done(&self) -> bool {
+        *self.0.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn set(&self) {
+        let (done, changed) = &*self.0;
+        *done.lock().unwrap_or_else(PoisonError::into_inner) = true;
+        changed.notify_all();
+    }
 }
 
 impl GroupGuard {
@@ -45,6 +92,9 @@ impl GroupGuard {
             uid,
             folder: Some(folder),
             status: None,
+            signalled: false,
+            reap_later: false,
+            done: None,
         }
     }
 
@@ -83,17 +133,41 @@ impl GroupGuard {
         }
     }
 
-    /// Kills every process of the bot and reaps the main one. Idempotent.
-    pub(crate) fn kill(&mut self) -> Option<ExitStatus> {
-        let Some(mut child) = self.child.take() else {
-            return self.status;
-        };
+    /// Sends SIGKILL to every process of the bot, once, while the main one
+    /// is not reaped.
+    fn signal_kill(&mut self) {
+        if self.signalled || self.child.is_none() {
+            return;
+        }
+        self.signalled = true;
         // The group first, while the unreaped leader keeps its id ours.
         let _ = killpg(self.pgid, Signal::SIGKILL);
         if let Some(uid) = &self.uid {
             kill_all_of_uid(uid.uid);
         }
+    }
+
+    /// Sends SIGKILL to every process of the bot now and makes the drop
+    /// hand the rest (the reaping, the folder's removal, the end of the
+    /// uid's lease) to the reaper thread: a process takes hundreds of µs to
+    /// be torn down, which the caller need not wait for.
+    pub(crate) fn reap_later(&mut self) -> Reaping {
+        self.signal_kill();
+        self.reap_later = true;
+        self.done.get_or_insert_with(Reaping::default).clone()
+    }
+
+    /// Kills every process of the bot and reaps the main one. Idempotent.
+    pub(crate) fn kill(&mut self) -> Option<ExitStatus> {
+        self.signal_kill();
+        let Some(mut child) = self.child.take() else {
+            return self.status;
+        };
         let until = Instant::now() + REAP_WAIT_MAX;
+        // The exit is awaited on a pidfd, which wakes at the exit itself,
+        // or else in short sleeps. Opened only when needed, while the
+        // unreaped child keeps its pid ours.
+        let mut exited: Option<Option<OwnedFd>> = None;
         let mut pause = Duration::from_micros(50);
         loop {
             match child.try_wait() {
@@ -102,8 +176,20 @@ impl GroupGuard {
                     return self.status;
                 }
                 Ok(None) if Instant::now() < until => {
-                    std::thread::sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(10));
+                    match exited.get_or_insert_with(|| pidfd_open(child.id())) {
+                        Some(fd) => {
+                            let mut fds = [libc::pollfd {
+                                fd: fd.as_raw_fd(),
+                                events: libc::POLLIN,
+                                revents: 0,
+                            }];
+                            let _ = poll(&mut fds, until.saturating_duration_since(Instant::now()));
+                        }
+                        None => {
+                            std::thread::sleep(pause);
+                            pause = (pause * 2).min(Duration::from_millis(10));
+                        }
+                    }
                 }
                 _ => {
                     // Stuck in the kernel: reap it in the background, and
@@ -120,12 +206,60 @@ impl GroupGuard {
     }
 }
 
+/// A pidfd of process `pid`, readable once it has exited; `None` where the
+/// kernel has none (before 5.3).
+#[allow(unsafe_code)]
+fn pidfd_open(pid: u32) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open takes two integers and returns a new descriptor
+    // (close-on-exec), owned by nobody else, or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0) };
+    let fd = libc::c_int::try_from(fd).ok().filter(|&fd| fd >= 0)?;
+    // SAFETY: see above: `fd` is open and ours.
+    Some(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
 impl Drop for GroupGuard {
     fn drop(&mut self) {
+        if std::mem::take(&mut self.reap_later) {
+            let rest = GroupGuard {
+                child: self.child.take(),
+                pgid: self.pgid,
+                uid: self.uid.take(),
+                folder: self.folder.take(),
+                status: self.status,
+                signalled: self.signalled,
+                reap_later: false,
+                done: self.done.take(),
+            };
+            // Without a reaper thread, `rest` is dropped here, in place.
+            if let Some(reaper) = reaper() {
+                let _ = reaper.send(rest);
+            }
+            return;
+        }
         self.kill();
         // TempDir removes the folder (as the runner, so whatever modes the
         // bot set); an error leaves a folder behind and nothing worse.
         self.folder.take();
         self.uid.take();
+        if let Some(done) = self.done.take() {
+            done.set();
+        }
     }
+}
+
+/// The reaper thread's queue, started at the first use; `None` if the
+/// thread cannot be started (the guard is then dropped in place).
+fn reaper() -> Option<&'static mpsc::Sender<GroupGuard>> {
+    static REAPER: OnceLock<Option<mpsc::Sender<GroupGuard>>> = OnceLock::new();
+    REAPER
+        .get_or_init(|| {
+            let (tx, rx) = mpsc::channel::<GroupGuard>();
+            std::thread::Builder::new()
+                .name("snakepit-reaper".into())
+                .spawn(move || rx.into_iter().for_each(drop))
+                .ok()
+                .map(|_| tx)
+        })
+        .as_ref()
 }
