@@ -120,6 +120,19 @@ pub struct MatchSpec {
     /// Where the game comes from (`queue`, `ladder`, a tournament).
     #[serde(default)]
     pub origin: Option<String>,
+    /// A fork: the game continues a kept replay from one of its ticks
+    /// (see `replay --from-tick`), `bots` playing from there on.
+    #[serde(default)]
+    pub fork: Option<ForkOf>,
+}
+
+/// Which kept game a queued fork continues, and from which tick.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForkOf {
+    /// The replay's id in the store.
+    pub replay_id: i64,
+    /// The first tick the bots play.
+    pub from_tick: u64,
 }
 
 /// What a worker writes back for a game.
@@ -158,6 +171,7 @@ pub fn run_queue(args: QueueArgs) -> anyhow::Result<()> {
                     ticks,
                     players: Vec::new(),
                     origin: Some("queue".into()),
+                    fork: None,
                 };
                 let spec = serde_json::to_string(&spec).expect("a spec serialises");
                 // Batches keep one transaction from growing without bound.
@@ -242,11 +256,17 @@ pub async fn work_queue(
     options: WorkOptions,
     played: Arc<AtomicU64>,
 ) -> anyhow::Result<()> {
-    let budget = Arc::new(Budget { left: AtomicU64::new(options.max_games.unwrap_or(u64::MAX)) });
+    let budget = Arc::new(Budget {
+        left: AtomicU64::new(options.max_games.unwrap_or(u64::MAX)),
+    });
     // Aborted when this future ends or is dropped.
     let ladders: Vec<_> = ladders
         .iter()
-        .map(|g| AbortOnDrop(tokio::spawn(crate::ladder::Ladder::new(store.clone(), g, name).run())))
+        .map(|g| {
+            AbortOnDrop(tokio::spawn(
+                crate::ladder::Ladder::new(store.clone(), g, name).run(),
+            ))
+        })
         .collect();
     let mut tasks = Vec::with_capacity(options.jobs);
     for job in 0..options.jobs.max(1) {
@@ -347,9 +367,27 @@ impl Job {
                         return self.write_back(&claimed, Err(e)).await;
                     }
                 };
+                let recorded = match &spec.fork {
+                    None => None,
+                    Some(f) => match self.store.replay(f.replay_id).await {
+                        Ok(Some((_, body))) => Some(body),
+                        Ok(None) => {
+                            let _ = std::fs::remove_dir_all(&folder);
+                            return self
+                                .write_back(
+                                    &claimed,
+                                    Err(format!("no kept replay {}", f.replay_id)),
+                                )
+                                .await;
+                        }
+                        Err(e) => return Err(e.into()),
+                    },
+                };
                 // `play_game` runs its own single-threaded runtime on a
                 // blocking thread: bots and their processes stay on it.
-                let game = tokio::task::spawn_blocking(move || play_blocking(&spec2, seed));
+                let game = tokio::task::spawn_blocking(move || {
+                    play_blocking(&spec2, seed, recorded.as_deref())
+                });
                 let result = tokio::select! {
                     r = game => r.map_err(|e| format!("the game panicked: {e}")).and_then(|r| r.map_err(|e| format!("{e:#}"))),
                     () = renew => Err("the claim was lost while playing".to_string()),
@@ -371,7 +409,9 @@ impl Job {
             Ok((spec, outcome)) => {
                 let replay = NewReplay {
                     game: spec.game.clone(),
-                    origin: spec.origin.clone().unwrap_or_else(|| "queue".into()),
+                    origin: spec.origin.clone().unwrap_or_else(|| {
+                        if spec.fork.is_some() { "fork" } else { "queue" }.into()
+                    }),
                     players: spec.players.clone(),
                     result: result_json(&MatchResult {
                         scores: outcome.scores.clone(),
@@ -465,8 +505,13 @@ fn result_json(r: &MatchResult) -> String {
     serde_json::to_string(r).expect("a result serialises")
 }
 
-/// Plays one queued game to the end on the calling thread.
-fn play_blocking(spec: &MatchSpec, seed: u64) -> anyhow::Result<GameOutcome> {
+/// Plays one queued game to the end on the calling thread; a fork
+/// continues `recorded`, the kept replay's text.
+fn play_blocking(
+    spec: &MatchSpec,
+    seed: u64,
+    recorded: Option<&str>,
+) -> anyhow::Result<GameOutcome> {
     let kind =
         GameKind::from_name(&spec.game).with_context(|| format!("unknown game {:?}", spec.game))?;
     let bots = spec
@@ -487,7 +532,19 @@ fn play_blocking(spec: &MatchSpec, seed: u64) -> anyhow::Result<GameOutcome> {
         echo_faults: false,
         echo_bot_stderr: false,
     };
-    play::block_on(play::play_game(&flags, &bots, seed, &options))
+    match (&spec.fork, recorded) {
+        (Some(f), Some(text)) => {
+            let fork = play::Fork {
+                text,
+                from_tick: f.from_tick,
+                bots: &bots,
+                ticks: spec.ticks,
+                flags: &flags,
+            };
+            play::block_on(play::fork_game(kind, &fork, &options))
+        }
+        _ => play::block_on(play::play_game(&flags, &bots, seed, &options)),
+    }
 }
 
 #[cfg(test)]

@@ -450,3 +450,107 @@ async fn the_ladder_pairs_plays_and_rates_saved_programs() {
     drop(store);
     db.drop().await;
 }
+
+/// A queued fork continues a kept game: with the same bots it is the same
+/// game again, byte for byte; with another bot in a seat it is the same
+/// game up to the fork's tick only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_queued_fork_continues_a_kept_game() {
+    use snakepit_store::{NewMatch, Store};
+    let Some(db) = Db::create("fork").await else {
+        return;
+    };
+    let store = Store::open(&db.url).await.unwrap();
+    let spec = |bots: [&str; 2], fork: Option<i64>| {
+        let mut v = serde_json::json!({"game": "duel", "bots": bots});
+        if let Some(id) = fork {
+            v["fork"] = serde_json::json!({"replay_id": id, "from_tick": 6});
+        }
+        NewMatch {
+            game: "duel".into(),
+            spec: v.to_string(),
+            seed: 11,
+        }
+    };
+    let first = store
+        .enqueue_matches(&[spec(["builtin:greedy", "builtin:greedy"], None)])
+        .await
+        .unwrap()[0];
+    let out = finish(
+        spawn_worker(&db.url, "w", 1, 30_000, true),
+        Duration::from_secs(120),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let original = replay_of(&db, first).await;
+    let (_, body) = store.replay(original).await.unwrap().unwrap();
+    let ticks: Vec<&str> = body.lines().collect();
+    assert!(
+        ticks.len() > 8,
+        "the original game is long enough to fork: {} lines",
+        ticks.len()
+    );
+
+    let same = store
+        .enqueue_matches(&[spec(["builtin:greedy", "builtin:greedy"], Some(original))])
+        .await
+        .unwrap()[0];
+    let other = store
+        .enqueue_matches(&[spec(["builtin:greedy", "builtin:random"], Some(original))])
+        .await
+        .unwrap()[0];
+    let missing = store
+        .enqueue_matches(&[spec(
+            ["builtin:greedy", "builtin:random"],
+            Some(original + 1000),
+        )])
+        .await
+        .unwrap()[0];
+    let out = finish(
+        spawn_worker(&db.url, "w2", 1, 30_000, true),
+        Duration::from_secs(120),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let (info, again) = store
+        .replay(replay_of(&db, same).await)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(info.origin, "fork");
+    assert_eq!(again, body, "the same bots from tick 6 give the same game");
+    let (_, forked) = store
+        .replay(replay_of(&db, other).await)
+        .await
+        .unwrap()
+        .unwrap();
+    let forked: Vec<&str> = forked.lines().collect();
+    // Line 0 is the header (it names the players), then one line per tick.
+    assert_eq!(
+        forked[1..6],
+        ticks[1..6],
+        "ticks 1 to 5 are the recorded ones"
+    );
+    assert_ne!(forked, ticks, "another bot from tick 6 makes another game");
+    let refused: serde_json::Value =
+        serde_json::from_str(&store.match_result(missing).await.unwrap().unwrap()).unwrap();
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("no kept replay"),
+        "{refused}"
+    );
+    drop(store);
+    db.drop().await;
+}
+
+/// The replay a finished queued game was filed under.
+async fn replay_of(db: &Db, id: i64) -> i64 {
+    let [replay] = db
+        .ints(&format!("SELECT replay_id FROM matches WHERE id = {id}"))
+        .await[..]
+    else {
+        unreachable!()
+    };
+    replay
+}
