@@ -1,12 +1,12 @@
 //! `snakepit admin`: manage players, rooms and scores, either directly in
 //! the database or through a running server's admin API.
 //!
-//! Players, the room list and scores live in the database, so those
-//! commands work with the server stopped. Pausing, resuming and kicking act
+//! Players, the room list and scores live in the store (a SQLite file or a
+//! PostgreSQL URL), so those commands work with the server stopped. Pausing, resuming and kicking act
 //! on live rooms and need `--server` (and the admin token).
 
 use anyhow::{Context, bail};
-use snakepit_server::store::Store;
+use snakepit_store::Store;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
@@ -15,7 +15,8 @@ use std::time::Duration;
 /// Where `admin` acts.
 #[derive(clap::Args, Debug)]
 pub struct AdminArgs {
-    /// The database file (used when no --server is given).
+    /// The store, a SQLite file or a postgres:// URL (used when no
+    /// --server is given).
     #[arg(long, default_value = "snakepit.sqlite", global = true)]
     pub db: PathBuf,
     /// A running server, e.g. http://127.0.0.1:8080.
@@ -75,30 +76,42 @@ pub fn run(args: AdminArgs) -> anyhow::Result<()> {
     }
 }
 
+/// Why pause, resume and kick need a server.
+const LIVE_ONLY: &str = "this command acts on a running server: give --server http://HOST:PORT and the admin token";
+
 fn local(args: &AdminArgs) -> anyhow::Result<()> {
-    let store = Store::open(&args.db).with_context(|| format!("opening {}", args.db.display()))?;
+    if let AdminCommand::Pause { .. } | AdminCommand::Resume { .. } | AdminCommand::Kick { .. } = &args.command {
+        bail!(LIVE_ONLY)
+    }
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().context("starting the async runtime")?;
+    rt.block_on(local_store(args))
+}
+
+async fn local_store(args: &AdminArgs) -> anyhow::Result<()> {
+    let address = args.db.to_str().with_context(|| format!("the database address {} is not UTF-8", args.db.display()))?;
+    let store = Store::open(address).await.with_context(|| format!("opening {}", args.db.display()))?;
     match &args.command {
         AdminCommand::AddPlayer { name, game } => {
             anyhow::ensure!(snakepit_server::rooms::GAMES.contains(&game.as_str()), "unknown game {game:?}");
-            let p = store.add_player(name.trim(), game)?;
+            let p = store.add_player(name.trim(), game).await?;
             println!("id: {}\ncode: {}\nurl: http://HOST:PORT/codenjoy-contest/board/player/{}?code={}", p.id, p.code, p.id, p.code);
         }
         AdminCommand::Players => {
-            for p in store.players()? {
+            for p in store.players().await? {
                 println!("{}\t{}\t/codenjoy-contest/board/player/{}?code={}", p.id, p.name, p.id, p.code);
             }
         }
         AdminCommand::Rooms => {
-            for r in store.rooms()? {
+            for r in store.rooms().await? {
                 println!("{}\t{}\ttick {} ms\t{}", r.name, r.game, r.tick_ms, if r.paused { "paused" } else { "running" });
             }
         }
         AdminCommand::ResetScores { game } => {
-            let n = store.reset_scores(game.as_deref())?;
+            let n = store.reset_scores(game.as_deref()).await?;
             println!("cleared {n} score rows");
         }
         AdminCommand::Pause { .. } | AdminCommand::Resume { .. } | AdminCommand::Kick { .. } => {
-            bail!("this command acts on a running server: give --server http://HOST:PORT and the admin token")
+            bail!(LIVE_ONLY)
         }
     }
     Ok(())
@@ -124,17 +137,36 @@ fn remote(args: &AdminArgs, url: &str) -> anyhow::Result<()> {
             String::new(),
         ),
     };
-    let (status, body) = http(url, method, &path, &body, token)?;
-    if !(200..300).contains(&status) {
-        bail!("the server answered {status}: {}", body.trim());
+    let (mut status, head, mut reply) = http(url, method, &path, &body, token)?;
+    // In a cluster, an action on a room another node runs is redirected to
+    // that node (same path); follow it once.
+    if status == 307
+        && let Some(location) = header(&head, "location")
+        && let Some(rest) = location.strip_prefix("http://")
+    {
+        let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+        let path = if path.is_empty() { "/" } else { path };
+        (status, _, reply) = http(&format!("http://{host}"), method, path, &body, token)?;
     }
-    println!("{}", body.trim());
+    if !(200..300).contains(&status) {
+        bail!("the server answered {status}: {}", reply.trim());
+    }
+    println!("{}", reply.trim());
     Ok(())
 }
 
-/// A single HTTP/1.1 request over plain TCP; the admin API is small and
-/// local, so a client library would be all weight.
-fn http(base: &str, method: &str, path: &str, body: &str, token: &str) -> anyhow::Result<(u16, String)> {
+/// The value of a response header, by name (any case).
+fn header(head: &str, name: &str) -> Option<String> {
+    head.lines().skip(1).find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        k.trim().eq_ignore_ascii_case(name).then(|| v.trim().to_string())
+    })
+}
+
+/// A single HTTP/1.1 request over plain TCP (the admin API is small and
+/// local, so a client library would be all weight); returns the status,
+/// the head and the body.
+fn http(base: &str, method: &str, path: &str, body: &str, token: &str) -> anyhow::Result<(u16, String, String)> {
     let host = base.strip_prefix("http://").context("--server must start with http://")?.trim_end_matches('/');
     let mut s = TcpStream::connect(host).with_context(|| format!("connecting to {host}"))?;
     s.set_read_timeout(Some(Duration::from_secs(30)))?;
@@ -149,7 +181,7 @@ fn http(base: &str, method: &str, path: &str, body: &str, token: &str) -> anyhow
     let (head, rest) = text.split_once("\r\n\r\n").context("malformed response")?;
     let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).context("malformed status line")?;
     let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
-    Ok((status, body))
+    Ok((status, head.to_string(), body))
 }
 
 fn dechunk(mut s: &str) -> String {

@@ -1,4 +1,8 @@
 //! `snakepit serve`: run the arena server until Ctrl-C or SIGTERM.
+//!
+//! With `--db postgres://...` the node joins a cluster: every node pointed
+//! at the same database shares players, scores and rooms, each room runs
+//! on one node at a time, and players reach it from any node.
 
 use anyhow::Context;
 use snakepit_server::config::Config;
@@ -17,9 +21,21 @@ pub struct ServeArgs {
     /// Port (0 picks a free one).
     #[arg(long)]
     pub port: Option<u16>,
-    /// SQLite database file.
+    /// The store: a SQLite file, or a postgres:// URL shared by several
+    /// nodes (cluster mode).
     #[arg(long)]
     pub db: Option<PathBuf>,
+    /// Cluster mode: this node's unique name (default HOST-PID).
+    #[arg(long)]
+    pub node: Option<String>,
+    /// Cluster mode: where the other nodes reach this one (default
+    /// http://BIND:PORT).
+    #[arg(long)]
+    pub advertise_url: Option<String>,
+    /// Cluster mode: how long a room's lease lasts without renewal, in
+    /// milliseconds; a dead node's rooms move after at most this long.
+    #[arg(long)]
+    pub lease_ms: Option<u64>,
     /// Tick period of new rooms, in milliseconds (10 to 60000).
     #[arg(long)]
     pub tick_ms: Option<u64>,
@@ -50,6 +66,15 @@ pub fn config(args: &ServeArgs) -> anyhow::Result<Config> {
     if let Some(p) = &args.profile {
         cfg.snakebattle.profile = p.clone();
     }
+    if let Some(n) = &args.node {
+        cfg.cluster.node = n.clone();
+    }
+    if let Some(u) = &args.advertise_url {
+        cfg.cluster.advertise_url = u.clone();
+    }
+    if let Some(l) = args.lease_ms {
+        cfg.cluster.lease_ms = l;
+    }
     Ok(cfg)
 }
 
@@ -73,6 +98,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             // 0.0.0.0 is where the server listens, not an address a browser
             // can open.
             println!("open http://localhost:{}/ to watch", server.addr.port());
+        }
+        if let Some((node, url)) = server.cluster_node() {
+            println!("cluster node {node}, reached by the other nodes at {url}");
         }
         println!("admin token: {}", server.admin_token);
         shutdown_signal().await;

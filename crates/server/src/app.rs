@@ -1,9 +1,13 @@
 //! The HTTP application: routes, shared state, and errors as responses.
+//!
+//! In a cluster, a request about a room another node runs (its page, an
+//! admin action) is answered with a redirect to that node, same path and
+//! query ([`AppError::Elsewhere`]).
 
 use crate::config::Config;
 use crate::room::{RoomInput, RoomSummary};
-use crate::rooms::Rooms;
-use crate::store::{Store, StoreError};
+use crate::rooms::{Route, Rooms};
+use snakepit_store::{Store, StoreError};
 use crate::{web, ws};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -64,6 +68,8 @@ pub enum AppError {
     Client(StatusCode, String),
     /// Something failed on our side.
     Server(anyhow::Error),
+    /// Another node serves this: a temporary redirect to this URL.
+    Elsewhere(String),
 }
 
 impl IntoResponse for AppError {
@@ -74,6 +80,7 @@ impl IntoResponse for AppError {
                 tracing::error!("request failed: {e:#}");
                 (StatusCode::INTERNAL_SERVER_ERROR, Json(serde_json::json!({ "error": "internal error" }))).into_response()
             }
+            AppError::Elsewhere(url) => axum::response::Redirect::temporary(&url).into_response(),
         }
     }
 }
@@ -96,11 +103,18 @@ impl From<anyhow::Error> for AppError {
 
 type Shared = State<Arc<AppState>>;
 
-/// Runs a blocking store call off the async workers.
-pub async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, AppError> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| AppError::Server(e.into()))?.map_err(AppError::from)
+/// What a request about a room that runs elsewhere gets: a redirect to the
+/// same path and query on the node that runs it, or 503 when no node does.
+/// `Ok` when this node serves it.
+pub fn follow(route: Route, uri: &axum::http::Uri) -> Result<(), AppError> {
+    match route {
+        Route::Local => Ok(()),
+        Route::Remote(base) => {
+            let path = uri.path_and_query().map_or("/", |p| p.as_str());
+            Err(AppError::Elsewhere(format!("{}{path}", base.trim_end_matches('/'))))
+        }
+        Route::Unavailable(why) => Err(AppError::Client(StatusCode::SERVICE_UNAVAILABLE, why)),
+    }
 }
 
 /// Every route.
@@ -151,8 +165,7 @@ struct GameQuery {
 
 async fn api_leaderboard(State(st): Shared, Query(q): Query<GameQuery>) -> Result<impl IntoResponse, AppError> {
     let game = q.game.unwrap_or_else(|| "snakebattle".to_string());
-    let store = st.store.clone();
-    Ok(Json(blocking(move || store.leaderboard(&game)).await?))
+    Ok(Json(st.store.leaderboard(&game).await?))
 }
 
 #[derive(Deserialize)]
@@ -194,8 +207,7 @@ async fn api_register(State(st): Shared, headers: HeaderMap, Json(r): Json<Regis
     if !st.rooms.hosts(&game) {
         return Err(AppError::Client(StatusCode::BAD_REQUEST, format!("this server hosts {}", crate::rooms::GAMES.join(", "))));
     }
-    let store = st.store.clone();
-    let p = blocking(move || store.add_player(&name, &game)).await?;
+    let p = st.store.add_player(&name, &game).await?;
     let url = player_url(&headers, &p.id, &p.code);
     Ok((StatusCode::CREATED, Json(serde_json::json!({ "id": p.id, "name": p.name, "game": p.game, "code": p.code, "url": url }))))
 }
@@ -213,8 +225,7 @@ fn require_admin(st: &AppState, headers: &HeaderMap) -> Result<(), AppError> {
 
 async fn admin_players(State(st): Shared, headers: HeaderMap) -> Result<impl IntoResponse, AppError> {
     require_admin(&st, &headers)?;
-    let store = st.store.clone();
-    let players = blocking(move || store.players()).await?;
+    let players = st.store.players().await?;
     let rows: Vec<_> = players
         .iter()
         .map(|p| {
@@ -230,8 +241,16 @@ async fn admin_add_player(State(st): Shared, headers: HeaderMap, Json(r): Json<R
     api_register(State(st), headers, Json(r)).await
 }
 
-async fn admin_kick(State(st): Shared, headers: HeaderMap, Path(id): Path<String>) -> Result<impl IntoResponse, AppError> {
+async fn admin_kick(
+    State(st): Shared,
+    headers: HeaderMap,
+    uri: axum::http::Uri,
+    Path(id): Path<String>,
+) -> Result<impl IntoResponse, AppError> {
     require_admin(&st, &headers)?;
+    if st.rooms.room_of(&id).is_none() {
+        follow(st.rooms.route_player(&id).await?, &uri)?;
+    }
     let Some(room) = st.rooms.room_of(&id) else {
         return Err(AppError::Client(StatusCode::NOT_FOUND, format!("player {id:?} is not in a room")));
     };
@@ -251,7 +270,7 @@ struct NewRoom {
 
 async fn admin_create_room(State(st): Shared, headers: HeaderMap, Json(r): Json<NewRoom>) -> Result<impl IntoResponse, AppError> {
     require_admin(&st, &headers)?;
-    if st.rooms.get(&r.name).is_some() {
+    if st.store.rooms().await?.iter().any(|row| row.name == r.name) {
         return Err(AppError::Client(StatusCode::CONFLICT, format!("room {:?} exists", r.name)));
     }
     if !crate::rooms::valid_room_name(&r.name) {
@@ -261,29 +280,51 @@ async fn admin_create_room(State(st): Shared, headers: HeaderMap, Json(r): Json<
     if !st.rooms.hosts(&game) {
         return Err(AppError::Client(StatusCode::BAD_REQUEST, format!("unknown game {game:?}")));
     }
-    let h = st.rooms.create(&r.name, &game, r.tick_ms)?;
+    let h = st.rooms.create(&r.name, &game, r.tick_ms).await?;
     Ok((StatusCode::CREATED, Json(serde_json::json!({ "room": h.name }))))
 }
 
-fn room(st: &AppState, name: &str) -> Result<crate::room::RoomHandle, AppError> {
-    st.rooms.get(name).ok_or_else(|| AppError::Client(StatusCode::NOT_FOUND, format!("no room {name:?}")))
+/// A room this node runs; in a cluster, a room run elsewhere is a
+/// redirect to its node.
+async fn room(st: &AppState, name: &str, uri: &axum::http::Uri) -> Result<crate::room::RoomHandle, AppError> {
+    if let Some(h) = st.rooms.get(name) {
+        return Ok(h);
+    }
+    follow(st.rooms.route_room(name).await?, uri)?;
+    Err(AppError::Client(StatusCode::NOT_FOUND, format!("no room {name:?}")))
 }
 
-async fn set_paused(st: Arc<AppState>, headers: HeaderMap, name: String, paused: bool) -> Result<Json<serde_json::Value>, AppError> {
+async fn set_paused(
+    st: Arc<AppState>,
+    headers: HeaderMap,
+    uri: axum::http::Uri,
+    name: String,
+    paused: bool,
+) -> Result<Json<serde_json::Value>, AppError> {
     require_admin(&st, &headers)?;
-    let h = room(&st, &name)?;
+    let h = room(&st, &name, &uri).await?;
     let _ = h.tx.send(RoomInput::Pause(paused)).await;
     let tick_ms = h.summary.borrow().tick_ms;
-    st.rooms.persist(&h, paused, tick_ms)?;
+    st.rooms.persist(&h, paused, tick_ms).await?;
     Ok(Json(serde_json::json!({ "room": name, "paused": paused })))
 }
 
-async fn admin_pause(State(st): Shared, headers: HeaderMap, Path(name): Path<String>) -> Result<impl IntoResponse, AppError> {
-    set_paused(st, headers, name, true).await
+async fn admin_pause(
+    State(st): Shared,
+    headers: HeaderMap,
+    uri: axum::http::Uri,
+    Path(name): Path<String>,
+) -> Result<impl IntoResponse, AppError> {
+    set_paused(st, headers, uri, name, true).await
 }
 
-async fn admin_resume(State(st): Shared, headers: HeaderMap, Path(name): Path<String>) -> Result<impl IntoResponse, AppError> {
-    set_paused(st, headers, name, false).await
+async fn admin_resume(
+    State(st): Shared,
+    headers: HeaderMap,
+    uri: axum::http::Uri,
+    Path(name): Path<String>,
+) -> Result<impl IntoResponse, AppError> {
+    set_paused(st, headers, uri, name, false).await
 }
 
 #[derive(Deserialize)]
@@ -294,15 +335,16 @@ struct Tick {
 async fn admin_tick(
     State(st): Shared,
     headers: HeaderMap,
+    uri: axum::http::Uri,
     Path(name): Path<String>,
     Json(t): Json<Tick>,
 ) -> Result<impl IntoResponse, AppError> {
     require_admin(&st, &headers)?;
-    let h = room(&st, &name)?;
+    let h = room(&st, &name, &uri).await?;
     let ms = t.tick_ms.clamp(crate::room::MIN_TICK_MS, crate::room::MAX_TICK_MS);
     let _ = h.tx.send(RoomInput::SetTick(ms)).await;
     let paused = h.summary.borrow().paused;
-    st.rooms.persist(&h, paused, ms)?;
+    st.rooms.persist(&h, paused, ms).await?;
     Ok(Json(serde_json::json!({ "room": name, "tick_ms": ms })))
 }
 
@@ -315,9 +357,7 @@ async fn admin_reset_scores(
     for h in st.rooms.list() {
         let _ = h.tx.send(RoomInput::ResetScores).await;
     }
-    let store = st.store.clone();
-    let game = q.get("game").cloned();
-    let n = blocking(move || store.reset_scores(game.as_deref())).await?;
+    let n = st.store.reset_scores(q.get("game").map(String::as_str)).await?;
     Ok(Json(serde_json::json!({ "rows_cleared": n })))
 }
 

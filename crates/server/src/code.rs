@@ -2,7 +2,7 @@
 //!
 //! A player of a stdin/stdout arena saves a program on their page
 //! (`POST /api/code`, authenticated with their secret code); it is stored
-//! in SQLite and started at once, and again at every start of the server.
+//! in the store and started at once, and again at every start of the server.
 //!
 //! The program is never run by the room. Each saved program gets a runner
 //! task that attaches to the player's room like a bot connection
@@ -23,10 +23,10 @@
 //! takes over the snake at the next tick, from the position as it stands
 //! (both formats give the whole state every tick).
 
-use crate::app::{AppError, AppState, blocking, check_name};
+use crate::app::{AppError, AppState, check_name};
 use crate::arenas::{self, AnswerParser};
 use crate::room::{CONN_QUEUE_LEN, ConnKind, Outgoing, PlayerRef, RoomInput};
-use crate::store::{CodeRow, Player};
+use snakepit_store::{CodeRow, Player};
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -115,6 +115,12 @@ pub async fn start(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow) -> Resu
     let parser = arenas::text_parser(&player.game)
         .ok_or_else(|| format!("{} does not run uploaded programs: carrots, duel and multisnake do", player.game))?;
     let (_, _, file_name) = LANGS.iter().find(|l| l.0 == row.lang).ok_or_else(|| format!("unknown language {:?}", row.lang))?;
+    // In a cluster a program runs on the node that runs its room.
+    match st.rooms.route_player(&player.id).await.map_err(|e| format!("finding the player's room: {e}"))? {
+        crate::rooms::Route::Local => {}
+        crate::rooms::Route::Remote(url) => return Err(format!("the player's room runs on {url}")),
+        crate::rooms::Route::Unavailable(why) => return Err(why),
+    }
     let conn_id = st.conn_id();
     let source = SourceFile::write(&work_root(st), conn_id, &player.id, file_name, &row.source)
         .map_err(|e| format!("cannot write the program: {e}"))?;
@@ -137,8 +143,7 @@ pub async fn start(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow) -> Resu
 /// Starts every saved program (at server start); a program that cannot
 /// start is logged and skipped.
 pub async fn start_saved(st: &Arc<AppState>) {
-    let store = st.store.clone();
-    let rows = match blocking(move || store.all_code()).await {
+    let rows = match st.store.all_code().await {
         Ok(r) => r,
         Err(e) => {
             tracing::error!("reading saved programs: {e:?}");
@@ -146,9 +151,7 @@ pub async fn start_saved(st: &Arc<AppState>) {
         }
     };
     for row in rows {
-        let store = st.store.clone();
-        let id = row.player_id.clone();
-        let Ok(Some(p)) = blocking(move || store.player(&id)).await else { continue };
+        let Ok(Some(p)) = st.store.player(&row.player_id).await else { continue };
         if let Err(e) = start(st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row).await {
             tracing::warn!(player = %row.player_id, "saved program not started: {e}");
         }
@@ -276,9 +279,7 @@ async fn player(st: &Arc<AppState>, user: &str, code: &str) -> Result<Player, Ap
     if user.len() > 64 || code.len() > 64 {
         return Err(unauthorized());
     }
-    let store = st.store.clone();
-    let (u, c) = (user.to_string(), code.to_string());
-    blocking(move || store.authenticate(&u, &c)).await?.ok_or_else(unauthorized)
+    st.store.authenticate(user, code).await?.ok_or_else(unauthorized)
 }
 
 /// `GET /api/code?user=ID&code=CODE`: the player's saved program (or the
@@ -286,9 +287,7 @@ async fn player(st: &Arc<AppState>, user: &str, code: &str) -> Result<Player, Ap
 pub async fn get_code(State(st): State<Arc<AppState>>, Query(q): Query<BTreeMap<String, String>>) -> Result<impl IntoResponse, AppError> {
     let empty = String::new();
     let p = player(&st, q.get("user").unwrap_or(&empty), q.get("code").unwrap_or(&empty)).await?;
-    let store = st.store.clone();
-    let id = p.id.clone();
-    let saved = blocking(move || store.code(&id)).await?;
+    let saved = st.store.code(&p.id).await?;
     let langs: Vec<_> = LANGS.iter().map(|(k, label, _)| serde_json::json!({ "key": k, "label": label })).collect();
     let starters: BTreeMap<&str, &str> = LANGS.iter().filter_map(|(k, _, _)| Some((*k, starter(&p.game, k)?))).collect();
     Ok(Json(serde_json::json!({
@@ -316,9 +315,16 @@ pub struct Upload {
     pub source: String,
 }
 
-/// `POST /api/code`: saves the player's program and (re)starts it.
-pub async fn post_code(State(st): State<Arc<AppState>>, Json(u): Json<Upload>) -> Result<impl IntoResponse, AppError> {
+/// `POST /api/code`: saves the player's program and (re)starts it. In a
+/// cluster, a player whose room runs on another node is redirected there
+/// (307 keeps the method and body).
+pub async fn post_code(
+    State(st): State<Arc<AppState>>,
+    uri: axum::http::Uri,
+    Json(u): Json<Upload>,
+) -> Result<impl IntoResponse, AppError> {
     let p = player(&st, &u.user, &u.code).await?;
+    crate::app::follow(st.rooms.route_player(&p.id).await?, &uri)?;
     let bad = |m: String| AppError::Client(StatusCode::BAD_REQUEST, m);
     if arenas::text_parser(&p.game).is_none() {
         return Err(bad(format!("{} players connect a bot; uploaded programs play carrots, duel and multisnake", p.game)));
@@ -332,9 +338,7 @@ pub async fn post_code(State(st): State<Arc<AppState>>, Json(u): Json<Upload>) -
         return Err(bad(format!("a program is 1 to {max} bytes of text")));
     }
     let row = CodeRow { player_id: p.id.clone(), lang: u.lang, name, source: u.source };
-    let store = st.store.clone();
-    let saved = row.clone();
-    blocking(move || store.save_code(&saved)).await?;
+    st.store.save_code(&row).await?;
     let (room, seat) = start(&st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row)
         .await
         .map_err(|e| AppError::Client(StatusCode::CONFLICT, format!("saved, but not started: {e}")))?;

@@ -18,7 +18,8 @@ pub struct Config {
     pub bind: String,
     /// Port (0 picks a free one).
     pub port: u16,
-    /// SQLite database file.
+    /// The store: a SQLite file, or a `postgres://` URL shared by several
+    /// nodes (cluster mode).
     pub db: PathBuf,
     /// Token for the admin page and API; generated at start when empty.
     pub admin_token: String,
@@ -38,6 +39,29 @@ pub struct Config {
     pub rooms: Vec<RoomSpec>,
     /// Connection limits.
     pub limits: Limits,
+    /// Several nodes on one PostgreSQL store.
+    pub cluster: ClusterConfig,
+}
+
+/// How this node takes part in a cluster; used only when the store is
+/// PostgreSQL.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClusterConfig {
+    /// This node's name, unique in the cluster; `HOST-PID` when empty.
+    pub node: String,
+    /// Where the other nodes reach this one (they send players here);
+    /// `http://BIND:PORT` when empty, which is wrong when binding 0.0.0.0.
+    pub advertise_url: String,
+    /// How long a node holds a room without renewing its lease; a dead
+    /// node's rooms move after at most this long.
+    pub lease_ms: u64,
+}
+
+impl Default for ClusterConfig {
+    fn default() -> Self {
+        ClusterConfig { node: String::new(), advertise_url: String::new(), lease_ms: 5000 }
+    }
 }
 
 /// SnakeBattle room defaults.
@@ -226,6 +250,7 @@ impl Default for Config {
                 .map(|g| RoomSpec { name: g.to_string(), game: g.to_string(), tick_ms: None })
                 .collect(),
             limits: Limits::default(),
+            cluster: ClusterConfig::default(),
         }
     }
 }
@@ -352,5 +377,6 @@ mod tests {
             assert_eq!(cfg.arena(game), d.arena(game), "{game}");
         }
         assert_eq!(cfg.code.source_bytes_max, d.code.source_bytes_max);
+        assert_eq!(cfg.cluster, d.cluster);
     }
 }

@@ -1,21 +1,33 @@
 //! The snakepit server: rooms, WebSocket bots, the web UI, persistence.
 //!
-//! [`Server::start`] opens the database, starts every room task, binds the
-//! listener and serves; [`Server::shutdown`] stops accepting, lets every
-//! room finish its tick and write its scores, and closes sockets with a
-//! reason. Module map:
+//! [`Server::start`] opens the store, starts the rooms, binds the listener
+//! and serves; [`Server::shutdown`] stops accepting, lets every room finish
+//! its tick and write its scores, and closes sockets with a reason.
+//!
+//! The store ([`snakepit_store`]) is a SQLite file, and this node runs
+//! every room; or a PostgreSQL database that several nodes share (cluster
+//! mode). In cluster mode a task runs [`Cluster::step`] every
+//! [`Cluster::period_ms`]: it announces the node with its advertised URL,
+//! renews the leases of the rooms this node runs and takes free or lapsed
+//! ones up to a fair share; [`rooms::Rooms`] starts and stops rooms as the
+//! step decides. Rooms then write scores every tick, so a node killed
+//! outright loses at most the tick in flight, and its rooms move to other
+//! nodes once their leases lapse. A player or spectator who reaches a node
+//! that does not run their room is redirected (pages) or proxied
+//! (WebSockets) to the node that does. Module map:
 //!
 //! - [`config`]: the TOML file and environment overrides.
-//! - [`store`]: SQLite; the only module that knows SQL.
 //! - [`games`]: the games a room can host, behind one trait.
 //! - [`arenas`]: the stdin/stdout arenas (CodeCarrots, KingOfBots duel,
 //!   Multisnake) as room games, with their built-in bots.
 //! - [`code`]: programs uploaded in the browser, run in the sandbox as a
 //!   seat's bot.
 //! - [`room`]: one task per room, owning its game.
-//! - [`rooms`]: the registry of rooms and player seating.
+//! - [`rooms`]: the registry of this node's rooms, player seating, and
+//!   where a player's or a room's connections go in a cluster.
 //! - [`app`]: HTTP routes, JSON API, admin API, errors as responses.
-//! - [`ws`]: WebSocket sessions (bots, player pages, spectators).
+//! - [`ws`]: WebSocket sessions (bots, player pages, spectators) and the
+//!   proxy to another node.
 //! - [`web`]: the embedded web UI.
 //! - [`metrics`]: latency histogram and RSS for load tests.
 
@@ -27,13 +39,14 @@ pub mod games;
 pub mod metrics;
 pub mod room;
 pub mod rooms;
-pub mod store;
 pub mod templates;
 pub mod web;
 pub mod ws;
 
 use anyhow::Context;
 use app::AppState;
+use snakepit_store::cluster::Cluster;
+use snakepit_store::{Dialect, Store};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -48,22 +61,42 @@ pub struct Server {
     state: Arc<AppState>,
     stop: Arc<Notify>,
     task: tokio::task::JoinHandle<()>,
+    /// The cluster's step loop, in cluster mode.
+    steps: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Server {
-    /// Opens the database, starts the rooms and begins serving.
+    /// Opens the store, starts the rooms and begins serving. With a
+    /// PostgreSQL store the node joins the cluster: it takes its share of
+    /// the rooms before it returns.
     pub async fn start(cfg: config::Config) -> anyhow::Result<Server> {
-        let db = cfg.db.clone();
-        let store = tokio::task::spawn_blocking(move || store::Store::open(&db))
-            .await?
-            .with_context(|| format!("opening the database {}", cfg.db.display()))?;
-        let rooms = rooms::Rooms::start(&cfg, store.clone())?;
-        let admin_token = if cfg.admin_token.is_empty() { store::random_id() } else { cfg.admin_token.clone() };
+        let address = cfg.db.to_str().with_context(|| format!("the database address {} is not UTF-8", cfg.db.display()))?;
+        let store = Store::open(address).await.with_context(|| format!("opening the database {}", redacted(address)))?;
         let listener = tokio::net::TcpListener::bind((cfg.bind.as_str(), cfg.port))
             .await
             .with_context(|| format!("listening on {}:{}", cfg.bind, cfg.port))?;
         let addr = listener.local_addr()?;
+        let cluster = match store.dialect() {
+            Dialect::Sqlite => None,
+            Dialect::Postgres => {
+                let c = &cfg.cluster;
+                anyhow::ensure!(c.lease_ms >= 100, "cluster.lease_ms must be at least 100");
+                let node = if c.node.is_empty() { default_node_name() } else { c.node.clone() };
+                let url = if c.advertise_url.is_empty() { format!("http://{addr}") } else { c.advertise_url.clone() };
+                Some(Cluster::new(store.clone(), node, url, c.lease_ms))
+            }
+        };
+        let rooms = rooms::Rooms::start(&cfg, store.clone(), cluster.clone()).await?;
+        let admin_token = if cfg.admin_token.is_empty() { snakepit_store::random_id() } else { cfg.admin_token.clone() };
         let state = Arc::new(AppState::new(cfg, store, rooms, admin_token.clone()));
+        let steps = match cluster {
+            Some(cluster) => {
+                let report = cluster.step(&state.rooms).await.context("joining the cluster")?;
+                tracing::info!(node = cluster.node(), url = cluster.url(), rooms = report.held, "joined the cluster");
+                Some(tokio::spawn(step_loop(cluster, state.clone())))
+            }
+            None => None,
+        };
         code::start_saved(&state).await;
         let stop = Arc::new(Notify::new());
         let app = app::router(state.clone());
@@ -74,19 +107,85 @@ impl Server {
                 tracing::error!("server stopped: {e}");
             }
         });
-        Ok(Server { addr, admin_token, state, stop, task })
+        Ok(Server { addr, admin_token, state, stop, task, steps })
+    }
+
+    /// In cluster mode, this node's name and the URL it advertises.
+    pub fn cluster_node(&self) -> Option<(String, String)> {
+        self.state.rooms.cluster().map(|c| (c.node().to_string(), c.url().to_string()))
     }
 
     /// Stops gracefully: rooms finish their tick, write their scores and
     /// close their sockets with a reason; then the listener stops.
     pub async fn shutdown(self) {
+        if let Some(steps) = &self.steps {
+            steps.abort();
+        }
         for room in self.state.rooms.list() {
             let (tx, rx) = oneshot::channel();
             if room.tx.send(room::RoomInput::Shutdown(tx)).await.is_ok() {
                 let _ = tokio::time::timeout(Duration::from_secs(5), rx).await;
             }
         }
+        // The rooms have written their scores: hand them to the other
+        // nodes at once rather than after the lease.
+        if let Some(cluster) = self.state.rooms.cluster()
+            && let Err(e) = cluster.leave(&self.state.rooms).await
+        {
+            tracing::warn!("releasing the rooms' leases: {e}");
+        }
         self.stop.notify_one();
         let _ = tokio::time::timeout(Duration::from_secs(10), self.task).await;
+    }
+}
+
+/// Runs the cluster's step every period until the server stops. A failed
+/// step (the database unreachable) is logged and retried; leases that lapse
+/// meanwhile stop their rooms at the next step that succeeds.
+async fn step_loop(cluster: Cluster, state: Arc<AppState>) {
+    let mut every = tokio::time::interval(Duration::from_millis(cluster.period_ms()));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    every.tick().await;
+    loop {
+        every.tick().await;
+        match cluster.step(&state.rooms).await {
+            Ok(r) if !r.started.is_empty() || !r.stopped.is_empty() => {
+                tracing::info!(started = ?r.started, stopped = ?r.stopped, held = r.held, "cluster step");
+            }
+            Ok(_) => {}
+            Err(e) => tracing::error!("cluster step failed: {e}"),
+        }
+    }
+}
+
+/// `HOST-PID`: unique per process on a machine, readable in logs.
+fn default_node_name() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").map(|h| h.trim().to_string()).unwrap_or_default();
+    let host = if host.is_empty() { "node".to_string() } else { host };
+    format!("{host}-{}", std::process::id())
+}
+
+/// A database address for messages: a URL's password is left out.
+fn redacted(address: &str) -> String {
+    if !snakepit_store::is_postgres_url(address) {
+        return address.to_string();
+    }
+    match (address.find("://"), address.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &address[scheme + 3..at];
+            let user = userinfo.split(':').next().unwrap_or("");
+            format!("{}{user}@{}", &address[..scheme + 3], &address[at + 1..])
+        }
+        _ => address.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn passwords_stay_out_of_messages() {
+        assert_eq!(super::redacted("postgres://ann:secret@db:5432/x"), "postgres://ann@db:5432/x");
+        assert_eq!(super::redacted("postgres://ann@db/x"), "postgres://ann@db/x");
+        assert_eq!(super::redacted("data/snakepit.sqlite"), "data/snakepit.sqlite");
     }
 }

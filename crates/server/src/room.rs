@@ -21,10 +21,17 @@
 //! ([`RoomInput::CodeAnswer`]). The program's stderr and faults are kept
 //! per seat (the last [`STDERR_LINES_MAX`] lines) and sent to the player's
 //! own pages only, never in a spectator frame.
+//!
+//! Scores leave the room as per-player deltas: once a second on a single
+//! node, after every tick in a cluster (a killed node then loses at most the
+//! tick in flight). A room that another node takes over gets
+//! [`RoomInput::Moved`]: it writes its deltas, closes every connection with
+//! [`MOVED_REASON`] (close code [`MOVED_CLOSE_CODE`], so clients reconnect,
+//! through any node) and ends.
 
 use crate::games::{BuiltinBot, Command, NotePart, ProcessAsk, RoomGame, TickReport};
 use crate::metrics::{Histogram, TickProbe};
-use crate::store::{ScoreDelta, Store};
+use snakepit_store::{ScoreDelta, Store};
 use snakepit_protocol::spectator::{self, AnswerLog, Frame, PlayerView, StderrMsg};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -47,8 +54,14 @@ pub const MIN_TICK_MS: u64 = 10;
 pub const MAX_TICK_MS: u64 = 60_000;
 /// Lines of a player's program's stderr (and faults) kept for their page.
 pub const STDERR_LINES_MAX: usize = 1000;
-/// How often score deltas are written to the database.
+/// How often score deltas are written to the database on a single node
+/// (in a cluster they are written every tick).
 const SCORE_FLUSH_MS: u64 = 1000;
+/// Close code sent when the room moves to another node: the client should
+/// reconnect (WebSocket code 1012, service restart).
+pub const MOVED_CLOSE_CODE: u16 = 1012;
+/// The reason sent with [`MOVED_CLOSE_CODE`].
+pub const MOVED_REASON: &str = "the room moved to another node: reconnect";
 
 /// A message to one connection.
 #[derive(Clone, Debug)]
@@ -171,6 +184,9 @@ pub enum RoomInput {
     ResetScores,
     /// Stop after writing pending scores.
     Shutdown(oneshot::Sender<()>),
+    /// Another node runs the room now: write pending scores, close every
+    /// connection with [`MOVED_REASON`] and stop.
+    Moved,
 }
 
 /// Why a room did not take a connection.
@@ -236,6 +252,9 @@ pub struct RoomConfig {
     pub latency: Arc<Histogram>,
     /// Browser pages one player may have open at once.
     pub pages_per_player: usize,
+    /// Write score deltas after every tick rather than once a second (in a
+    /// cluster, so that a killed node loses at most the tick in flight).
+    pub flush_every_tick: bool,
 }
 
 /// The cheap, cloneable face of a running room.
@@ -395,6 +414,13 @@ impl<G: RoomGame> Room<G> {
                         let _ = done.send(());
                         return;
                     }
+                    Some(RoomInput::Moved) => {
+                        self.flush_scores(true).await;
+                        for s in &mut self.seats {
+                            s.close_all(MOVED_CLOSE_CODE, MOVED_REASON);
+                        }
+                        return;
+                    }
                     Some(RoomInput::SetTick(ms)) => {
                         self.cfg.tick_ms = ms.clamp(MIN_TICK_MS, MAX_TICK_MS);
                         interval = new_interval(self.cfg.tick_ms);
@@ -408,7 +434,7 @@ impl<G: RoomGame> Room<G> {
                 },
                 _ = interval.tick(), if !self.cfg.paused => {
                     self.tick();
-                    self.flush_scores(false).await;
+                    self.flush_scores(self.cfg.flush_every_tick).await;
                 }
             }
         }
@@ -563,7 +589,7 @@ impl<G: RoomGame> Room<G> {
                     s.baseline = self.game.score(i);
                 }
             }
-            RoomInput::SetTick(_) | RoomInput::Shutdown(_) => unreachable!("handled in run"),
+            RoomInput::SetTick(_) | RoomInput::Shutdown(_) | RoomInput::Moved => unreachable!("handled in run"),
         }
     }
 
@@ -698,16 +724,9 @@ impl<G: RoomGame> Room<G> {
         }
         self.last_flush = Instant::now();
         let deltas = std::mem::take(&mut self.deltas);
-        let store = self.store.clone();
-        let game = self.game.name();
-        let res = tokio::task::spawn_blocking(move || store.add_scores(game, &deltas).map_err(|e| (e, deltas))).await;
-        match res {
-            Ok(Ok(())) => {}
-            Ok(Err((e, deltas))) => {
-                tracing::error!(room = %self.cfg.name, "writing scores failed, will retry: {e}");
-                self.deltas.extend(deltas);
-            }
-            Err(e) => tracing::error!(room = %self.cfg.name, "score writer panicked: {e}"),
+        if let Err(e) = self.store.add_scores(self.game.name(), &deltas).await {
+            tracing::error!(room = %self.cfg.name, "writing scores failed, will retry: {e}");
+            self.deltas.extend(deltas);
         }
     }
 

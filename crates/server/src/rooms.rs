@@ -4,17 +4,24 @@
 //! connects goes back to the room they already sit in, or else to the first
 //! room of the game with a free seat (empty or held by a built-in bot), or
 //! else to a new room, as Codenjoy fills fields of five.
+//!
+//! With a PostgreSQL store several nodes share the rooms ([`Cluster`]):
+//! this registry then holds only the rooms this node runs, starts and stops
+//! them as the cluster's steps decide ([`RoomHost`]), and records each
+//! player's room in the store so that any node can tell where a player
+//! belongs ([`Rooms::route_player`]). With SQLite every room is this node's.
 
 use crate::config::Config;
 use crate::metrics::Histogram;
 use crate::room::{self, AttachError, ConnKind, Outgoing, PlayerRef, RoomConfig, RoomHandle, RoomInput};
-use crate::store::{RoomRow, Store};
 use anyhow::Context;
+use snakepit_store::cluster::{Cluster, RoomHost};
+use snakepit_store::{RoomRow, Store, StoreError};
 use crate::arenas::{self, CarrotsRoom, DuelRoom, MapSource, MultisnakeRoom};
 use crate::games::{HexRoom, SnakeBattleRoom};
 use snakepit_engine::hex::{self, Hex};
 use snakepit_engine::snakebattle::{Map, Settings, SnakeBattle};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
 
@@ -45,8 +52,10 @@ pub struct Rooms {
     inner: Mutex<Inner>,
     /// Serialises room creation, so that two connections arriving together
     /// neither pick the same new name nor open two half-empty rooms.
-    creating: Mutex<()>,
+    creating: tokio::sync::Mutex<()>,
     store: Store,
+    /// Set when several nodes share the store.
+    cluster: Option<Cluster>,
     games: BTreeMap<&'static str, GameSetup>,
     seat_release_ms: u64,
     pages_per_player: usize,
@@ -74,9 +83,10 @@ fn read_map<M, E: std::error::Error + Send + Sync + 'static>(
 }
 
 impl Rooms {
-    /// Builds the registry and starts the rooms of the database and of the
-    /// configuration.
-    pub fn start(cfg: &Config, store: Store) -> anyhow::Result<Rooms> {
+    /// Builds the registry and saves the configuration's rooms in the store.
+    /// On a single node (no `cluster`) it starts every stored room; in a
+    /// cluster, rooms start when this node takes their lease.
+    pub async fn start(cfg: &Config, store: Store, cluster: Option<Cluster>) -> anyhow::Result<Rooms> {
         let sb = &cfg.snakebattle;
         let mut pairs: Vec<(&str, &str)> = vec![("profile", sb.profile.as_str())];
         pairs.extend(sb.settings.iter().map(|(k, v)| (k.as_str(), v.as_str())));
@@ -144,19 +154,24 @@ impl Rooms {
         }
         let rooms = Rooms {
             inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new() }),
-            creating: Mutex::new(()),
+            creating: tokio::sync::Mutex::new(()),
             store: store.clone(),
+            cluster,
             games,
             seat_release_ms: cfg.limits.seat_release_ms,
             pages_per_player: cfg.limits.pages_per_player,
             latency: Arc::new(Histogram::default()),
         };
-        for row in store.rooms()? {
-            rooms.launch(row)?;
-        }
+        let stored = store.rooms().await?;
         for spec in &cfg.rooms {
-            if rooms.get(&spec.name).is_none() {
-                rooms.create(&spec.name, &spec.game, spec.tick_ms)?;
+            if !stored.iter().any(|r| r.name == spec.name) {
+                let row = rooms.new_row(&spec.name, &spec.game, spec.tick_ms)?;
+                store.save_room(&row).await?;
+            }
+        }
+        if rooms.cluster.is_none() {
+            for row in store.rooms().await? {
+                rooms.launch(row)?;
             }
         }
         Ok(rooms)
@@ -177,6 +192,7 @@ impl Rooms {
             release_after_ms: self.seat_release_ms,
             latency: self.latency.clone(),
             pages_per_player: self.pages_per_player,
+            flush_every_tick: self.cluster.is_some(),
         };
         let handle = match &g.setup {
             Setup::SnakeBattle { settings, map } => {
@@ -203,27 +219,88 @@ impl Rooms {
         Ok(handle)
     }
 
-    /// Creates, persists and starts a room of a game.
-    pub fn create(&self, name: &str, game: &str, tick_ms: Option<u64>) -> anyhow::Result<RoomHandle> {
-        let _creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
-        self.create_locked(name, game, tick_ms)
+    /// Creates, persists and starts a room of a game (in a cluster, on this
+    /// node, which takes its lease).
+    pub async fn create(&self, name: &str, game: &str, tick_ms: Option<u64>) -> anyhow::Result<RoomHandle> {
+        let _creating = self.creating.lock().await;
+        self.create_locked(name, game, tick_ms).await
     }
 
-    fn create_locked(&self, name: &str, game: &str, tick_ms: Option<u64>) -> anyhow::Result<RoomHandle> {
+    /// A new room's row, with a fresh seed.
+    fn new_row(&self, name: &str, game: &str, tick_ms: Option<u64>) -> anyhow::Result<RoomRow> {
         anyhow::ensure!(valid_room_name(name), "room names are 1 to {ROOM_NAME_MAX_CHARS} of a-z, 0-9, - and _");
-        anyhow::ensure!(self.get(name).is_none(), "room {name:?} exists");
         let (game, setup) = self.games.get_key_value(game).with_context(|| format!("unknown game {game:?}"))?;
         let mut seed = [0u8; 8];
         getrandom::fill(&mut seed).context("random seed")?;
-        let row = RoomRow {
+        Ok(RoomRow {
             name: name.to_string(),
             game: game.to_string(),
             tick_ms: tick_ms.unwrap_or(setup.tick_ms).clamp(room::MIN_TICK_MS, room::MAX_TICK_MS),
             paused: false,
             seed: u64::from_le_bytes(seed) >> 1,
-        };
-        self.store.save_room(&row)?;
+        })
+    }
+
+    async fn create_locked(&self, name: &str, game: &str, tick_ms: Option<u64>) -> anyhow::Result<RoomHandle> {
+        let row = self.new_row(name, game, tick_ms)?;
+        // Every node's rooms are in the store, so this also sees the rooms
+        // that run elsewhere.
+        anyhow::ensure!(!self.store.rooms().await?.iter().any(|r| r.name == name), "room {name:?} exists");
+        self.store.save_room(&row).await?;
+        if let Some(cluster) = &self.cluster {
+            anyhow::ensure!(cluster.take(name).await?, "room {name:?} is run by another node");
+        }
         self.launch(row)
+    }
+
+    /// Whether rooms are shared with other nodes.
+    pub fn cluster(&self) -> Option<&Cluster> {
+        self.cluster.as_ref()
+    }
+
+    /// Where a player's connections go: the node that runs the room they
+    /// sit in; for a player in no room yet, here when a room of this node
+    /// has a seat for them, else the node that runs the first room of their
+    /// game (it seats them, or opens a room), else here.
+    pub async fn route_player(&self, player_id: &str) -> Result<Route, StoreError> {
+        let Some(cluster) = &self.cluster else { return Ok(Route::Local) };
+        if self.room_of(player_id).is_some() {
+            return Ok(Route::Local);
+        }
+        if let Some(room) = self.store.seat(player_id).await? {
+            return self.route_room(&room).await;
+        }
+        let Some(player) = self.store.player(player_id).await? else { return Ok(Route::Local) };
+        let has_seat = self.lock().rooms.values().any(|h| h.game == player.game && h.summary.borrow().free_seats > 0);
+        if has_seat {
+            return Ok(Route::Local);
+        }
+        for row in self.store.rooms().await?.into_iter().filter(|r| r.game == player.game) {
+            if let Some(url) = cluster.owner_url(&row.name).await?
+                && url != cluster.url()
+            {
+                return Ok(Route::Remote(url));
+            }
+        }
+        Ok(Route::Local)
+    }
+
+    /// Where a room runs: here, on another node (its URL), or nowhere yet.
+    /// A room that does not exist is "here" (the caller says so).
+    pub async fn route_room(&self, room: &str) -> Result<Route, StoreError> {
+        let Some(cluster) = &self.cluster else { return Ok(Route::Local) };
+        if self.get(room).is_some() {
+            return Ok(Route::Local);
+        }
+        match cluster.owner_url(room).await? {
+            Some(url) if url != cluster.url() => Ok(Route::Remote(url)),
+            Some(_) => Ok(Route::Unavailable(format!("room {room:?} is starting; try again in a moment"))),
+            None if self.store.rooms().await?.iter().any(|r| r.name == room) => Ok(Route::Unavailable(format!(
+                "no node runs room {room:?} now (its node stopped); another takes it within {} ms",
+                cluster.lease_ms() + cluster.period_ms()
+            ))),
+            None => Ok(Route::Local),
+        }
     }
 
     /// Whether the server hosts this game.
@@ -248,12 +325,12 @@ impl Rooms {
     }
 
     /// Persists a room's pause flag and tick period.
-    pub fn persist(&self, handle: &RoomHandle, paused: bool, tick_ms: u64) -> anyhow::Result<()> {
-        let mut rows = self.store.rooms()?;
+    pub async fn persist(&self, handle: &RoomHandle, paused: bool, tick_ms: u64) -> anyhow::Result<()> {
+        let mut rows = self.store.rooms().await?;
         if let Some(row) = rows.iter_mut().find(|r| r.name == handle.name) {
             row.paused = paused;
             row.tick_ms = tick_ms;
-            self.store.save_room(row)?;
+            self.store.save_room(row).await?;
         }
         Ok(())
     }
@@ -271,26 +348,36 @@ impl Rooms {
         conn_id: u64,
         tx: mpsc::Sender<Outgoing>,
     ) -> Result<(RoomHandle, usize), String> {
+        // In a cluster the player goes back to the room the store says they
+        // sat in (its node may have changed), if this node runs it.
+        let mut stored = match &self.cluster {
+            Some(_) => self.store.seat(&player.id).await.map_err(|e| format!("reading the player's room: {e}"))?,
+            None => None,
+        };
         // Several connections may race for the last seat of a room; the losers
         // try again, and a new room is opened when none has a seat.
         for _ in 0..32 {
-            let find = || {
+            let find = |stored: &Option<String>| {
                 let inner = self.lock();
                 let current = inner.player_room.get(&player.id).and_then(|r| inner.rooms.get(r)).cloned();
-                current.or_else(|| {
+                current.or_else(|| stored.as_ref().and_then(|r| inner.rooms.get(r)).cloned()).or_else(|| {
                     inner.rooms.values().find(|h| h.game == player.game && h.summary.borrow().free_seats > 0).cloned()
                 })
             };
-            let handle = match find() {
+            let handle = match find(&stored) {
                 Some(h) => h,
                 None => {
-                    let _creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
-                    match find() {
+                    let _creating = self.creating.lock().await;
+                    match find(&stored) {
                         Some(h) => h,
                         None => {
+                            let taken: BTreeSet<String> = match self.store.rooms().await {
+                                Ok(rows) => rows.into_iter().map(|r| r.name).collect(),
+                                Err(e) => return Err(format!("cannot open a room: {e}")),
+                            };
                             let n = self.lock().rooms.len() + 1;
-                            let name = (n..).map(|i| format!("{}-{i}", player.game)).find(|c| self.get(c).is_none()).expect("some name is free");
-                            self.create_locked(&name, &player.game, None).map_err(|e| format!("cannot open a room: {e:#}"))?
+                            let name = (n..).map(|i| format!("{}-{i}", player.game)).find(|c| !taken.contains(c)).expect("some name is free");
+                            self.create_locked(&name, &player.game, None).await.map_err(|e| format!("cannot open a room: {e:#}"))?
                         }
                     }
                 }
@@ -303,16 +390,69 @@ impl Rooms {
             match reply_rx.await {
                 Ok(Ok(seat)) => {
                     self.lock().player_room.insert(player.id.clone(), handle.name.clone());
+                    if self.cluster.is_some()
+                        && stored.as_deref() != Some(handle.name.as_str())
+                        && let Err(e) = self.store.set_seat(&player.id, &handle.name).await
+                    {
+                        // The player plays on; only a later move to another
+                        // node would not find this room.
+                        tracing::warn!(player = %player.id, "recording the player's room: {e}");
+                    }
                     return Ok((handle, seat));
                 }
                 Ok(Err(AttachError::Full)) => {
                     self.lock().player_room.remove(&player.id);
+                    if stored.as_deref() == Some(handle.name.as_str()) {
+                        stored = None;
+                    }
                 }
                 Ok(Err(AttachError::Refused(why))) => return Err(why),
                 Err(_) => return Err("the room has stopped".to_string()),
             }
         }
         Err("no room could take the player".to_string())
+    }
+}
+
+/// Where a player's or a room's connections go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// This node serves them.
+    Local,
+    /// The node at this URL (`http://host:port`) runs the room.
+    Remote(String),
+    /// No node runs the room at the moment; the reason says why.
+    Unavailable(String),
+}
+
+impl RoomHost for Rooms {
+    fn running(&self) -> BTreeSet<String> {
+        self.lock().rooms.keys().cloned().collect()
+    }
+
+    fn start(&self, row: &RoomRow) {
+        if self.get(&row.name).is_some() {
+            return;
+        }
+        if let Err(e) = self.launch(row.clone()) {
+            tracing::error!(room = %row.name, "cannot start the room: {e:#}");
+        }
+    }
+
+    fn stop(&self, room: &str) {
+        let handle = {
+            let mut inner = self.lock();
+            inner.player_room.retain(|_, r| r != room);
+            inner.rooms.remove(room)
+        };
+        if let Some(h) = handle {
+            tracing::info!(room, "the room moves to another node");
+            // The room writes its scores and closes its sockets on its own
+            // task; the step does not wait for it.
+            tokio::spawn(async move {
+                let _ = h.tx.send(RoomInput::Moved).await;
+            });
+        }
     }
 }
 

@@ -12,7 +12,7 @@
 //! compressed) entries need only a CRC-32 and three fixed-layout headers,
 //! and the files are a few kilobytes.
 
-use crate::app::{AppError, AppState, blocking, player_url};
+use crate::app::{AppError, AppState, player_url};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -137,9 +137,7 @@ pub async fn download(
     if user.len() > 64 || code.len() > 64 {
         return Err(unauthorized());
     }
-    let store = st.store.clone();
-    let given = code.clone();
-    let player = blocking(move || store.authenticate(&user, &given)).await?.ok_or_else(unauthorized)?;
+    let player = st.store.authenticate(&user, &code).await?.ok_or_else(unauthorized)?;
     let url = player_url(&headers, &player.id, &code);
     if !literal_safe(&url) {
         return Err(AppError::Client(StatusCode::BAD_REQUEST, "the Host header has characters a URL cannot have".to_string()));

@@ -4,9 +4,15 @@
 //! `/api/...` and open WebSockets for live data, so the server never builds
 //! HTML around user-supplied text (names are inserted by the pages as text
 //! nodes, never as markup).
+//!
+//! In a cluster, a room's page and a player's page are served by the node
+//! that runs the room: another node redirects there (307, same path and
+//! query), or answers 503 with the reason while no node runs it.
 
-use axum::extract::Path;
-use axum::http::{StatusCode, header};
+use crate::app::{AppError, AppState, follow};
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, Uri, header};
+use std::sync::Arc;
 use axum::response::{IntoResponse, Response};
 
 const LOBBY: &str = include_str!("../web/index.html");
@@ -44,13 +50,15 @@ pub async fn lobby() -> Response {
 }
 
 /// `/room/NAME`
-pub async fn room_page() -> Response {
-    html(ROOM)
+pub async fn room_page(State(st): State<Arc<AppState>>, Path(name): Path<String>, uri: Uri) -> Result<Response, AppError> {
+    follow(st.rooms.route_room(&name).await?, &uri)?;
+    Ok(html(ROOM))
 }
 
 /// `/codenjoy-contest/board/player/ID?code=CODE`
-pub async fn player_page() -> Response {
-    html(PLAYER)
+pub async fn player_page(State(st): State<Arc<AppState>>, Path(id): Path<String>, uri: Uri) -> Result<Response, AppError> {
+    follow(st.rooms.route_player(&id).await?, &uri)?;
+    Ok(html(PLAYER))
 }
 
 /// `/leaderboard`

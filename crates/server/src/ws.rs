@@ -5,12 +5,21 @@
 //! it. Every session is bounded: message size, messages per second, idle
 //! time, and time to take a message. A client that breaks a limit gets a
 //! close frame that says which, and only its own session ends.
+//!
+//! In a cluster, a socket whose room runs on another node is proxied there
+//! ([`proxy`]): this node connects to the owner first (so that a refusal,
+//! such as a wrong code, reaches the client as it is), then copies frames
+//! both ways with the same size limit; closing either side closes the other.
+//! Forwarded requests carry [`FORWARDED_HEADER`] and are never forwarded
+//! again.
 
-use crate::app::{AppState, blocking};
+use crate::app::{AppError, AppState};
 use crate::room::{ConnKind, Outgoing, PlayerRef, RoomInput};
+use crate::rooms::Route;
+use futures_util::{SinkExt, StreamExt};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use snakepit_protocol::spectator::{ErrorMsg, envelope};
 use std::collections::BTreeMap;
@@ -18,6 +27,14 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use tokio::time::Instant;
+use tokio_tungstenite::tungstenite;
+
+/// Marks a socket one node forwards to another (its value is the sending
+/// node's name).
+pub const FORWARDED_HEADER: &str = "x-snakepit-forwarded";
+/// How long a node waits for the owner of a room to accept a forwarded
+/// socket.
+const PROXY_CONNECT_TIMEOUT_MS: u64 = 5000;
 
 /// Codenjoy's reply to a bad id or code, word for word.
 pub const UNAUTHORIZED_BODY: &str = "Unauthorized access. Please register user and/or write valid EMAIL/CODE in the client.";
@@ -48,11 +65,10 @@ async fn authenticate(st: &Arc<AppState>, q: &BTreeMap<String, String>) -> Resul
     if user.len() > 64 || code.len() > 64 {
         return Err(unauthorized());
     }
-    let store = st.store.clone();
-    match blocking(move || store.authenticate(&user, &code)).await {
+    match st.store.authenticate(&user, &code).await {
         Ok(Some(p)) => Ok(PlayerRef { id: p.id, name: p.name, game: p.game }),
         Ok(None) => Err(unauthorized()),
-        Err(e) => Err(e.into_response()),
+        Err(e) => Err(AppError::from(e).into_response()),
     }
 }
 
@@ -63,33 +79,76 @@ fn permit(st: &Arc<AppState>) -> Result<OwnedSemaphorePermit, Box<Response>> {
         .map_err(|_| Box::new((StatusCode::SERVICE_UNAVAILABLE, "too many connections").into_response()))
 }
 
+/// Where a socket goes: `None` to serve it here, or the response (a proxy
+/// to the node that runs its room, or why it cannot be served).
+async fn elsewhere(
+    st: &Arc<AppState>,
+    headers: &HeaderMap,
+    uri: &Uri,
+    route: impl std::future::Future<Output = Result<Route, snakepit_store::StoreError>>,
+    ws: WebSocketUpgrade,
+    max_message_bytes: usize,
+) -> Result<WebSocketUpgrade, Response> {
+    if st.rooms.cluster().is_none() || headers.contains_key(FORWARDED_HEADER) {
+        return Ok(ws);
+    }
+    match route.await {
+        Ok(Route::Local) => Ok(ws),
+        Ok(Route::Remote(base)) => Err(proxy(st, ws, &base, uri, max_message_bytes).await),
+        Ok(Route::Unavailable(why)) => Err((StatusCode::SERVICE_UNAVAILABLE, why).into_response()),
+        Err(e) => Err(AppError::from(e).into_response()),
+    }
+}
+
 /// `GET /codenjoy-contest/ws?user=ID&code=CODE`: a bot.
-pub async fn bot_socket(State(st): State<Arc<AppState>>, Query(q): Q, ws: WebSocketUpgrade) -> Response {
-    player_socket(st, q, ws, ConnKind::Bot).await
+pub async fn bot_socket(State(st): State<Arc<AppState>>, Query(q): Q, headers: HeaderMap, uri: Uri, ws: WebSocketUpgrade) -> Response {
+    player_socket(st, q, headers, uri, ws, ConnKind::Bot).await
 }
 
 /// `GET /ws/player?user=ID&code=CODE`: a player's own page.
-pub async fn page_socket(State(st): State<Arc<AppState>>, Query(q): Q, ws: WebSocketUpgrade) -> Response {
-    player_socket(st, q, ws, ConnKind::Page).await
+pub async fn page_socket(State(st): State<Arc<AppState>>, Query(q): Q, headers: HeaderMap, uri: Uri, ws: WebSocketUpgrade) -> Response {
+    player_socket(st, q, headers, uri, ws, ConnKind::Page).await
 }
 
 /// Authenticates a player's socket, takes a connection permit and starts
-/// its session; bots and pages differ only in what the session does.
-async fn player_socket(st: Arc<AppState>, q: BTreeMap<String, String>, ws: WebSocketUpgrade, kind: ConnKind) -> Response {
+/// its session (or proxies it to the node that runs the player's room);
+/// bots and pages differ only in what the session does.
+async fn player_socket(
+    st: Arc<AppState>,
+    q: BTreeMap<String, String>,
+    headers: HeaderMap,
+    uri: Uri,
+    ws: WebSocketUpgrade,
+    kind: ConnKind,
+) -> Response {
     let player = match authenticate(&st, &q).await {
         Ok(p) => p,
+        Err(r) => return r,
+    };
+    let max = st.cfg.limits.max_message_bytes;
+    let ws = match elsewhere(&st, &headers, &uri, st.rooms.route_player(&player.id), ws, max).await {
+        Ok(ws) => ws,
         Err(r) => return r,
     };
     let permit = match permit(&st) {
         Ok(p) => p,
         Err(r) => return *r,
     };
-    let max = st.cfg.limits.max_message_bytes;
     configure(ws, max).on_upgrade(move |socket| session(socket, st, player, kind, permit))
 }
 
 /// `GET /ws/room/NAME`: a spectator. Receives frames, sends nothing.
-pub async fn spectator_socket(State(st): State<Arc<AppState>>, Path(name): Path<String>, ws: WebSocketUpgrade) -> Response {
+pub async fn spectator_socket(
+    State(st): State<Arc<AppState>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+    uri: Uri,
+    ws: WebSocketUpgrade,
+) -> Response {
+    let ws = match elsewhere(&st, &headers, &uri, st.rooms.route_room(&name), ws, SPECTATOR_MESSAGE_BYTES).await {
+        Ok(ws) => ws,
+        Err(r) => return r,
+    };
     let Some(room) = st.rooms.get(&name) else {
         return (StatusCode::NOT_FOUND, "no such room").into_response();
     };
@@ -98,7 +157,7 @@ pub async fn spectator_socket(State(st): State<Arc<AppState>>, Path(name): Path<
         Err(r) => return *r,
     };
     let send_timeout = Duration::from_millis(st.cfg.limits.send_timeout_ms);
-    configure(ws, 1024).on_upgrade(move |mut socket| async move {
+    configure(ws, SPECTATOR_MESSAGE_BYTES).on_upgrade(move |mut socket| async move {
         let _permit = permit;
         let mut frames = room.frames.clone();
         loop {
@@ -114,8 +173,120 @@ pub async fn spectator_socket(State(st): State<Arc<AppState>>, Path(name): Path<
                 },
             }
         }
-        close(&mut socket, 1001, "the room has closed", send_timeout).await;
+        close(&mut socket, 1001, "the room has closed or moved to another node", send_timeout).await;
     })
+}
+
+/// Largest message a spectator may send (they send nothing of use).
+const SPECTATOR_MESSAGE_BYTES: usize = 1024;
+
+/// Connects to the node at `base` with the same path and query, then
+/// upgrades the client's socket and copies frames between the two. A node
+/// that cannot be reached is a 503; a refusal by the owner (401, 503)
+/// is passed on.
+async fn proxy(st: &Arc<AppState>, ws: WebSocketUpgrade, base: &str, uri: &Uri, max_message_bytes: usize) -> Response {
+    use tungstenite::client::IntoClientRequest;
+    let permit = match permit(st) {
+        Ok(p) => p,
+        Err(r) => return *r,
+    };
+    let path = uri.path_and_query().map_or("/", |p| p.as_str());
+    let url = match base.strip_prefix("https://") {
+        Some(rest) => format!("wss://{}{path}", rest.trim_end_matches('/')),
+        None => format!("ws://{}{path}", base.trim_start_matches("http://").trim_end_matches('/')),
+    };
+    let unreachable = |why: String| {
+        tracing::warn!(%url, "proxy: {why}");
+        (StatusCode::SERVICE_UNAVAILABLE, format!("the node that runs this room does not answer ({why}); try again in a moment"))
+            .into_response()
+    };
+    let mut request = match url.as_str().into_client_request() {
+        Ok(r) => r,
+        Err(e) => return unreachable(e.to_string()),
+    };
+    let node = st.rooms.cluster().map_or("", |c| c.node());
+    if let Ok(v) = node.parse() {
+        request.headers_mut().insert(FORWARDED_HEADER, v);
+    }
+    // The client's messages are held to the limit as it sends them (by the
+    // upgrade below); what the owner sends (boards, frames) is as large as
+    // it is without a proxy, so the library's defaults apply to that side.
+    let config = tungstenite::protocol::WebSocketConfig::default().read_buffer_size(READ_BUFFER_BYTES).write_buffer_size(0);
+    let connect = tokio_tungstenite::connect_async_with_config(request, Some(config), true);
+    let upstream = match tokio::time::timeout(Duration::from_millis(PROXY_CONNECT_TIMEOUT_MS), connect).await {
+        Ok(Ok((upstream, _))) => upstream,
+        Ok(Err(tungstenite::Error::Http(resp))) => {
+            let status = StatusCode::from_u16(resp.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
+            let body = resp.into_body().map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+            return (status, body).into_response();
+        }
+        Ok(Err(e)) => return unreachable(e.to_string()),
+        Err(_) => return unreachable(format!("no answer within {PROXY_CONNECT_TIMEOUT_MS} ms")),
+    };
+    let send_timeout = Duration::from_millis(st.cfg.limits.send_timeout_ms);
+    configure(ws, max_message_bytes).on_upgrade(move |socket| pipe(socket, upstream, send_timeout, permit))
+}
+
+/// Copies frames between a client and the owner node until either closes.
+async fn pipe(
+    mut client: WebSocket,
+    mut upstream: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+    send_timeout: Duration,
+    _permit: OwnedSemaphorePermit,
+) {
+    use tungstenite::Message as Up;
+    loop {
+        tokio::select! {
+            msg = client.recv() => {
+                let out = match msg {
+                    Some(Ok(Message::Text(t))) => Up::Text(t.as_str().into()),
+                    Some(Ok(Message::Binary(b))) => Up::Binary(b),
+                    Some(Ok(Message::Close(f))) => {
+                        let frame = f.map(|f| tungstenite::protocol::CloseFrame { code: f.code.into(), reason: f.reason.as_str().into() });
+                        let _ = tokio::time::timeout(send_timeout, upstream.close(frame)).await;
+                        return;
+                    }
+                    // Each side answers its own pings.
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Err(e)) => {
+                        let why = format!("bad message: {e}");
+                        let frame = tungstenite::protocol::CloseFrame { code: 1009.into(), reason: why.as_str().into() };
+                        let _ = tokio::time::timeout(send_timeout, upstream.close(Some(frame))).await;
+                        close(&mut client, 1009, &why, send_timeout).await;
+                        return;
+                    }
+                    None => {
+                        let _ = tokio::time::timeout(send_timeout, upstream.close(None)).await;
+                        return;
+                    }
+                };
+                if !matches!(tokio::time::timeout(send_timeout, upstream.send(out)).await, Ok(Ok(()))) {
+                    close(&mut client, 1011, "the node that runs this room went away", send_timeout).await;
+                    return;
+                }
+            }
+            msg = upstream.next() => {
+                let out = match msg {
+                    Some(Ok(Up::Text(t))) => Message::Text(Utf8Bytes::from(t.as_str())),
+                    Some(Ok(Up::Binary(b))) => Message::Binary(b),
+                    Some(Ok(Up::Close(f))) => {
+                        let (code, reason) = f.map_or((1000, String::new()), |f| (u16::from(f.code), f.reason.to_string()));
+                        close(&mut client, code, &reason, send_timeout).await;
+                        return;
+                    }
+                    Some(Ok(_)) => continue,
+                    Some(Err(_)) | None => {
+                        close(&mut client, 1012, "the node that runs this room went away: reconnect", send_timeout).await;
+                        return;
+                    }
+                };
+                if !send(&mut client, out, send_timeout).await {
+                    let _ = tokio::time::timeout(send_timeout, upstream.close(None)).await;
+                    return;
+                }
+            }
+        }
+    }
 }
 
 async fn send(socket: &mut WebSocket, msg: Message, timeout: Duration) -> bool {

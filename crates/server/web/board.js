@@ -967,7 +967,9 @@
   }
 
   function roundRect(ctx, x, y, w, h, r) {
-    const rr = Math.min(r, w / 2, h / 2);
+    // A canvas laid out at (almost) zero size gives negative cells for a
+    // frame; arcTo throws on a negative radius.
+    const rr = Math.max(0, Math.min(r, w / 2, h / 2));
     ctx.beginPath();
     ctx.moveTo(x + rr, y);
     ctx.arcTo(x + w, y, x + w, y + h, rr);

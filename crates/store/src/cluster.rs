@@ -11,18 +11,21 @@
 //! to the others once their leases lapse. The node that runs a room is
 //! told by [`Cluster::owner_url`].
 //!
+//! A node that creates a room takes its lease at once ([`Cluster::take`])
+//! and starts it without waiting for a step.
+//!
 //! The rooms themselves are the caller's: [`RoomHost`] starts and stops
 //! them. On one node with SQLite every room is simply this node's.
 
-use crate::{Store, StoreError};
+use crate::{RoomRow, Store, StoreError};
 use std::collections::BTreeSet;
 
 /// What the cluster needs from the server that hosts rooms.
 pub trait RoomHost {
     /// The rooms running on this node now.
     fn running(&self) -> BTreeSet<String>;
-    /// Starts a room this node now holds.
-    fn start(&self, room: &str);
+    /// Starts a room this node now holds, from its stored row.
+    fn start(&self, room: &RoomRow);
     /// Stops a room this node no longer holds.
     fn stop(&self, room: &str);
 }
@@ -64,6 +67,23 @@ impl Cluster {
         &self.node
     }
 
+    /// Where the other nodes reach this one.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The lease period, in milliseconds.
+    pub fn lease_ms(&self) -> u64 {
+        self.lease_ms
+    }
+
+    /// Takes the lease of a room this node has just created, so that it
+    /// can start it at once instead of at its next step. False when another
+    /// node holds it.
+    pub async fn take(&self, room: &str) -> Result<bool, StoreError> {
+        self.store.acquire_lease(&resource(room), &self.node, self.lease_ms).await
+    }
+
     /// How often [`step`](Self::step) should run: three times per lease,
     /// so that one late step never loses a room.
     pub fn period_ms(&self) -> u64 {
@@ -74,7 +94,8 @@ impl Cluster {
     /// rooms on `host` to match.
     pub async fn step(&self, host: &impl RoomHost) -> Result<StepReport, StoreError> {
         self.store.announce_node(&self.node, &self.url, self.lease_ms).await?;
-        let rooms: Vec<String> = self.store.rooms().await?.into_iter().map(|r| r.name).collect();
+        let rows = self.store.rooms().await?;
+        let rooms: Vec<String> = rows.iter().map(|r| r.name.clone()).collect();
         let nodes = self.store.live_nodes().await?.len().max(1);
         let share = rooms.len().div_ceil(nodes);
         let running = host.running();
@@ -107,17 +128,17 @@ impl Cluster {
             self.store.release_lease(&resource(&room), &self.node).await?;
             report.stopped.push(room);
         }
-        for room in &rooms {
+        for row in &rows {
             if held.len() >= share {
                 break;
             }
-            if held.contains(room) {
+            if held.contains(&row.name) {
                 continue;
             }
-            if self.store.acquire_lease(&resource(room), &self.node, self.lease_ms).await? {
-                host.start(room);
-                held.insert(room.clone());
-                report.started.push(room.clone());
+            if self.store.acquire_lease(&resource(&row.name), &self.node, self.lease_ms).await? {
+                host.start(row);
+                held.insert(row.name.clone());
+                report.started.push(row.name.clone());
             }
         }
         report.held = held.len();

@@ -1,7 +1,7 @@
 //! Everything snakepit keeps across restarts and shares between nodes:
-//! players and their codes, cumulative scores, rooms, finished games'
-//! replays, ratings, the queue of games waiting for a worker, and leases
-//! that give one node at a time a room.
+//! players and their codes, cumulative scores, rooms and who sits in which,
+//! finished games' replays, ratings, the queue of games waiting for a
+//! worker, and leases that give one node at a time a room.
 //!
 //! One API, two backends, chosen by the address given to [`Store::open`]:
 //! a file path is an embedded SQLite database (the default; one node), a
@@ -19,7 +19,9 @@
 //!   lost its claim is refused ([`Store::finish_match`]), so every game
 //!   counts exactly once;
 //! - a lease ([`Store::acquire_lease`]) names the node that owns a resource
-//!   until a deadline, renewed by its owner and taken over once it lapses.
+//!   until a deadline, renewed by its owner and taken over once it lapses;
+//! - each player's room ([`Store::set_seat`]) tells any node where to send
+//!   that player's bot and pages.
 //!
 //! Deadlines use the database's clock, never a node's, so nodes with skewed
 //! clocks still agree on who holds what.
@@ -344,6 +346,17 @@ impl Store {
     /// Every room, by name.
     pub async fn rooms(&self) -> Result<Vec<RoomRow>, StoreError> {
         dispatch!(self.rooms())
+    }
+
+    /// Records the room a player sits in (replacing the previous one), so
+    /// that every node can find it.
+    pub async fn set_seat(&self, player_id: &str, room: &str) -> Result<(), StoreError> {
+        dispatch!(self.set_seat(player_id, room))
+    }
+
+    /// The room a player last sat in, if any.
+    pub async fn seat(&self, player_id: &str) -> Result<Option<String>, StoreError> {
+        dispatch!(self.seat(player_id))
     }
 
     /// Keeps a finished game; returns its id.

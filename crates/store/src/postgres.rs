@@ -22,6 +22,7 @@ pub(crate) const MIGRATIONS: Migrations = &[
     ("002_player_game", include_str!("../migrations/postgres/002_player_game.sql")),
     ("003_code", include_str!("../migrations/postgres/003_code.sql")),
     ("004_coordination", include_str!("../migrations/postgres/004_coordination.sql")),
+    ("005_seats", include_str!("../migrations/postgres/005_seats.sql")),
 ];
 
 /// Connections per node: enough for a room flush, a page and a worker to
@@ -244,6 +245,27 @@ impl Postgres {
             )
             .await?;
         Ok(())
+    }
+
+    pub(crate) async fn set_seat(&self, player_id: &str, room: &str) -> Result<(), StoreError> {
+        let res = self
+            .client()
+            .await
+            .execute(
+                "INSERT INTO seats (player_id, room) VALUES ($1, $2) ON CONFLICT (player_id) DO UPDATE SET room = excluded.room",
+                &[&player_id, &room],
+            )
+            .await;
+        match res {
+            Ok(_) => Ok(()),
+            Err(e) if e.code() == Some(&SqlState::FOREIGN_KEY_VIOLATION) => Err(StoreError::NoPlayer(player_id.to_string())),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    pub(crate) async fn seat(&self, player_id: &str) -> Result<Option<String>, StoreError> {
+        let row = self.client().await.query_opt("SELECT room FROM seats WHERE player_id = $1", &[&player_id]).await?;
+        Ok(row.map(|r| r.get(0)))
     }
 
     pub(crate) async fn rooms(&self) -> Result<Vec<RoomRow>, StoreError> {

@@ -22,6 +22,7 @@ pub(crate) const MIGRATIONS: Migrations = &[
     ("002_player_game", include_str!("../migrations/sqlite/002_player_game.sql")),
     ("003_code", include_str!("../migrations/sqlite/003_code.sql")),
     ("004_coordination", include_str!("../migrations/sqlite/004_coordination.sql")),
+    ("005_seats", include_str!("../migrations/sqlite/005_seats.sql")),
 ];
 
 /// The database clock in unix milliseconds, as SQL.
@@ -240,6 +241,28 @@ impl Sqlite {
             Ok(())
         })
         .await
+    }
+
+    pub(crate) async fn set_seat(&self, player_id: &str, room: &str) -> Result<(), StoreError> {
+        let (player_id, room) = (player_id.to_string(), room.to_string());
+        self.call(move |c| {
+            let res = c.execute(
+                "INSERT INTO seats (player_id, room) VALUES (?1, ?2) ON CONFLICT(player_id) DO UPDATE SET room = excluded.room",
+                params![player_id, room],
+            );
+            match res {
+                Ok(_) => Ok(()),
+                Err(e) if is_constraint(&e) => Err(StoreError::NoPlayer(player_id)),
+                Err(e) => Err(e.into()),
+            }
+        })
+        .await
+    }
+
+    pub(crate) async fn seat(&self, player_id: &str) -> Result<Option<String>, StoreError> {
+        let player_id = player_id.to_string();
+        self.call(move |c| Ok(c.query_row("SELECT room FROM seats WHERE player_id = ?1", [player_id], |r| r.get(0)).optional()?))
+            .await
     }
 
     pub(crate) async fn rooms(&self) -> Result<Vec<RoomRow>, StoreError> {

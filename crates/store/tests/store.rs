@@ -37,6 +37,7 @@ suite!(
     players_scores_rooms,
     scores_of_removed_players_are_dropped,
     migrations_run_once,
+    seats,
     uploaded_code,
     replays,
     ratings,
@@ -101,6 +102,17 @@ async fn migrations_run_once(s: Store) {
     // Everything still works after the schema is in place: nothing ran twice.
     s.add_player("ann", "hex").await.unwrap();
     assert_eq!(s.schema_version().await.unwrap(), v);
+}
+
+async fn seats(s: Store) {
+    let a = s.add_player("ann", "snakebattle").await.unwrap();
+    assert_eq!(s.seat(&a.id).await.unwrap(), None);
+    s.set_seat(&a.id, "r1").await.unwrap();
+    s.set_seat(&a.id, "r2").await.unwrap();
+    assert_eq!(s.seat(&a.id).await.unwrap().as_deref(), Some("r2"), "the latest room wins");
+    assert!(matches!(s.set_seat("nobody", "r1").await, Err(StoreError::NoPlayer(_))));
+    s.remove_player(&a.id).await.unwrap();
+    assert_eq!(s.seat(&a.id).await.unwrap(), None, "a removed player's seat goes too");
 }
 
 async fn uploaded_code(s: Store) {
@@ -248,8 +260,8 @@ impl snakepit_store::cluster::RoomHost for Host {
     fn running(&self) -> BTreeSet<String> {
         self.running.lock().unwrap().clone()
     }
-    fn start(&self, room: &str) {
-        assert!(self.running.lock().unwrap().insert(room.to_string()), "{room} started twice");
+    fn start(&self, room: &RoomRow) {
+        assert!(self.running.lock().unwrap().insert(room.name.clone()), "{} started twice", room.name);
     }
     fn stop(&self, room: &str) {
         assert!(self.running.lock().unwrap().remove(room), "{room} stopped but not running");
@@ -302,6 +314,12 @@ async fn cluster_spreads_rooms_and_moves_them_off_a_dead_node(s: Store) {
     let r = c1.step(&h1).await.unwrap();
     assert_eq!(r.held, h1.count());
     assert!(r.held >= 3);
+    // A node that creates a room takes it at once; the others cannot.
+    let fresh = RoomRow { name: "fresh".into(), game: "hex".into(), tick_ms: 100, paused: false, seed: 9 };
+    s.save_room(&fresh).await.unwrap();
+    assert!(c2.take("fresh").await.unwrap());
+    assert!(!c1.take("fresh").await.unwrap());
+    assert_eq!(s.lease_holder("room:fresh").await.unwrap().as_deref(), Some("n2"));
 }
 
 /// Nodes that start at the same moment on an empty PostgreSQL database:
@@ -332,6 +350,57 @@ async fn sqlite_file_survives_reopen() {
     };
     let s = Store::open(path).await.unwrap();
     assert_eq!(s.player(&p.id).await.unwrap(), Some(p));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A database file as the server wrote it before this crate existed: its
+/// three migrations applied one by one, each followed by `PRAGMA
+/// user_version`, with a player, a score, a room and a program in it. The
+/// store opens it unchanged and adds only its own later migrations.
+#[tokio::test]
+async fn a_database_of_the_earlier_server_opens_unchanged() {
+    const EARLIER: [&str; 3] = [
+        "CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL, code TEXT NOT NULL, created_at INTEGER NOT NULL);
+         CREATE UNIQUE INDEX players_name ON players(name);
+         CREATE TABLE scores (player_id TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE, game TEXT NOT NULL,
+             score INTEGER NOT NULL DEFAULT 0, deaths INTEGER NOT NULL DEFAULT 0, kills INTEGER NOT NULL DEFAULT 0,
+             wins INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (player_id, game));
+         CREATE TABLE rooms (name TEXT PRIMARY KEY, game TEXT NOT NULL, tick_ms INTEGER NOT NULL,
+             paused INTEGER NOT NULL DEFAULT 0, seed INTEGER NOT NULL);",
+        "ALTER TABLE players ADD COLUMN game TEXT NOT NULL DEFAULT 'snakebattle';",
+        "CREATE TABLE code (player_id TEXT PRIMARY KEY REFERENCES players(id) ON DELETE CASCADE, lang TEXT NOT NULL,
+             name TEXT NOT NULL, source TEXT NOT NULL, updated_at INTEGER NOT NULL);",
+    ];
+    let dir = std::env::temp_dir().join(format!("snakepit-store-{}", snakepit_store::random_id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("old.sqlite");
+    {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.pragma_update(None, "journal_mode", "WAL").unwrap();
+        for (i, sql) in EARLIER.iter().enumerate() {
+            c.execute_batch(sql).unwrap();
+            c.pragma_update(None, "user_version", i + 1).unwrap();
+        }
+        c.execute_batch(
+            "INSERT INTO players (id, name, code, created_at) VALUES ('aaaaaaaaaaaaaaaaaaaa', 'ann', '123456789012345678', 1);
+             INSERT INTO players (id, name, code, created_at, game) VALUES ('bbbbbbbbbbbbbbbbbbbb', 'bob', '223456789012345678', 2, 'hex');
+             INSERT INTO scores (player_id, game, score, deaths, kills, wins) VALUES ('aaaaaaaaaaaaaaaaaaaa', 'snakebattle', 42, 3, 2, 1);
+             INSERT INTO rooms (name, game, tick_ms, paused, seed) VALUES ('snakebattle', 'snakebattle', 1000, 1, 77);
+             INSERT INTO code (player_id, lang, name, source, updated_at) VALUES ('bbbbbbbbbbbbbbbbbbbb', 'c', 'v1', 'int main(){}', 3);",
+        )
+        .unwrap();
+    }
+    let s = Store::open(path.to_str().unwrap()).await.unwrap();
+    assert!(s.schema_version().await.unwrap() > 3);
+    let ann = s.authenticate("aaaaaaaaaaaaaaaaaaaa", "123456789012345678").await.unwrap().expect("the old code still works");
+    assert_eq!((ann.name.as_str(), ann.game.as_str()), ("ann", "snakebattle"));
+    let row = &s.leaderboard("snakebattle").await.unwrap()[0];
+    assert_eq!((row.name.as_str(), row.score, row.deaths, row.kills, row.wins), ("ann", 42, 3, 2, 1));
+    let room = RoomRow { name: "snakebattle".into(), game: "snakebattle".into(), tick_ms: 1000, paused: true, seed: 77 };
+    assert_eq!(s.rooms().await.unwrap(), vec![room]);
+    assert_eq!(s.code("bbbbbbbbbbbbbbbbbbbb").await.unwrap().map(|c| c.source).as_deref(), Some("int main(){}"));
+    s.set_seat(&ann.id, "snakebattle").await.unwrap();
+    drop(s);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

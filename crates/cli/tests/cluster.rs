@@ -1,0 +1,326 @@
+//! Two `snakepit serve` nodes on one PostgreSQL database, through the real
+//! binary: a room runs on one node, a bot, a player's page socket and a
+//! spectator reach it through the other (proxied), pages are redirected to
+//! the owner, a room created on one node runs there, admin commands follow
+//! the room, both nodes show the same leaderboard, and when the owner is
+//! killed with SIGKILL the other node takes the room within the lease, the
+//! bot reconnects through it and plays on, and no written score is lost.
+//!
+//! Needs the server of `SNAKEPIT_TEST_PG` (an admin URL; `scripts/test.sh`
+//! starts one); without it the test says so and passes, unless
+//! `SNAKEPIT_REQUIRE_PG=1`.
+
+use futures_util::{SinkExt, StreamExt};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+/// The lease the nodes hold rooms for; a step runs every third of it.
+const LEASE_MS: u64 = 1500;
+const TOKEN: &str = "cluster-test-token";
+
+struct Node {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_node(db: &str, config: &std::path::Path, name: &str) -> Node {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snakepit"))
+        .args(["serve", "--bind", "127.0.0.1", "--port", "0", "--tick-ms", "50", "--db", db, "--node", name])
+        .args(["--lease-ms", &LEASE_MS.to_string(), "--config"])
+        .arg(config)
+        .env("SNAKEPIT_ADMIN_TOKEN", TOKEN)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("snakepit serve starts");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let addr = loop {
+        let line = lines.next().expect("serve prints its address").unwrap();
+        if let Some(a) = line.strip_prefix("snakepit listening on http://") {
+            break a.parse().unwrap();
+        }
+    };
+    std::thread::spawn(move || for _ in lines {});
+    Node { child, addr }
+}
+
+/// One HTTP/1.1 request; returns the status, the headers and the body.
+fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    let status = out.split(' ').nth(1).unwrap().parse().unwrap();
+    let (head, body) = out.split_once("\r\n\r\n").unwrap();
+    (status, head.to_string(), body.to_string())
+}
+
+/// The JSON array in a (possibly chunked) body.
+fn json_array(body: &str) -> Vec<serde_json::Value> {
+    let (start, end) = (body.find('[').unwrap(), body.rfind(']').unwrap());
+    serde_json::from_str::<serde_json::Value>(&body[start..=end]).unwrap().as_array().unwrap().clone()
+}
+
+/// The player's row of the SnakeBattle leaderboard as a node shows it.
+fn board_row(addr: SocketAddr, name: &str) -> Option<serde_json::Value> {
+    let (status, _, body) = http(addr, "GET", "/api/leaderboard?game=snakebattle", "");
+    assert_eq!(status, 200, "{body}");
+    json_array(&body).into_iter().find(|r| r["name"] == name)
+}
+
+fn score(row: &Option<serde_json::Value>) -> i64 {
+    row.as_ref().map_or(0, |r| r["score"].as_i64().unwrap())
+}
+
+/// The rooms a node runs, with their summaries.
+fn rooms(addr: SocketAddr) -> Vec<serde_json::Value> {
+    let (status, _, body) = http(addr, "GET", "/api/rooms", "");
+    assert_eq!(status, 200, "{body}");
+    json_array(&body)
+}
+
+/// A small safe mover over the real board text.
+fn safe_mover() -> impl FnMut(&str) -> String {
+    let mut turn = 0usize;
+    move |msg: &str| {
+        let board: Vec<char> = msg.trim_start_matches("board=").chars().collect();
+        let n = (board.len() as f64).sqrt() as usize;
+        turn += 1;
+        let Some(h) = board.iter().position(|c| "▲►▼◄♥".contains(*c)) else { return "RIGHT".into() };
+        let (x, y) = (h % n, h / n);
+        let dirs = [("UP", 0i32, -1i32), ("RIGHT", 1, 0), ("DOWN", 0, 1), ("LEFT", -1, 0)];
+        for k in 0..4 {
+            let (name, dx, dy) = dirs[(k + turn / 7) % 4];
+            let (nx, ny) = (x as i32 + dx, y as i32 + dy);
+            if nx < 0 || ny < 0 || nx >= n as i32 || ny >= n as i32 {
+                continue;
+            }
+            if matches!(board[ny as usize * n + nx as usize], ' ' | '○' | '$') {
+                return name.into();
+            }
+        }
+        "UP".into()
+    }
+}
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Answers boards until `done` says so (checked every 20 boards) or 60 s
+/// pass; false when the socket closed first.
+async fn play(ws: &mut Socket, bot: &mut impl FnMut(&str) -> String, mut done: impl FnMut(usize) -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut boards = 0;
+    while Instant::now() < deadline {
+        match tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
+            Ok(Some(Ok(Message::Text(t)))) => {
+                if ws.send(Message::Text(bot(&t).into())).await.is_err() {
+                    return false;
+                }
+                boards += 1;
+                if boards % 20 == 0 && done(boards) {
+                    return true;
+                }
+            }
+            Ok(Some(Ok(_))) => {}
+            _ => return false,
+        }
+    }
+    panic!("not done after 60 s ({boards} boards)");
+}
+
+#[test]
+fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let Some(db) = rt.block_on(pg::Db::create("cluster")) else { return };
+    let dir = std::env::temp_dir().join(format!("snakepit-cluster-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("cluster.toml");
+    std::fs::write(&config, "[[rooms]]\nname = \"arena\"\ngame = \"snakebattle\"\n").unwrap();
+
+    let a = start_node(&db.url, &config, "node-a");
+    let b = start_node(&db.url, &config, "node-b");
+    // The first node up took the one room; the other runs none.
+    let (ra, rb) = (rooms(a.addr), rooms(b.addr));
+    assert_eq!((ra.len(), rb.len()), (1, 0), "a: {ra:?}\nb: {rb:?}");
+    assert_eq!(ra[0]["name"], "arena");
+
+    // A page on the other node redirects to the owner, same path.
+    let (status, head, _) = http(b.addr, "GET", "/room/arena?x=1", "");
+    assert_eq!(status, 307, "{head}");
+    assert!(head.contains(&format!("location: http://{}/room/arena?x=1", a.addr)), "{head}");
+
+    // A room created on node B runs there; node A sends its visitors over.
+    let (status, _, body) = http(b.addr, "POST", "/api/admin/rooms", r#"{"name":"second","game":"hex"}"#);
+    assert_eq!(status, 201, "{body}");
+    let names = |addr| rooms(addr).iter().map(|r| r["name"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+    assert_eq!((names(a.addr), names(b.addr)), (vec!["arena".to_string()], vec!["second".to_string()]));
+    let (status, head, _) = http(a.addr, "GET", "/room/second", "");
+    assert_eq!(status, 307, "{head}");
+    assert!(head.contains(&format!("location: http://{}/room/second", b.addr)), "{head}");
+
+    // A bot registered on node A connects through node B (proxied to A)
+    // and plays until it has scored.
+    let (status, _, body) = http(a.addr, "POST", "/api/register", r#"{"name":"phoenix"}"#);
+    assert_eq!(status, 201, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let (id, code) = (v["id"].as_str().unwrap().to_string(), v["code"].as_str().unwrap().to_string());
+    let url_via = |addr: SocketAddr| format!("ws://{addr}/codenjoy-contest/ws?user={id}&code={code}");
+    // A spectator (through node B too) notes the seat's score in the room
+    // when the player takes it: the room credits the player with what the
+    // seat scores from then on.
+    let joined_at: std::sync::Arc<std::sync::Mutex<Option<i64>>> = Default::default();
+    let noted = joined_at.clone();
+    let (mut spectator, _) = rt.block_on(tokio_tungstenite::connect_async(format!("ws://{}/ws/room/arena", b.addr))).expect("spectator");
+    rt.spawn(async move {
+        while let Some(Ok(msg)) = spectator.next().await {
+            let Message::Text(t) = msg else { continue };
+            let frame: serde_json::Value = serde_json::from_str(&t).unwrap();
+            let players = frame["data"]["players"].as_array().cloned().unwrap_or_default();
+            if let Some(p) = players.iter().find(|p| p["name"] == "phoenix") {
+                *noted.lock().unwrap() = p["score"].as_i64();
+                return;
+            }
+        }
+    });
+    let mut bot = safe_mover();
+    let mut ws = rt.block_on(async { tokio_tungstenite::connect_async(url_via(b.addr)).await.expect("the proxied socket opens").0 });
+    let scored = rt.block_on(play(&mut ws, &mut bot, |_| score(&board_row(a.addr, "phoenix")) > 0));
+    assert!(scored, "the proxied socket closed");
+
+    // The player's page socket and a spectator's socket through node B are
+    // proxied too.
+    rt.block_on(async {
+        for path in [format!("/ws/player?user={id}&code={code}"), "/ws/room/arena".to_string()] {
+            let (mut s, _) = tokio_tungstenite::connect_async(format!("ws://{}{path}", b.addr)).await.expect("the proxied socket opens");
+            let first = tokio::time::timeout(Duration::from_secs(10), s.next()).await;
+            let Ok(Some(Ok(Message::Text(t)))) = first else { panic!("{path}: no message: {first:?}") };
+            assert!(t.contains("\"type\":\"frame\"") && t.contains("\"room\":\"arena\""), "{path}: {t}");
+        }
+    });
+
+    // Pause the room so that the score stands still, then read it on both
+    // nodes: one shared table.
+    // The admin command goes to node B, which redirects it to the owner.
+    let out = Command::new(env!("CARGO_BIN_EXE_snakepit"))
+        .args(["admin", "pause", "arena", "--server", &format!("http://{}", b.addr), "--token", TOKEN])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && said.contains("\"paused\":true"), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    let wait = Instant::now() + Duration::from_secs(10);
+    while rooms(a.addr).iter().all(|r| r["paused"] != true) {
+        assert!(Instant::now() < wait, "the room did not pause");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let before = board_row(a.addr, "phoenix");
+    assert_eq!(before, board_row(b.addr, "phoenix"), "both nodes show the same leaderboard");
+    assert!(score(&before) > 0);
+    // Every tick's points are in the store already (a room in a cluster
+    // writes after each tick; pausing writes nothing).
+    let seat_now = rooms(a.addr)[0]["seats"].as_array().unwrap().iter().find(|s| s["name"] == "phoenix").unwrap()["score"].as_i64().unwrap();
+    let seat_then = joined_at.lock().unwrap().expect("the spectator saw the player take the seat");
+    assert_eq!(score(&before), seat_now - seat_then, "the store has every tick's points");
+
+    // Kill the owner outright.
+    let kill = Command::new("kill").args(["-KILL", &a.child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let killed_at = Instant::now();
+    drop(a);
+
+    // The proxied socket closes; the bot reconnects through node B, which
+    // answers 503 until it has taken the room.
+    let (mut ws, took) = rt.block_on(async {
+        let _ = tokio::time::timeout(Duration::from_secs(10), async { while ws.next().await.is_some() {} }).await;
+        loop {
+            match tokio_tungstenite::connect_async(url_via(b.addr)).await {
+                Ok((ws, _)) => break (ws, killed_at.elapsed()),
+                Err(e) => {
+                    assert!(killed_at.elapsed() < Duration::from_secs(15), "node B never took the room: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            }
+        }
+    });
+    let period_ms = LEASE_MS / 3;
+    // The lease, one step, and a second of slack for two busy processes.
+    let bound = Duration::from_millis(LEASE_MS + period_ms + 1000);
+    assert!(took < bound, "the room moved after {took:?}, more than {bound:?}");
+    eprintln!("the bot played again {took:?} after the kill (lease {LEASE_MS} ms)");
+    let arena = |addr| rooms(addr).into_iter().find(|r| r["name"] == "arena");
+    let moved = arena(b.addr).expect("node B runs the room");
+    assert_eq!(moved["paused"], true, "the room starts from its stored row");
+
+    // Nothing written before the kill is lost.
+    let after = board_row(b.addr, "phoenix");
+    assert_eq!(after, before, "scores after the move");
+
+    // Resumed on node B, the bot plays on in the same room.
+    let (status, _, body) = http(b.addr, "POST", "/api/admin/rooms/arena/resume", "");
+    assert_eq!(status, 200, "{body}");
+    let played = rt.block_on(play(&mut ws, &mut bot, |boards| boards >= 40));
+    assert!(played, "the socket through node B closed");
+    let seats = &arena(b.addr).unwrap()["seats"];
+    assert!(seats.as_array().unwrap().iter().any(|s| s["name"] == "phoenix" && s["connected"] == true), "{seats}");
+
+    drop(b);
+    let _ = std::fs::remove_dir_all(&dir);
+    rt.block_on(db.drop());
+}
+
+/// Throwaway databases on the test PostgreSQL server.
+mod pg {
+    use tokio_postgres::NoTls;
+
+    pub struct Db {
+        admin: String,
+        name: String,
+        pub url: String,
+    }
+
+    impl Db {
+        /// A new empty database, or `None` (with a message) when no server
+        /// is configured and none is required.
+        pub async fn create(test: &str) -> Option<Db> {
+            let Ok(admin) = std::env::var("SNAKEPIT_TEST_PG") else {
+                assert!(std::env::var("SNAKEPIT_REQUIRE_PG").as_deref() != Ok("1"), "SNAKEPIT_TEST_PG is not set");
+                eprintln!("SNAKEPIT_TEST_PG is not set: {test} skipped (scripts/test.sh runs it)");
+                return None;
+            };
+            let name = format!("snakepit_{test}_{}", std::process::id());
+            let (base, _) = admin.rsplit_once('/').expect("a URL with a database name");
+            let url = format!("{base}/{name}");
+            // One statement per call: DROP and CREATE DATABASE cannot share
+            // the implicit transaction of a multi-statement batch.
+            sql(&admin, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
+            sql(&admin, &format!("CREATE DATABASE {name}")).await;
+            Some(Db { admin, name, url })
+        }
+
+        pub async fn drop(self) {
+            sql(&self.admin, &format!("DROP DATABASE {} WITH (FORCE)", self.name)).await;
+        }
+    }
+
+    async fn sql(url: &str, sql: &str) {
+        let (client, conn) = tokio_postgres::connect(url, NoTls).await.expect("the test PostgreSQL server answers");
+        let task = tokio::spawn(conn);
+        client.batch_execute(sql).await.unwrap();
+        drop(client);
+        let _ = task.await;
+    }
+}
