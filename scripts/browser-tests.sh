@@ -59,7 +59,7 @@ fi
 
 # 3. Build and start the server.
 cargo build -q -p snakepit --bin snakepit
-SERVER=("$TARGET_DIR/debug/snakepit" serve --bind 127.0.0.1 --port 0 --db "$DB" --tick-ms "$TICK_MS")
+SERVER=("$TARGET_DIR/debug/snakepit" serve --bind 127.0.0.1 --port 0 --db "$DB" --tick-ms "$TICK_MS" --ladder duel)
 SNAKEPIT_ADMIN_TOKEN=$ADMIN_TOKEN SNAKEPIT_TICK_MS=$TICK_MS RUST_LOG=${RUST_LOG:-warn} \
   "${SERVER[@]}" >"$LOG" 2>&1 </dev/null &
 SERVER_PID=$!

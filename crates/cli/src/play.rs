@@ -181,6 +181,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         watch_ms: args.watch.then_some(args.watch_ms),
         echo_faults: true,
         echo_bot_stderr: args.bot_stderr,
+        labels: None,
     };
     // Refuse an unwritable replay path before the game, not after it.
     let files = match &args.replay {
@@ -286,6 +287,9 @@ pub struct RunOptions {
     pub echo_faults: bool,
     /// Print what process bots write on stderr as it comes.
     pub echo_bot_stderr: bool,
+    /// The players' names in the replay and the result, by seat
+    /// [default: the bot specs as given].
+    pub labels: Option<Vec<String>>,
 }
 
 /// One finished (or cut) game, as [`play_game`] returns it.
@@ -323,7 +327,7 @@ pub struct GameOutcome {
 /// printing nothing unless `options` ask for it. `play` and `tournament`
 /// both go through here.
 pub async fn play_game(flags: &GameFlags, bots: &[BotSpec], seed: u64, options: &RunOptions) -> anyhow::Result<GameOutcome> {
-    let labels: Vec<String> = bots.iter().map(ToString::to_string).collect();
+    let labels: Vec<String> = options.labels.clone().unwrap_or_else(|| bots.iter().map(ToString::to_string).collect());
     macro_rules! start {
         () => {
             Start { seed, labels: labels.clone(), recorded: None }

@@ -42,6 +42,15 @@ pub struct ServeArgs {
     /// SnakeBattle rule profile: codebattle or codenjoy.
     #[arg(long)]
     pub profile: Option<String>,
+    /// Run the ladder of this game in the server (repeatable): programs
+    /// saved on players' pages play each other continuously, paired by
+    /// rating; ratings and replays on the leaderboard page
+    #[arg(long = "ladder", value_name = "GAME", value_enum)]
+    pub ladders: Vec<crate::play::GameKind>,
+    /// Ladder games this server plays at once (more can come from
+    /// `snakepit worker` processes on the same store)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub ladder_jobs: usize,
 }
 
 /// Builds the configuration from the file, the environment and the flags.
@@ -91,7 +100,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     // Probing takes a moment, so it comes before the server listens (and
     // before the signal handlers, which are set once it does).
     eprint!("{}", snakepit_bots::process::SandboxReport::cached());
+    let (ladders, ladder_jobs) = (args.ladders.clone(), args.ladder_jobs);
+    let db = cfg.db.to_string_lossy().into_owned();
+    let ladder_node = match cfg.cluster.node.as_str() {
+        "" => format!("serve-{}-ladder", std::process::id()),
+        node => format!("{node}-ladder"),
+    };
     rt.block_on(async move {
+        let signal = ShutdownSignal::listen()?;
         let server = snakepit_server::Server::start(cfg).await?;
         println!("snakepit listening on http://{}", server.addr);
         if server.addr.ip().is_unspecified() {
@@ -103,30 +119,64 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             println!("cluster node {node}, reached by the other nodes at {url}");
         }
         println!("admin token: {}", server.admin_token);
-        shutdown_signal().await;
+        // The ladders' scheduler and games run next to the rooms, on the
+        // same store, exactly as a `snakepit worker --ladder` would.
+        let ladder = if ladders.is_empty() {
+            None
+        } else {
+            let store = snakepit_store::Store::open(&db).await.context("opening the store for the ladder")?;
+            let games: Vec<&'static str> = ladders.iter().map(|g| g.name()).collect();
+            println!("ladder: {}", games.join(", "));
+            let options = crate::worker::WorkOptions { jobs: ladder_jobs, lease_ms: 30_000, until_empty: false, max_games: None };
+            let played = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+            Some(tokio::spawn(async move {
+                if let Err(e) = crate::worker::work_queue(store, &ladder_node, &games, options, played).await {
+                    tracing::error!("the ladder stopped: {e:#}");
+                }
+            }))
+        };
+        signal.recv().await;
+        if let Some(l) = ladder {
+            l.abort();
+        }
         eprintln!("shutting down: finishing the tick and writing scores");
         server.shutdown().await;
         anyhow::Ok(())
     })
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Ctrl-C and SIGTERM, listened for from the moment this is made: it is
+/// made before the server says where it listens, so that a signal sent
+/// right after that line is never met by the default action (which would
+/// end the process without closing the sockets).
+struct ShutdownSignal {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending().await,
+    int: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+}
+
+impl ShutdownSignal {
+    fn listen() -> anyhow::Result<ShutdownSignal> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(ShutdownSignal {
+                int: signal(SignalKind::interrupt()).context("listening for Ctrl-C")?,
+                term: signal(SignalKind::terminate()).context("listening for SIGTERM")?,
+            })
         }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = term => {},
+        #[cfg(not(unix))]
+        Ok(ShutdownSignal {})
+    }
+
+    async fn recv(mut self) {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = self.int.recv() => {},
+            _ = self.term.recv() => {},
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
     }
 }

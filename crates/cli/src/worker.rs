@@ -120,6 +120,10 @@ pub struct MatchSpec {
     /// Where the game comes from (`queue`, `ladder`, a tournament).
     #[serde(default)]
     pub origin: Option<String>,
+    /// The players' names by seat, for the replay (set by the worker for
+    /// `code:` seats; the bot specs when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labels: Option<Vec<String>>,
     /// A fork: the game continues a kept replay from one of its ticks
     /// (see `replay --from-tick`), `bots` playing from there on.
     #[serde(default)]
@@ -171,6 +175,7 @@ pub fn run_queue(args: QueueArgs) -> anyhow::Result<()> {
                     ticks,
                     players: Vec::new(),
                     origin: Some("queue".into()),
+                    labels: None,
                     fork: None,
                 };
                 let spec = serde_json::to_string(&spec).expect("a spec serialises");
@@ -456,10 +461,14 @@ impl Job {
         folder: &std::path::Path,
     ) -> Result<MatchSpec, String> {
         let mut out = spec.clone();
+        let mut labels = spec.bots.clone();
         for (seat, bot) in out.bots.iter_mut().enumerate() {
             let Some(player) = bot.strip_prefix(CODE_PREFIX) else {
                 continue;
             };
+            if let Ok(Some(p)) = self.store.player(player).await {
+                labels[seat] = p.name;
+            }
             let code = self
                 .store
                 .code(player)
@@ -480,6 +489,9 @@ impl Job {
             let path = dir.join(file);
             std::fs::write(&path, &code.source).map_err(|e| format!("{}: {e}", path.display()))?;
             *bot = format!("{runner} {}", path.display());
+        }
+        if labels != spec.bots {
+            out.labels = Some(labels);
         }
         Ok(out)
     }
@@ -527,11 +539,9 @@ fn play_blocking(
     if let Some(t) = spec.ticks {
         flags.ticks = t;
     }
-    let options = RunOptions {
-        watch_ms: None,
-        echo_faults: false,
-        echo_bot_stderr: false,
-    };
+    // Seats that play a saved program are named after its player (the
+    // command line is a temporary path nobody needs to see).
+    let options = RunOptions { labels: spec.labels.clone(), ..RunOptions::default() };
     match (&spec.fork, recorded) {
         (Some(f), Some(text)) => {
             let fork = play::Fork {

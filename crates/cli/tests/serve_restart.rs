@@ -1,7 +1,8 @@
 //! `snakepit serve` as a user runs it: a real process on a loopback port.
 //! Players, codes and scores must survive the process being killed with
 //! SIGKILL, on SQLite and on PostgreSQL, and a graceful stop must close bot
-//! sockets with a reason.
+//! sockets with a reason. With `--ladder`, saved programs play each other
+//! in the server and the leaderboard shows their ratings and replays.
 //!
 //! The PostgreSQL test needs the server of `SNAKEPIT_TEST_PG` (an admin
 //! URL; `scripts/test.sh` starts one); without it the test says so and
@@ -32,8 +33,13 @@ fn serve(db: &Path) -> Server {
 }
 
 fn serve_on(db: &str) -> Server {
+    serve_with(db, &[])
+}
+
+fn serve_with(db: &str, extra: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_snakepit"))
         .args(["serve", "--bind", "127.0.0.1", "--port", "0", "--tick-ms", "20", "--lease-ms", "1000", "--db", db])
+        .args(extra)
         .env("SNAKEPIT_ADMIN_TOKEN", "t")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -254,4 +260,53 @@ mod pg {
         drop(client);
         let _ = task.await;
     }
+}
+
+/// `serve --ladder duel`: two duel players save programs on their pages;
+/// the server pairs them, plays their games in the sandbox, rates them,
+/// lists the ratings with their latest games, and shows each game's replay
+/// page.
+#[test]
+fn the_ladder_in_the_server_rates_saved_programs_and_shows_their_games() {
+    let dir = temp_dir("ladder");
+    let db = dir.join("db.sqlite");
+    let server = serve_with(db.to_str().unwrap(), &["--ladder", "duel", "--ladder-jobs", "2"]);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let source = std::fs::read_to_string(root.join("starters/duel/python/bot.py")).unwrap();
+    for name in ["lad-a", "lad-b"] {
+        let (status, body) = http(server.addr, "POST", "/api/register", &format!(r#"{{"name":"{name}","game":"duel"}}"#));
+        assert_eq!(status, 201, "{body}");
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let upload = serde_json::json!({
+            "user": v["id"], "code": v["code"], "lang": "python", "name": "starter", "source": source,
+        });
+        let (status, body) = http(server.addr, "POST", "/api/code", &upload.to_string());
+        assert_eq!(status, 200, "{body}");
+    }
+    let start = Instant::now();
+    let rows = loop {
+        let (status, body) = http(server.addr, "GET", "/api/ratings?game=duel", "");
+        assert_eq!(status, 200, "{body}");
+        let rows: Vec<serde_json::Value> = serde_json::from_str(&body).unwrap();
+        if rows.len() == 2 && rows.iter().all(|r| r["games"].as_i64().unwrap() >= 2) {
+            break rows;
+        }
+        assert!(start.elapsed() < Duration::from_secs(90), "no rated ladder games after 90 s: {body}");
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    let names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"lad-a") && names.contains(&"lad-b"), "{names:?}");
+    assert!(rows[0]["rating"].as_f64().unwrap() >= rows[1]["rating"].as_f64().unwrap(), "best first");
+    let game = &rows[0]["recent"][0];
+    assert_eq!(game["origin"], "ladder");
+    let id = game["replay"].as_i64().unwrap();
+    let (status, page) = http(server.addr, "GET", &format!("/replays/{id}"), "");
+    assert_eq!(status, 200);
+    assert!(page.contains("<!doctype html>") || page.contains("<!DOCTYPE html>"), "a page");
+    assert!(page.contains("\"game\":\"duel\""), "the page holds the game");
+    assert_eq!(http(server.addr, "GET", "/replays/999999", "").0, 404);
+    let (_, board) = http(server.addr, "GET", "/leaderboard?game=duel", "");
+    assert!(board.contains("id=\"ladder\""), "the leaderboard page has the ladder's table");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
 }

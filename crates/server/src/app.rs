@@ -131,6 +131,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/ws/player", get(ws::page_socket))
         .route("/api/rooms", get(api_rooms))
         .route("/api/leaderboard", get(api_leaderboard))
+        .route("/api/ratings", get(api_ratings))
+        .route("/replays/{id}", get(replay_page))
         .route("/api/register", post(api_register))
         .route("/api/templates/{lang}", get(crate::templates::download))
         // Programs are larger than any other body: up to `code.source_bytes_max`
@@ -166,6 +168,55 @@ struct GameQuery {
 async fn api_leaderboard(State(st): Shared, Query(q): Query<GameQuery>) -> Result<impl IntoResponse, AppError> {
     let game = q.game.unwrap_or_else(|| "snakebattle".to_string());
     Ok(Json(st.store.leaderboard(&game).await?))
+}
+
+/// How many recent games of each rated player `/api/ratings` lists.
+const RECENT_GAMES: u32 = 5;
+
+/// One rated player of a ladder, with their latest games.
+#[derive(serde::Serialize)]
+struct RatingView {
+    player_id: String,
+    name: String,
+    rating: f64,
+    uncertainty: f64,
+    games: i64,
+    /// Latest games first: replay id, the player's seat and place, and
+    /// the places of every seat (from the game's result).
+    recent: Vec<serde_json::Value>,
+}
+
+/// `/api/ratings?game=G`: the ladder's ratings, best first, each with the
+/// player's latest games (links to `/replays/ID`).
+async fn api_ratings(State(st): Shared, Query(q): Query<GameQuery>) -> Result<impl IntoResponse, AppError> {
+    let game = q.game.unwrap_or_else(|| "duel".to_string());
+    let players = st.store.players().await?;
+    let mut out = Vec::new();
+    for r in st.store.ratings(&game).await? {
+        let name = players.iter().find(|p| p.id == r.player_id).map_or_else(String::new, |p| p.name.clone());
+        let mut recent = Vec::new();
+        for g in st.store.replays_of(&r.player_id, RECENT_GAMES).await? {
+            let result: serde_json::Value = serde_json::from_str(&g.result).unwrap_or(serde_json::Value::Null);
+            let seat = g.players.iter().position(|p| *p == r.player_id);
+            let place = seat.and_then(|s| result["places"].get(s)).cloned().unwrap_or(serde_json::Value::Null);
+            recent.push(serde_json::json!({
+                "replay": g.id, "origin": g.origin, "seat": seat, "place": place, "places": result["places"],
+            }));
+        }
+        out.push(RatingView { player_id: r.player_id, name, rating: r.rating, uncertainty: r.uncertainty, games: r.games, recent });
+    }
+    Ok(Json(out))
+}
+
+/// `/replays/ID`: a kept game as the replay viewer's page (the same page
+/// `snakepit replay --html` writes).
+async fn replay_page(State(st): Shared, Path(id): Path<i64>) -> Result<Response, AppError> {
+    let Some((_, body)) = st.store.replay(id).await? else {
+        return Err(AppError::Client(StatusCode::NOT_FOUND, format!("no game {id}")));
+    };
+    let page = snakepit_viewer::html::page_for(&body, None)
+        .map_err(|e| AppError::Server(anyhow::anyhow!("kept game {id} does not replay: {e}")))?;
+    Ok(([(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response())
 }
 
 #[derive(Deserialize)]

@@ -39,5 +39,38 @@
       SP.fill($('lb-status'), h('span', { class: 'dot' }), 'offline');
     }
   }
+  // The ladder's ratings, when this game has one: W/D/L per latest game,
+  // each a link to the game's replay page.
+  async function loadLadder() {
+    try {
+      const rows = await SP.api('/api/ratings?game=' + encodeURIComponent(game));
+      const list = Array.isArray(rows) ? rows : [];
+      $('ladder').classList.toggle('hidden', list.length === 0);
+      SP.fill(
+        $('ladder-body'),
+        list.map((r, i) => {
+          const games = (r.recent || []).map((g) => {
+            const places = Array.isArray(g.places) ? g.places : [];
+            const others = places.filter((_, s) => s !== g.seat);
+            const best = others.length ? Math.min(...others) : g.place;
+            const mark = g.place < best ? 'W' : g.place === best ? 'D' : 'L';
+            return h('a', { class: 'result result-' + mark, href: '/replays/' + g.replay, title: 'game ' + g.replay, text: mark });
+          });
+          return h(
+            'tr',
+            { dataset: { player: r.player_id } },
+            h('td', { class: 'num rank', text: String(i + 1) }),
+            h('td', { class: 'name-cell', text: r.name }),
+            h('td', { class: 'num', text: r.rating.toFixed(1) + ' ± ' + (2 * r.uncertainty).toFixed(1) }),
+            h('td', { class: 'num', text: String(r.games) }),
+            h('td', { class: 'results' }, ...games)
+          );
+        })
+      );
+    } catch (e) {
+      SP.say($('lb-error'), 'Could not load the ladder: ' + e.message);
+    }
+  }
   SP.poll(load, 3000);
+  SP.poll(loadLadder, 5000);
 })();
