@@ -10,6 +10,10 @@
 //! starts one); without it the test says so and passes, unless
 //! `SNAKEPIT_REQUIRE_PG=1`.
 
+mod common;
+
+use common::pg::Db;
+
 use futures_util::{SinkExt, StreamExt};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -146,7 +150,7 @@ async fn play(ws: &mut Socket, bot: &mut impl FnMut(&str) -> String, mut done: i
 #[test]
 fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let Some(db) = rt.block_on(pg::Db::create("cluster")) else { return };
+    let Some(db) = rt.block_on(Db::create("cluster")) else { return };
     let dir = std::env::temp_dir().join(format!("snakepit-cluster-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let config = dir.join("cluster.toml");
@@ -280,47 +284,4 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
     drop(b);
     let _ = std::fs::remove_dir_all(&dir);
     rt.block_on(db.drop());
-}
-
-/// Throwaway databases on the test PostgreSQL server.
-mod pg {
-    use tokio_postgres::NoTls;
-
-    pub struct Db {
-        admin: String,
-        name: String,
-        pub url: String,
-    }
-
-    impl Db {
-        /// A new empty database, or `None` (with a message) when no server
-        /// is configured and none is required.
-        pub async fn create(test: &str) -> Option<Db> {
-            let Ok(admin) = std::env::var("SNAKEPIT_TEST_PG") else {
-                assert!(std::env::var("SNAKEPIT_REQUIRE_PG").as_deref() != Ok("1"), "SNAKEPIT_TEST_PG is not set");
-                eprintln!("SNAKEPIT_TEST_PG is not set: {test} skipped (scripts/test.sh runs it)");
-                return None;
-            };
-            let name = format!("snakepit_{test}_{}", std::process::id());
-            let (base, _) = admin.rsplit_once('/').expect("a URL with a database name");
-            let url = format!("{base}/{name}");
-            // One statement per call: DROP and CREATE DATABASE cannot share
-            // the implicit transaction of a multi-statement batch.
-            sql(&admin, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
-            sql(&admin, &format!("CREATE DATABASE {name}")).await;
-            Some(Db { admin, name, url })
-        }
-
-        pub async fn drop(self) {
-            sql(&self.admin, &format!("DROP DATABASE {} WITH (FORCE)", self.name)).await;
-        }
-    }
-
-    async fn sql(url: &str, sql: &str) {
-        let (client, conn) = tokio_postgres::connect(url, NoTls).await.expect("the test PostgreSQL server answers");
-        let task = tokio::spawn(conn);
-        client.batch_execute(sql).await.unwrap();
-        drop(client);
-        let _ = task.await;
-    }
 }

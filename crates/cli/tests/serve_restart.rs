@@ -8,6 +8,10 @@
 //! URL; `scripts/test.sh` starts one); without it the test says so and
 //! passes, unless `SNAKEPIT_REQUIRE_PG=1`.
 
+mod common;
+
+use common::pg::Db;
+
 use futures_util::{SinkExt, StreamExt};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -142,7 +146,7 @@ fn scores_players_and_codes_survive_sigkill() {
 #[test]
 fn scores_players_and_codes_survive_sigkill_on_postgres() {
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let Some(db) = rt.block_on(pg::Db::create("restart")) else { return };
+    let Some(db) = rt.block_on(Db::create("serve_restart")) else { return };
     survives_sigkill(&db.url);
     rt.block_on(db.drop());
 }
@@ -217,49 +221,6 @@ fn sigterm_closes_bots_with_a_reason() {
     let code = server.child.wait().unwrap();
     assert!(code.success(), "graceful exit, got {code:?}");
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Throwaway databases on the test PostgreSQL server.
-mod pg {
-    use tokio_postgres::NoTls;
-
-    pub struct Db {
-        admin: String,
-        name: String,
-        pub url: String,
-    }
-
-    impl Db {
-        /// A new empty database, or `None` (with a message) when no server
-        /// is configured and none is required.
-        pub async fn create(test: &str) -> Option<Db> {
-            let Ok(admin) = std::env::var("SNAKEPIT_TEST_PG") else {
-                assert!(std::env::var("SNAKEPIT_REQUIRE_PG").as_deref() != Ok("1"), "SNAKEPIT_TEST_PG is not set");
-                eprintln!("SNAKEPIT_TEST_PG is not set: {test} skipped (scripts/test.sh runs it)");
-                return None;
-            };
-            let name = format!("snakepit_serve_{test}_{}", std::process::id());
-            let (base, _) = admin.rsplit_once('/').expect("a URL with a database name");
-            let url = format!("{base}/{name}");
-            // One statement per call: DROP and CREATE DATABASE cannot share
-            // the implicit transaction of a multi-statement batch.
-            sql(&admin, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
-            sql(&admin, &format!("CREATE DATABASE {name}")).await;
-            Some(Db { admin, name, url })
-        }
-
-        pub async fn drop(self) {
-            sql(&self.admin, &format!("DROP DATABASE {} WITH (FORCE)", self.name)).await;
-        }
-    }
-
-    async fn sql(url: &str, sql: &str) {
-        let (client, conn) = tokio_postgres::connect(url, NoTls).await.expect("the test PostgreSQL server answers");
-        let task = tokio::spawn(conn);
-        client.batch_execute(sql).await.unwrap();
-        drop(client);
-        let _ = task.await;
-    }
 }
 
 /// `serve --ladder duel`: two duel players save programs on their pages;

@@ -8,71 +8,10 @@
 
 mod common;
 
+use common::pg::Db;
 use common::{TempDir, stderr, stdout};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use tokio_postgres::NoTls;
-
-/// A throwaway database on the test server.
-struct Db {
-    admin: String,
-    name: String,
-    url: String,
-}
-
-impl Db {
-    async fn create(test: &str) -> Option<Db> {
-        let Ok(admin) = std::env::var("SNAKEPIT_TEST_PG") else {
-            assert!(
-                std::env::var("SNAKEPIT_REQUIRE_PG").as_deref() != Ok("1"),
-                "SNAKEPIT_TEST_PG is not set"
-            );
-            eprintln!("SNAKEPIT_TEST_PG is not set: {test} skipped (scripts/test.sh runs it)");
-            return None;
-        };
-        let name = format!("snakepit_worker_{test}_{}", std::process::id());
-        let (base, _) = admin.rsplit_once('/').expect("a URL with a database name");
-        let url = format!("{base}/{name}");
-        // Two calls: several statements in one would form a transaction,
-        // which DROP and CREATE DATABASE refuse.
-        sql(
-            &admin,
-            &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
-        )
-        .await;
-        sql(&admin, &format!("CREATE DATABASE {name}")).await;
-        Some(Db { admin, name, url })
-    }
-
-    async fn drop(self) {
-        sql(
-            &self.admin,
-            &format!("DROP DATABASE {} WITH (FORCE)", self.name),
-        )
-        .await;
-    }
-
-    /// One row of integers.
-    async fn ints(&self, query: &str) -> Vec<i64> {
-        let (client, conn) = tokio_postgres::connect(&self.url, NoTls).await.unwrap();
-        let task = tokio::spawn(conn);
-        let row = client.query_one(query, &[]).await.unwrap();
-        let out = (0..row.len()).map(|i| row.get::<_, i64>(i)).collect();
-        drop(client);
-        let _ = task.await;
-        out
-    }
-}
-
-async fn sql(url: &str, sql: &str) {
-    let (client, conn) = tokio_postgres::connect(url, NoTls)
-        .await
-        .expect("the test PostgreSQL server answers");
-    let task = tokio::spawn(conn);
-    client.batch_execute(sql).await.unwrap();
-    drop(client);
-    let _ = task.await;
-}
 
 fn snakepit(args: &[&str]) -> std::process::Output {
     common::snakepit(args)
@@ -130,7 +69,7 @@ fn games_played(out: &std::process::Output) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_workers_play_each_queued_game_once() {
-    let Some(db) = Db::create("once").await else {
+    let Some(db) = Db::create("worker_once").await else {
         return;
     };
     let out = snakepit(&[
@@ -196,7 +135,7 @@ for line in sys.stdin:
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_worker_s_games_go_to_another() {
-    let Some(db) = Db::create("killed").await else {
+    let Some(db) = Db::create("worker_killed").await else {
         return;
     };
     let dir = TempDir::new("worker-killed");
@@ -281,7 +220,7 @@ async fn a_killed_worker_s_games_go_to_another() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_saved_program_plays_a_queued_game() {
     use snakepit_store::{CodeRow, NewMatch, Store};
-    let Some(db) = Db::create("code").await else {
+    let Some(db) = Db::create("worker_code").await else {
         return;
     };
     let store = Store::open(&db.url).await.unwrap();
@@ -351,7 +290,7 @@ async fn a_saved_program_plays_a_queued_game() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_ladder_pairs_plays_and_rates_saved_programs() {
     use snakepit_store::{CodeRow, Store};
-    let Some(db) = Db::create("ladder").await else {
+    let Some(db) = Db::create("worker_ladder").await else {
         return;
     };
     let store = Store::open(&db.url).await.unwrap();
@@ -457,7 +396,7 @@ async fn the_ladder_pairs_plays_and_rates_saved_programs() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_queued_fork_continues_a_kept_game() {
     use snakepit_store::{NewMatch, Store};
-    let Some(db) = Db::create("fork").await else {
+    let Some(db) = Db::create("worker_fork").await else {
         return;
     };
     let store = Store::open(&db.url).await.unwrap();

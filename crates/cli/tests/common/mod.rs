@@ -2,6 +2,8 @@
 
 #![allow(dead_code, reason = "each test binary uses a different subset")]
 
+pub mod pg;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
