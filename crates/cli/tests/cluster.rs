@@ -285,3 +285,60 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
     let _ = std::fs::remove_dir_all(&dir);
     rt.block_on(db.drop());
 }
+
+/// A duel program that marks every move on stderr and steps towards free
+/// cells (any answer will do: the test only needs it to run).
+const MARKING_BOT: &str = r#"
+import sys
+for line in sys.stdin:
+    print("follow-marker", file=sys.stderr, flush=True)
+    print(len(line) % 4, flush=True)
+"#;
+
+/// A program saved on one node follows its room: when that node dies and
+/// the other takes the room, the program runs there (its stderr reaches
+/// the owner's page on the new node).
+#[test]
+fn an_uploaded_program_follows_its_room_to_the_other_node() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let Some(db) = rt.block_on(Db::create("cluster_code")) else { return };
+    let dir = std::env::temp_dir().join(format!("snakepit-cluster-code-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("cluster.toml");
+    std::fs::write(&config, "[[rooms]]\nname = \"pit\"\ngame = \"duel\"\n").unwrap();
+    let mut a = start_node(&db.url, &config, "node-a");
+    let b = start_node(&db.url, &config, "node-b");
+    assert_eq!(rooms(a.addr).len(), 1, "the first node up runs the room");
+
+    let (status, _, body) = http(a.addr, "POST", "/api/register", r#"{"name":"coder","game":"duel"}"#);
+    assert_eq!(status, 201, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let (id, code) = (v["id"].as_str().unwrap().to_string(), v["code"].as_str().unwrap().to_string());
+    let upload = serde_json::json!({"user": id, "code": code, "lang": "python", "name": "marker", "source": MARKING_BOT});
+    let (status, _, body) = http(a.addr, "POST", "/api/code", &upload.to_string());
+    assert_eq!(status, 200, "{body}");
+
+    a.child.kill().unwrap();
+    a.child.wait().unwrap();
+    let start = Instant::now();
+    while rooms(b.addr).is_empty() {
+        assert!(start.elapsed() < Duration::from_millis(LEASE_MS + 3000), "the room did not move");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let marked = rt.block_on(async {
+        let url = format!("ws://{}/ws/player?user={id}&code={code}", b.addr);
+        let (mut page, _) = tokio_tungstenite::connect_async(url).await.expect("the page socket opens");
+        let until = tokio::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            match tokio::time::timeout_at(until, page.next()).await {
+                Ok(Some(Ok(Message::Text(t)))) if t.contains("\"type\":\"stderr\"") && t.contains("follow-marker") => return true,
+                Ok(Some(Ok(_))) => {}
+                _ => return false,
+            }
+        }
+    });
+    assert!(marked, "the program runs on the node that took its room");
+    drop(b);
+    let _ = std::fs::remove_dir_all(&dir);
+    rt.block_on(db.drop());
+}

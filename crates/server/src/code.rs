@@ -143,6 +143,17 @@ pub async fn start(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow) -> Resu
 /// Starts every saved program (at server start); a program that cannot
 /// start is logged and skipped.
 pub async fn start_saved(st: &Arc<AppState>) {
+    start_saved_where(st, None).await;
+}
+
+/// Starts the saved programs of the players seated in `rooms`: in a
+/// cluster, a room that comes to this node (its node died or handed it
+/// over) brings its players' programs along.
+pub async fn start_saved_in(st: &Arc<AppState>, rooms: &[String]) {
+    start_saved_where(st, Some(rooms)).await;
+}
+
+async fn start_saved_where(st: &Arc<AppState>, rooms: Option<&[String]>) {
     let rows = match st.store.all_code().await {
         Ok(r) => r,
         Err(e) => {
@@ -152,6 +163,12 @@ pub async fn start_saved(st: &Arc<AppState>) {
     };
     for row in rows {
         let Ok(Some(p)) = st.store.player(&row.player_id).await else { continue };
+        if let Some(rooms) = rooms {
+            match st.store.seat(&p.id).await {
+                Ok(Some(room)) if rooms.contains(&room) => {}
+                _ => continue,
+            }
+        }
         if let Err(e) = start(st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row).await {
             tracing::warn!(player = %row.player_id, "saved program not started: {e}");
         }

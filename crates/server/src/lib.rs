@@ -151,6 +151,9 @@ async fn step_loop(cluster: Cluster, state: Arc<AppState>) {
         match cluster.step(&state.rooms).await {
             Ok(r) if !r.started.is_empty() || !r.stopped.is_empty() => {
                 tracing::info!(started = ?r.started, stopped = ?r.stopped, held = r.held, "cluster step");
+                if !r.started.is_empty() {
+                    code::start_saved_in(&state, &r.started).await;
+                }
             }
             Ok(_) => {}
             Err(e) => tracing::error!("cluster step failed: {e}"),
