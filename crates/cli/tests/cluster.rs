@@ -342,3 +342,61 @@ fn an_uploaded_program_follows_its_room_to_the_other_node() {
     let _ = std::fs::remove_dir_all(&dir);
     rt.block_on(db.drop());
 }
+
+/// The whole contest on one machine: two serve nodes and two workers on one
+/// PostgreSQL database. Workers play 2,000 queued games while one node is
+/// killed with SIGKILL: its room moves to the other node within the lease,
+/// and every game is still played exactly once.
+#[test]
+fn two_nodes_and_two_workers_share_one_store() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let Some(db) = rt.block_on(Db::create("cluster_all")) else { return };
+    let dir = std::env::temp_dir().join(format!("snakepit-cluster-all-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("cluster.toml");
+    std::fs::write(&config, "[[rooms]]\nname = \"arena\"\ngame = \"snakebattle\"\n").unwrap();
+    let mut a = start_node(&db.url, &config, "node-a");
+    let b = start_node(&db.url, &config, "node-b");
+    assert_eq!((rooms(a.addr).len(), rooms(b.addr).len()), (1, 0));
+
+    let queued = Command::new(env!("CARGO_BIN_EXE_snakepit"))
+        .args(["queue", "--db", &db.url, "add", "--game", "duel", "--bot", "builtin:greedy", "--bot", "builtin:random"])
+        .args(["--games", "2000"])
+        .output()
+        .unwrap();
+    assert!(queued.status.success(), "{}", String::from_utf8_lossy(&queued.stderr));
+    let worker = |name: &str| {
+        Command::new(env!("CARGO_BIN_EXE_snakepit"))
+            .args(["worker", "--db", &db.url, "--name", name, "--jobs", "1", "--until-empty"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let workers = [worker("w1"), worker("w2")];
+
+    a.child.kill().unwrap();
+    a.child.wait().unwrap();
+    let killed = Instant::now();
+    while rooms(b.addr).is_empty() {
+        assert!(killed.elapsed() < Duration::from_millis(LEASE_MS + 3000), "the room did not move");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let moved_after = killed.elapsed();
+    assert!(moved_after <= Duration::from_millis(LEASE_MS + 1000), "moved after {moved_after:?}");
+
+    for w in workers {
+        let out = w.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let [games, done, max_attempts, replays] = rt.block_on(db.ints(
+        "SELECT (SELECT count(*) FROM matches), (SELECT count(*) FROM matches WHERE state = 'done'),
+                (SELECT max(attempts) FROM matches), (SELECT count(*) FROM replays)",
+    ))[..] else {
+        unreachable!()
+    };
+    assert_eq!((games, done, max_attempts, replays), (2000, 2000, 1, 2000));
+    drop(b);
+    let _ = std::fs::remove_dir_all(&dir);
+    rt.block_on(db.drop());
+}
