@@ -17,6 +17,7 @@ pub mod duel;
 pub mod game;
 pub mod geom;
 pub mod hex;
+pub mod move_action;
 pub mod multisnake;
 pub mod rng;
 pub mod settings;

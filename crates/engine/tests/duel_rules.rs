@@ -1033,7 +1033,7 @@ fn no_decision_keeps_direction() {
 /// on a `hidden:` line.
 mod check {
     use expect_test::Expect;
-    use snakepit_engine::duel::{Action, Death, Duel, DuelMap, EndReason, Event, Outcome, Settings};
+    use snakepit_engine::duel::{Action, Death, Duel, DuelMap, EndReason, Event, Outcome, Settings, action_from_number};
     use snakepit_engine::{Game, Pos};
     use std::fmt::Write;
 
@@ -1122,7 +1122,7 @@ mod check {
                 _ => panic!("no side {who:?}"),
             };
             let action = match what.parse::<u8>() {
-                Ok(n) => Action::from_number(n).unwrap_or_else(|| panic!("no direction number {n}")),
+                Ok(n) => action_from_number(n).unwrap_or_else(|| panic!("no direction number {n}")),
                 Err(_) => Action::from_text(what).unwrap_or_else(|e| panic!("{e}")),
             };
             actions[seat] = action;

@@ -66,10 +66,15 @@
 //! [`Carrots::check_invariants`], the events and determinism after every
 //! tick.
 
-mod action;
 mod settings;
 mod state;
 
-pub use action::Action;
+/// What a CodeCarrots snake is told to do in one tick.
+///
+/// A bot answers `left`, `right`, `up` or `down`; the protocol crate reads
+/// that line. Anything else, no answer in time, a crashed process or new
+/// code kills the snake: the runner reports all of those as
+/// [`Action::Forfeit`], so the rules see one action and replays record it.
+pub use crate::move_action::MoveAction as Action;
 pub use settings::{SIDE_MAX, Settings, SettingsError};
 pub use state::{Carrots, Death, Event, Life, NewGameError, STAGES, Snake, SnakeIdx, Stage};

@@ -1,6 +1,6 @@
 //! The CodeCarrots state and the stages of its tick.
 
-use super::action::Action;
+use super::Action;
 use super::settings::Settings;
 use crate::checksum::Checksum;
 use crate::game::{Game, ParseActionError};

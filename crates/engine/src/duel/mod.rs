@@ -59,12 +59,40 @@
 //! `tests/duel_sim.rs` plays seeded random games, checking
 //! [`Duel::check_invariants`] and determinism after every round.
 
-mod action;
 mod map;
 mod settings;
 mod state;
 
-pub use action::Action;
+/// What a KingOfBots snake is told to do in one round.
+///
+/// A bot answers a direction number, `0` up, `1` right, `2` down, `3` left
+/// (the protocol crate reads it); a person presses W, D, S or A. A bot that
+/// answers anything else, too late or not at all, or crashes, loses the
+/// game: the runner reports all of those as [`Action::Forfeit`], so the
+/// rules see one action and replays record it.
+pub use crate::move_action::MoveAction as Action;
+
+/// The seed's direction number as an action: `0` up, `1` right, `2` down,
+/// `3` left.
+pub fn action_from_number(n: u8) -> Option<Action> {
+    crate::geom::Dir::ALL.get(usize::from(n)).map(|&d| Action::Move(d))
+}
+
 pub use map::{DuelMap, MapError, MapProblem};
 pub use settings::{SIDE_MAX, Settings, SettingsError};
 pub use state::{Death, Duel, EndReason, Event, Outcome, STAGES, Snake, SnakeIdx, Stage, body_from_steps};
+
+#[cfg(test)]
+mod number_tests {
+    use super::*;
+    use crate::geom::Dir;
+
+    #[test]
+    fn numbers_are_the_seeds() {
+        assert_eq!(action_from_number(0), Some(Action::Move(Dir::Up)));
+        assert_eq!(action_from_number(1), Some(Action::Move(Dir::Right)));
+        assert_eq!(action_from_number(2), Some(Action::Move(Dir::Down)));
+        assert_eq!(action_from_number(3), Some(Action::Move(Dir::Left)));
+        assert_eq!(action_from_number(4), None);
+    }
+}

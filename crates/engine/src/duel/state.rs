@@ -1,6 +1,6 @@
 //! The KingOfBots state and the stages of its round.
 
-use super::action::Action;
+use super::Action;
 use super::map::DuelMap;
 use super::settings::Settings;
 use crate::checksum::Checksum;

@@ -71,13 +71,20 @@
 //! committed maps, checking [`Multisnake::check_invariants`] and determinism
 //! after every turn, and the generator's symmetry.
 
-mod action;
 mod generate;
 mod map;
 mod settings;
 mod state;
 
-pub use action::Action;
+/// What a Multisnake snake is told to do in one turn.
+///
+/// A bot answers one line holding `^`, `>`, `v` or `<` (the protocol crate
+/// reads it). The seed terminates a program that outputs an invalid line;
+/// its snake then dies where it is and stays on the map like any dead
+/// snake. The runner reports an invalid line, a timeout and a crash alike
+/// as [`Action::Forfeit`], so the rules see one action and replays record
+/// it.
+pub use crate::move_action::MoveAction as Action;
 pub use generate::{GenerateError, MapSpec, generate};
 pub use map::{Grid, Map, MapError, MapProblem, SIDE_MAX, SIDE_MIN, Tile, arrow, from_arrow, head_letter};
 pub use settings::{Settings, SettingsError};

@@ -1,6 +1,6 @@
 //! The Multisnake state and the stages of its turn.
 
-use super::action::Action;
+use super::Action;
 use super::map::{Grid, Map, Tile, arrow, head_letter};
 use super::settings::Settings;
 use crate::checksum::Checksum;

@@ -37,7 +37,7 @@
 //! [`Action::Forfeit`].
 
 use super::answer::{AnswerError, AnswerProblem, trimmed_line};
-use snakepit_engine::duel::{Action, Duel, Settings, body_from_steps};
+use snakepit_engine::duel::{Action, Duel, Settings, action_from_number, body_from_steps};
 use snakepit_engine::{Dir, Pos};
 use std::fmt;
 
@@ -74,7 +74,7 @@ pub fn parse_answer(line: &[u8]) -> Result<Action, AnswerError> {
     let text = trimmed_line(line)?;
     let bad = || AnswerError::new(line, AnswerProblem::NotAMove { expected: "one digit, 0 (up) to 3 (left)" });
     match text.as_bytes() {
-        [d @ b'0'..=b'3'] => Action::from_number(d - b'0').ok_or_else(bad),
+        [d @ b'0'..=b'3'] => action_from_number(d - b'0').ok_or_else(bad),
         _ => Err(bad()),
     }
 }
