@@ -5,6 +5,9 @@
 # (Debian's postgresql, installed when missing). Run from anywhere: `bash scripts/test.sh`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A one-off build gains nothing from incremental state, which would take
+# gigabytes of disk next to the test binaries.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 echo "== test dependencies"
 bash scripts/install-test-deps.sh
