@@ -3,6 +3,9 @@
 // --html OUT`, opened over file:// and scrubbed to a tick; the board, the
 // status, the moves and each seat's stderr shown must be that tick's, as
 // `snakepit replay FILE` prints them and as the stderr log recorded them.
+// The fork panel then gives the command that continues the game from that
+// tick with another bot in one seat, and the command, run, does exactly
+// that.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -41,6 +44,9 @@ while True:
 function snakepit(args) {
   return execFileSync(BIN, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
+
+/** `s` as one single-quoted shell word. */
+const shellQuoted = (s) => "'" + s.replace(/'/g, "'\\''") + "'";
 
 /** Each tick's board rows and status line from `snakepit replay FILE`; index 0 is the start. */
 function printedTicks(text, height) {
@@ -88,7 +94,8 @@ test('a replay page scrubbed to a tick shows that tick\'s board and stderr', { t
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const bot = path.join(dir, 'bot.py');
   fs.writeFileSync(bot, BOT);
-  const replay = path.join(dir, 'game.jsonl');
+  // A name the fork command has to quote for the shell.
+  const replay = path.join(dir, "Bob's game 1.jsonl");
   const html = path.join(dir, 'game.html');
   snakepit(['play', '--game', 'multisnake', '--seed', '6', '--ticks', '60',
     '--bot', 'python3 ' + bot, '--bot', 'python3 ' + bot, '--replay', replay]);
@@ -143,11 +150,45 @@ test('a replay page scrubbed to a tick shows that tick\'s board and stderr', { t
     assert.equal(await page.locator(`#seat-${seat} .seat-stderr`).textContent(), shownStderr(entry));
   }
 
-  // One step back with the keyboard shows the tick before, everywhere.
+  // The fork panel: the page shows the state after tick k, so the fork
+  // replays ticks 1..k and the new bot plays from tick k + 1.
+  const command = () => page.locator('#fork-command').textContent();
+  const options = await page.locator('#fork-seat option').allTextContents();
+  assert.deepEqual(options, ['A · ' + header.players[0], 'B · ' + header.players[1]]);
+  assert.equal(await command(), 'snakepit replay ' + shellQuoted(replay) + ' --from-tick ' + (k + 1) + ' --bot 0=SPEC');
+  await page.locator('#fork-seat').selectOption('1');
+  // Typing into the bot field is typing: the space does not start playback.
+  await page.locator('#fork-bot').pressSequentially('python3 my bot.py');
+  assert.equal(await page.evaluate(() => window.__replayViewer.tick()), k);
+  assert.ok((await command()).endsWith(' --from-tick ' + (k + 1) + " --bot '1=python3 my bot.py'"), await command());
+  await page.locator('#fork-bot').fill('builtin:random');
+  const forkCommand = await command();
+  assert.equal(forkCommand, 'snakepit replay ' + shellQuoted(replay) + ' --from-tick ' + (k + 1) + ' --bot 1=builtin:random');
+  // Copy puts it on the clipboard or, where the page may not, selects it.
+  await page.locator('#fork-copy').click();
+  const copied = await page.locator('#fork-copied').textContent();
+  if (copied !== 'copied') {
+    assert.equal(copied, 'selected: press Ctrl+C to copy');
+    assert.equal(await page.evaluate(() => window.getSelection().toString()), forkCommand);
+  }
+
+  // The command, run by the shell, forks the game: the first k ticks are
+  // the recorded ones and seat 1 is the new bot's.
+  const forked = path.join(dir, 'fork.jsonl');
+  const line = forkCommand.replace(/^snakepit /, shellQuoted(BIN) + ' ') + ' --replay ' + shellQuoted(forked);
+  execFileSync('sh', ['-c', line], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120000 });
+  const fork = fs.readFileSync(forked, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(fork[0].players, [header.players[0], 'builtin:random']);
+  assert.deepEqual(fork.slice(1, k + 1).map((r) => r.m), recorded.slice(1, k + 1).map((r) => r.m));
+  assert.ok(fork.length > k + 1, 'the fork plays on after tick ' + k);
+
+  // One step back with the keyboard shows the tick before, everywhere,
+  // the fork command included.
   await page.locator('body').press('ArrowLeft');
   await page.waitForFunction((k) => window.__replayViewer.tick() === k - 1, k);
   assert.equal(await page.locator('#board-text').textContent(), printed[k - 1].rows.join('\n'));
   assert.equal(await page.locator('#seat-0 .seat-stderr').textContent(), shownStderr(logAt(k - 1, 0)));
+  assert.ok((await command()).includes(' --from-tick ' + k + ' --bot 1=builtin:random'), await command());
 
   // Tick 3 holds markup on stderr: it shows as text and never runs.
   await scrubTo(page, 3);

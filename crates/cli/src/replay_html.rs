@@ -5,11 +5,15 @@
 //! A replay that `replay` rejects is rejected here with the same one-line
 //! error and exit code. The `FILE.stderr.jsonl` that `play --replay` writes
 //! next to a replay, when there is one, gives each seat's stderr and faults.
+//! When `replay --from-tick` can fork the game, the page shows the command
+//! that forks it at the tick on screen, with FILE as given here.
 
 use crate::exit::BadInput;
 use crate::input;
+use crate::play::GameKind;
 use anyhow::Context;
-use snakepit_viewer::html::{self, PageError, StderrLog};
+use snakepit_protocol::replay::Header;
+use snakepit_viewer::html::{self, ForkOffer, PageError, StderrLog};
 use std::path::Path;
 
 /// Writes the page for the replay at `replay` to `out`.
@@ -17,11 +21,14 @@ pub fn write(replay: &Path, out: &Path) -> anyhow::Result<()> {
     let text = input::read_text(replay)?;
     let log_path = StderrLog::path_for(replay);
     let log_text = if log_path.exists() { Some(input::read_text(&log_path)?) } else { None };
-    let file = || replay.display().to_string();
-    let page = match html::page_for(&text, log_text.as_deref().map(|t| (t, log_path.as_path()))) {
+    let file = replay.display().to_string();
+    // A header that does not parse fails in `page_for` with its own error.
+    let forkable = Header::parse(&text).is_ok_and(|h| GameKind::from_name(&h.game).is_some());
+    let fork = forkable.then_some(ForkOffer::Command { file: &file });
+    let page = match html::page_for(&text, log_text.as_deref().map(|t| (t, log_path.as_path())), fork) {
         Ok(page) => page,
-        Err(PageError::Replay(e)) => return Err(e).with_context(file),
-        Err(PageError::Diverged(e)) => return Err(e).with_context(file),
+        Err(PageError::Replay(e)) => return Err(e).with_context(|| file.clone()),
+        Err(PageError::Diverged(e)) => return Err(e).with_context(|| file.clone()),
         Err(PageError::Log(e)) => return Err(BadInput(e.0).into()),
     };
     std::fs::write(out, page).map_err(|e| BadInput(format!("{}: cannot write the page: {e}", out.display())))?;

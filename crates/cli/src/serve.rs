@@ -47,10 +47,12 @@ pub struct ServeArgs {
     /// rating; ratings and replays on the leaderboard page
     #[arg(long = "ladder", value_name = "GAME", value_enum)]
     pub ladders: Vec<crate::play::GameKind>,
-    /// Ladder games this server plays at once (more can come from
-    /// `snakepit worker` processes on the same store)
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub ladder_jobs: usize,
+    /// Queued games (ladder games, forks asked for on replay pages) this
+    /// server plays at once; more can come from `snakepit worker`
+    /// processes on the same store. 0 leaves them to workers (a ladder
+    /// run here still plays one at a time)
+    #[arg(long, alias = "ladder-jobs", value_name = "N", default_value_t = 1)]
+    pub queue_jobs: usize,
 }
 
 /// Builds the configuration from the file, the environment and the flags.
@@ -100,7 +102,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     // Probing takes a moment, so it comes before the server listens (and
     // before the signal handlers, which are set once it does).
     eprint!("{}", snakepit_bots::process::SandboxReport::cached());
-    let (ladders, ladder_jobs) = (args.ladders.clone(), args.ladder_jobs);
+    let (ladders, queue_jobs) = (args.ladders.clone(), args.queue_jobs);
     let db = cfg.db.to_string_lossy().into_owned();
     let ladder_node = match cfg.cluster.node.as_str() {
         "" => format!("serve-{}-ladder", std::process::id()),
@@ -119,19 +121,22 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             println!("cluster node {node}, reached by the other nodes at {url}");
         }
         println!("admin token: {}", server.admin_token);
-        // The ladders' scheduler and games run next to the rooms, on the
-        // same store, exactly as a `snakepit worker --ladder` would.
-        let ladder = if ladders.is_empty() {
+        // Queued games (the ladders' and forks') and the ladders'
+        // scheduler run next to the rooms, on the same store, exactly as a
+        // `snakepit worker --ladder` would.
+        let ladder = if ladders.is_empty() && queue_jobs == 0 {
             None
         } else {
-            let store = snakepit_store::Store::open(&db).await.context("opening the store for the ladder")?;
+            let store = snakepit_store::Store::open(&db).await.context("opening the store for the queue")?;
             let games: Vec<&'static str> = ladders.iter().map(|g| g.name()).collect();
-            println!("ladder: {}", games.join(", "));
-            let options = crate::worker::WorkOptions { jobs: ladder_jobs, lease_ms: 30_000, until_empty: false, max_games: None };
+            if !games.is_empty() {
+                println!("ladder: {}", games.join(", "));
+            }
+            let options = crate::worker::WorkOptions { jobs: queue_jobs, lease_ms: 30_000, until_empty: false, max_games: None };
             let played = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
             Some(tokio::spawn(async move {
                 if let Err(e) = crate::worker::work_queue(store, &ladder_node, &games, options, played).await {
-                    tracing::error!("the ladder stopped: {e:#}");
+                    tracing::error!("the queue's games stopped: {e:#}");
                 }
             }))
         };

@@ -19,7 +19,7 @@
 use crate::bot_spec::BotSpec;
 use crate::play::{self, GameFlags, GameKind, GameOutcome, RunOptions};
 use anyhow::Context;
-use serde::{Deserialize, Serialize};
+use snakepit_store::spec::{CODE_PREFIX, MatchResult, MatchSpec};
 use snakepit_store::{ClaimedMatch, NewMatch, NewReplay, Store};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,9 +27,6 @@ use std::time::{Duration, Instant};
 
 /// How long a worker waits before asking an empty queue again.
 const IDLE_POLL_MS: u64 = 500;
-
-/// The prefix of a seat played by a player's saved program.
-const CODE_PREFIX: &str = "code:";
 
 /// Flags of `snakepit worker`.
 #[derive(Debug, clap::Args)]
@@ -98,59 +95,6 @@ pub enum QueueCommand {
     },
     /// Print how many games are queued, running and done, as JSON
     Status,
-}
-
-/// One queued game, as stored in the queue.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MatchSpec {
-    /// The game's name (`duel`, `multisnake`, ...).
-    pub game: String,
-    /// One bot spec per seat.
-    pub bots: Vec<String>,
-    /// Settings, as `--set` takes them.
-    #[serde(default)]
-    pub set: Vec<(String, String)>,
-    /// Ticks to play at most.
-    #[serde(default)]
-    pub ticks: Option<u64>,
-    /// Registered players by seat (`""` for others), for the replay's
-    /// index.
-    #[serde(default)]
-    pub players: Vec<String>,
-    /// Where the game comes from (`queue`, `ladder`, a tournament).
-    #[serde(default)]
-    pub origin: Option<String>,
-    /// The players' names by seat, for the replay (set by the worker for
-    /// `code:` seats; the bot specs when absent).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub labels: Option<Vec<String>>,
-    /// A fork: the game continues a kept replay from one of its ticks
-    /// (see `replay --from-tick`), `bots` playing from there on.
-    #[serde(default)]
-    pub fork: Option<ForkOf>,
-}
-
-/// Which kept game a queued fork continues, and from which tick.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ForkOf {
-    /// The replay's id in the store.
-    pub replay_id: i64,
-    /// The first tick the bots play.
-    pub from_tick: u64,
-}
-
-/// What a worker writes back for a game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MatchResult {
-    /// Each seat's score.
-    pub scores: Vec<i64>,
-    /// Each seat's place (1 is best; equals share).
-    pub places: Vec<usize>,
-    /// Ticks played.
-    pub ticks: u64,
-    /// Why the game could not be played, if it could not.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
 }
 
 /// Runs `snakepit queue`.
@@ -425,6 +369,7 @@ impl Job {
                         error: None,
                     }),
                     body: outcome.replay.clone(),
+                    stderr_log: outcome.stderr_log.clone(),
                 };
                 let id = self.store.save_replay(&replay).await?;
                 (replay.result, Some(id))

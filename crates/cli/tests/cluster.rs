@@ -1,7 +1,8 @@
 //! Two `snakepit serve` nodes on one PostgreSQL database, through the real
 //! binary: a room runs on one node, a bot, a player's page socket and a
 //! spectator reach it through the other (proxied), pages are redirected to
-//! the owner, a room created on one node runs there, admin commands follow
+//! the owner, a room created on one node runs there, every lobby lists
+//! every room, admin commands follow
 //! the room, both nodes show the same leaderboard, and when the owner is
 //! killed with SIGKILL the other node takes the room within the lease, the
 //! bot reconnects through it and plays on, and no written score is lost.
@@ -28,6 +29,7 @@ const TOKEN: &str = "cluster-test-token";
 struct Node {
     child: Child,
     addr: SocketAddr,
+    name: String,
 }
 
 impl Drop for Node {
@@ -40,7 +42,8 @@ impl Drop for Node {
 fn start_node(db: &str, config: &std::path::Path, name: &str) -> Node {
     let mut child = Command::new(env!("CARGO_BIN_EXE_snakepit"))
         .args(["serve", "--bind", "127.0.0.1", "--port", "0", "--tick-ms", "50", "--db", db, "--node", name])
-        .args(["--lease-ms", &LEASE_MS.to_string(), "--config"])
+        // Queued games are the workers' here (see the last test).
+        .args(["--lease-ms", &LEASE_MS.to_string(), "--queue-jobs", "0", "--config"])
         .arg(config)
         .env("SNAKEPIT_ADMIN_TOKEN", TOKEN)
         .stdout(Stdio::piped())
@@ -55,7 +58,7 @@ fn start_node(db: &str, config: &std::path::Path, name: &str) -> Node {
         }
     };
     std::thread::spawn(move || for _ in lines {});
-    Node { child, addr }
+    Node { child, addr, name: name.to_string() }
 }
 
 /// One HTTP/1.1 request; returns the status, the headers and the body.
@@ -91,11 +94,12 @@ fn score(row: &Option<serde_json::Value>) -> i64 {
     row.as_ref().map_or(0, |r| r["score"].as_i64().unwrap())
 }
 
-/// The rooms a node runs, with their summaries.
-fn rooms(addr: SocketAddr) -> Vec<serde_json::Value> {
-    let (status, _, body) = http(addr, "GET", "/api/rooms", "");
+/// The rooms a node runs, with their summaries (its lobby lists the other
+/// nodes' rooms too, each with its node).
+fn rooms(node: &Node) -> Vec<serde_json::Value> {
+    let (status, _, body) = http(node.addr, "GET", "/api/rooms", "");
     assert_eq!(status, 200, "{body}");
-    json_array(&body)
+    json_array(&body).into_iter().filter(|r| r["node"] == node.name.as_str()).collect()
 }
 
 /// A small safe mover over the real board text.
@@ -159,7 +163,7 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
     let a = start_node(&db.url, &config, "node-a");
     let b = start_node(&db.url, &config, "node-b");
     // The first node up took the one room; the other runs none.
-    let (ra, rb) = (rooms(a.addr), rooms(b.addr));
+    let (ra, rb) = (rooms(&a), rooms(&b));
     assert_eq!((ra.len(), rb.len()), (1, 0), "a: {ra:?}\nb: {rb:?}");
     assert_eq!(ra[0]["name"], "arena");
 
@@ -171,8 +175,25 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
     // A room created on node B runs there; node A sends its visitors over.
     let (status, _, body) = http(b.addr, "POST", "/api/admin/rooms", r#"{"name":"second","game":"hex"}"#);
     assert_eq!(status, 201, "{body}");
-    let names = |addr| rooms(addr).iter().map(|r| r["name"].as_str().unwrap().to_string()).collect::<Vec<_>>();
-    assert_eq!((names(a.addr), names(b.addr)), (vec!["arena".to_string()], vec!["second".to_string()]));
+    let names = |node: &Node| rooms(node).iter().map(|r| r["name"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+    assert_eq!((names(&a), names(&b)), (vec!["arena".to_string()], vec!["second".to_string()]));
+    // Each node's lobby lists every room, with the node that runs it.
+    let wait = Instant::now() + Duration::from_secs(10);
+    for node in [&a, &b] {
+        loop {
+            let (_, _, body) = http(node.addr, "GET", "/api/rooms", "");
+            let all: Vec<(String, String)> = json_array(&body)
+                .iter()
+                .map(|r| (r["name"].as_str().unwrap().to_string(), r["node"].as_str().unwrap_or("").to_string()))
+                .collect();
+            let want = [("arena", "node-a"), ("second", "node-b")].map(|(r, n)| (r.to_string(), n.to_string()));
+            if all == want {
+                break;
+            }
+            assert!(Instant::now() < wait, "{}'s lobby: {all:?}", node.name);
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
     let (status, head, _) = http(a.addr, "GET", "/room/second", "");
     assert_eq!(status, 307, "{head}");
     assert!(head.contains(&format!("location: http://{}/room/second", b.addr)), "{head}");
@@ -227,7 +248,7 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && said.contains("\"paused\":true"), "{said}{}", String::from_utf8_lossy(&out.stderr));
     let wait = Instant::now() + Duration::from_secs(10);
-    while rooms(a.addr).iter().all(|r| r["paused"] != true) {
+    while rooms(&a).iter().all(|r| r["paused"] != true) {
         assert!(Instant::now() < wait, "the room did not pause");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -236,7 +257,7 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
     assert!(score(&before) > 0);
     // Every tick's points are in the store already (a room in a cluster
     // writes after each tick; pausing writes nothing).
-    let seat_now = rooms(a.addr)[0]["seats"].as_array().unwrap().iter().find(|s| s["name"] == "phoenix").unwrap()["score"].as_i64().unwrap();
+    let seat_now = rooms(&a)[0]["seats"].as_array().unwrap().iter().find(|s| s["name"] == "phoenix").unwrap()["score"].as_i64().unwrap();
     let seat_then = joined_at.lock().unwrap().expect("the spectator saw the player take the seat");
     assert_eq!(score(&before), seat_now - seat_then, "the store has every tick's points");
 
@@ -265,8 +286,8 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
     let bound = Duration::from_millis(LEASE_MS + period_ms + 1000);
     assert!(took < bound, "the room moved after {took:?}, more than {bound:?}");
     eprintln!("the bot played again {took:?} after the kill (lease {LEASE_MS} ms)");
-    let arena = |addr| rooms(addr).into_iter().find(|r| r["name"] == "arena");
-    let moved = arena(b.addr).expect("node B runs the room");
+    let arena = |node: &Node| rooms(node).into_iter().find(|r| r["name"] == "arena");
+    let moved = arena(&b).expect("node B runs the room");
     assert_eq!(moved["paused"], true, "the room starts from its stored row");
 
     // Nothing written before the kill is lost.
@@ -278,9 +299,62 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
     assert_eq!(status, 200, "{body}");
     let played = rt.block_on(play(&mut ws, &mut bot, |boards| boards >= 40));
     assert!(played, "the socket through node B closed");
-    let seats = &arena(b.addr).unwrap()["seats"];
+    let seats = &arena(&b).unwrap()["seats"];
     assert!(seats.as_array().unwrap().iter().any(|s| s["name"] == "phoenix" && s["connected"] == true), "{seats}");
 
+    drop(b);
+    let _ = std::fs::remove_dir_all(&dir);
+    rt.block_on(db.drop());
+}
+
+/// A node killed with SIGKILL right after a spectator saw a player's score
+/// go up has that score in the store already: in a cluster a room writes a
+/// tick's points before it publishes the tick's frame.
+#[test]
+fn a_score_a_spectator_has_seen_survives_a_sigkill() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let Some(db) = rt.block_on(Db::create("seen_score")) else { return };
+    let dir = std::env::temp_dir().join(format!("snakepit-seen-score-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("cluster.toml");
+    std::fs::write(&config, "[[rooms]]\nname = \"arena\"\ngame = \"snakebattle\"\n").unwrap();
+    let a = start_node(&db.url, &config, "node-a");
+    let (status, _, body) = http(a.addr, "POST", "/api/register", r#"{"name":"witness"}"#);
+    assert_eq!(status, 201, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let url = format!("ws://{}/codenjoy-contest/ws?user={}&code={}", a.addr, v["id"].as_str().unwrap(), v["code"].as_str().unwrap());
+    let (mut spectator, _) = rt.block_on(tokio_tungstenite::connect_async(format!("ws://{}/ws/room/arena", a.addr))).expect("spectator");
+    let mut bot_ws = rt.block_on(tokio_tungstenite::connect_async(url)).expect("the bot connects").0;
+    let mut bot = safe_mover();
+    rt.spawn(async move { play(&mut bot_ws, &mut bot, |_| false).await });
+    let pid = a.child.id().to_string();
+    // The seat's score when the player took it, and when it first went up.
+    let (joined, seen) = rt.block_on(async {
+        let mut joined = None;
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            assert!(Instant::now() < deadline, "the player never scored");
+            let Ok(Some(Ok(Message::Text(t)))) = tokio::time::timeout(Duration::from_secs(10), spectator.next()).await else {
+                panic!("the spectator socket closed");
+            };
+            let frame: serde_json::Value = serde_json::from_str(&t).unwrap();
+            let players = frame["data"]["players"].as_array().cloned().unwrap_or_default();
+            let Some(now) = players.iter().find(|p| p["name"] == "witness").and_then(|p| p["score"].as_i64()) else { continue };
+            match joined {
+                None => joined = Some(now),
+                Some(j) if now > j => {
+                    let kill = Command::new("kill").args(["-KILL", &pid]).status().unwrap();
+                    assert!(kill.success());
+                    break (j, now);
+                }
+                Some(_) => {}
+            }
+        }
+    });
+    drop(a);
+    let b = start_node(&db.url, &config, "node-b");
+    let stored = score(&board_row(b.addr, "witness"));
+    assert!(stored >= seen - joined, "the store has {stored} points, the spectator saw {}", seen - joined);
     drop(b);
     let _ = std::fs::remove_dir_all(&dir);
     rt.block_on(db.drop());
@@ -308,7 +382,7 @@ fn an_uploaded_program_follows_its_room_to_the_other_node() {
     std::fs::write(&config, "[[rooms]]\nname = \"pit\"\ngame = \"duel\"\n").unwrap();
     let mut a = start_node(&db.url, &config, "node-a");
     let b = start_node(&db.url, &config, "node-b");
-    assert_eq!(rooms(a.addr).len(), 1, "the first node up runs the room");
+    assert_eq!(rooms(&a).len(), 1, "the first node up runs the room");
 
     let (status, _, body) = http(a.addr, "POST", "/api/register", r#"{"name":"coder","game":"duel"}"#);
     assert_eq!(status, 201, "{body}");
@@ -321,7 +395,7 @@ fn an_uploaded_program_follows_its_room_to_the_other_node() {
     a.child.kill().unwrap();
     a.child.wait().unwrap();
     let start = Instant::now();
-    while rooms(b.addr).is_empty() {
+    while rooms(&b).is_empty() {
         assert!(start.elapsed() < Duration::from_millis(LEASE_MS + 3000), "the room did not move");
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -357,7 +431,7 @@ fn two_nodes_and_two_workers_share_one_store() {
     std::fs::write(&config, "[[rooms]]\nname = \"arena\"\ngame = \"snakebattle\"\n").unwrap();
     let mut a = start_node(&db.url, &config, "node-a");
     let b = start_node(&db.url, &config, "node-b");
-    assert_eq!((rooms(a.addr).len(), rooms(b.addr).len()), (1, 0));
+    assert_eq!((rooms(&a).len(), rooms(&b).len()), (1, 0));
 
     let queued = Command::new(env!("CARGO_BIN_EXE_snakepit"))
         .args(["queue", "--db", &db.url, "add", "--game", "duel", "--bot", "builtin:greedy", "--bot", "builtin:random"])
@@ -378,7 +452,7 @@ fn two_nodes_and_two_workers_share_one_store() {
     a.child.kill().unwrap();
     a.child.wait().unwrap();
     let killed = Instant::now();
-    while rooms(b.addr).is_empty() {
+    while rooms(&b).is_empty() {
         assert!(killed.elapsed() < Duration::from_millis(LEASE_MS + 3000), "the room did not move");
         std::thread::sleep(Duration::from_millis(50));
     }

@@ -1,7 +1,8 @@
 //! `replay FILE --html OUT` through the built binary: the page embeds the
 //! re-simulated game (boards that match `replay`'s text, moves, stderr and
-//! faults from the log next to the replay), rejects a bad replay exactly as
-//! `replay` does, and keeps bot names and stderr as inert text.
+//! faults from the log next to the replay, the fork command with the
+//! replay's path), rejects a bad replay exactly as `replay` does, and keeps
+//! bot names and stderr as inert text.
 
 mod common;
 
@@ -141,6 +142,7 @@ fn the_page_holds_every_tick_of_the_verified_game() {
         "the page may not reach the network"
     );
     assert!(!page.contains("src=\"http") && !page.contains("href=\"http"), "no outside resources");
+    assert!(!page.contains("connect-src"), "the offline page may not fetch anything");
 
     let recorded: Vec<Value> =
         std::fs::read_to_string(&replay).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -150,6 +152,8 @@ fn the_page_holds_every_tick_of_the_verified_game() {
     assert_eq!(header["seed"], 2);
     assert_eq!(header["players"], recorded[0]["players"]);
     assert_eq!(doc["stderr_log"], false);
+    // The page offers the fork command with the replay's path as given.
+    assert_eq!(doc["fork"], serde_json::json!({"mode": "command", "file": replay.display().to_string()}));
     let ticks = doc["ticks"].as_array().unwrap();
     assert_eq!(ticks.len(), 120);
     for (tick, line) in ticks.iter().zip(&recorded[1..]) {

@@ -271,3 +271,53 @@ fn the_ladder_in_the_server_rates_saved_programs_and_shows_their_games() {
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The "fork from here" of a kept room game, end to end: the room's duel
+/// of built-in bots is kept, a fork of it from tick 4 with another bot is
+/// asked for over HTTP, the server's own queue worker plays it, and the
+/// new game repeats the kept one exactly up to tick 3.
+#[test]
+fn a_fork_of_a_kept_room_game_is_played_by_the_server() {
+    let dir = temp_dir("roomfork");
+    let server = serve(&dir.join("db.sqlite"));
+    let start = Instant::now();
+    let kept = loop {
+        let (status, body) = http(server.addr, "GET", "/api/replays?origin=duel&limit=50", "");
+        assert_eq!(status, 200, "{body}");
+        let games: Vec<serde_json::Value> = serde_json::from_str(&body).unwrap();
+        if let Some(g) = games.into_iter().find(|g| g["result"]["ticks"].as_u64().unwrap() >= 6) {
+            break g;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "no duel of 6 ticks kept after 60 s");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let id = kept["id"].as_i64().unwrap();
+    let ask = r#"{"from_tick":4,"seat":0,"bot":"builtin:random"}"#;
+    let (status, body) = http(server.addr, "POST", &format!("/api/replays/{id}/fork"), ask);
+    assert_eq!(status, 200, "{body}");
+    let status_url = serde_json::from_str::<serde_json::Value>(&body).unwrap()["status"].as_str().unwrap().to_string();
+    let forked = loop {
+        let (_, body) = http(server.addr, "GET", &status_url, "");
+        let s: serde_json::Value = serde_json::from_str(&body).unwrap();
+        match s["state"].as_str().unwrap() {
+            "done" => break s["replay"].as_i64().unwrap(),
+            "failed" => panic!("the fork failed: {s}"),
+            _ => {}
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "the fork was not played: {s}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let file = |id: i64| {
+        let (status, body) = http(server.addr, "GET", &format!("/api/replays/{id}/file"), "");
+        assert_eq!(status, 200);
+        body.lines().map(str::to_string).collect::<Vec<_>>()
+    };
+    let (old, new) = (file(id), file(forked));
+    assert_eq!(old[1..4], new[1..4], "ticks 1 to 3 are played again exactly");
+    let header: serde_json::Value = serde_json::from_str(&new[0]).unwrap();
+    assert_eq!(header["players"][0], "builtin:random");
+    let old_header: serde_json::Value = serde_json::from_str(&old[0]).unwrap();
+    assert_eq!((&header["seed"], &header["map"]), (&old_header["seed"], &old_header["map"]), "the same game");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}

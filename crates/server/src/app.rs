@@ -132,7 +132,11 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/rooms", get(api_rooms))
         .route("/api/leaderboard", get(api_leaderboard))
         .route("/api/ratings", get(api_ratings))
-        .route("/replays/{id}", get(replay_page))
+        .route("/replays/{id}", get(crate::replays::replay_page))
+        .route("/api/replays", get(crate::replays::list))
+        .route("/api/replays/{id}/file", get(crate::replays::file))
+        .route("/api/replays/{id}/fork", post(crate::replays::fork))
+        .route("/api/matches/{id}", get(crate::replays::match_status))
         .route("/api/register", post(api_register))
         .route("/api/templates/{lang}", get(crate::templates::download))
         // Programs are larger than any other body: up to `code.source_bytes_max`
@@ -156,8 +160,29 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-async fn api_rooms(State(st): Shared) -> Json<Vec<RoomSummary>> {
-    Json(st.rooms.list().iter().map(|h| h.summary.borrow().clone()).collect())
+/// `/api/rooms`: every room's lobby summary. In a cluster each also names
+/// its node (`node`), and the rooms other nodes run come from the views
+/// they write at every step (at most a step old).
+async fn api_rooms(State(st): Shared) -> Result<Json<Vec<serde_json::Value>>, AppError> {
+    let local: Vec<RoomSummary> = st.rooms.list().iter().map(|h| h.summary.borrow().clone()).collect();
+    let mut out: Vec<serde_json::Value> =
+        local.iter().map(|s| serde_json::to_value(s).expect("a summary serialises")).collect();
+    if let Some(cluster) = st.rooms.cluster() {
+        for v in &mut out {
+            v["node"] = cluster.node().into();
+        }
+        for view in st.store.room_views().await? {
+            if local.iter().any(|s| s.name == view.name) {
+                continue;
+            }
+            if let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&view.summary) {
+                v["node"] = view.node.into();
+                out.push(v);
+            }
+        }
+        out.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+    }
+    Ok(Json(out))
 }
 
 #[derive(Deserialize)]
@@ -206,17 +231,6 @@ async fn api_ratings(State(st): Shared, Query(q): Query<GameQuery>) -> Result<im
         out.push(RatingView { player_id: r.player_id, name, rating: r.rating, uncertainty: r.uncertainty, games: r.games, recent });
     }
     Ok(Json(out))
-}
-
-/// `/replays/ID`: a kept game as the replay viewer's page (the same page
-/// `snakepit replay --html` writes).
-async fn replay_page(State(st): Shared, Path(id): Path<i64>) -> Result<Response, AppError> {
-    let Some((_, body)) = st.store.replay(id).await? else {
-        return Err(AppError::Client(StatusCode::NOT_FOUND, format!("no game {id}")));
-    };
-    let page = snakepit_viewer::html::page_for(&body, None)
-        .map_err(|e| AppError::Server(anyhow::anyhow!("kept game {id} does not replay: {e}")))?;
-    Ok(([(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response())
 }
 
 #[derive(Deserialize)]

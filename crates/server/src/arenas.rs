@@ -21,6 +21,7 @@
 //!   ends: dead snakes respawn.
 
 use crate::games::{BuiltinBot, Command, GameView, NotePart, ProcessAsk, RoomGame, TickReport};
+use crate::record::Recorder;
 use snakepit_engine::carrots::{self as c, Carrots, Life};
 use snakepit_engine::duel::{self as d, Duel, Outcome};
 use snakepit_engine::multisnake::{self as m, Multisnake, Tile};
@@ -426,12 +427,14 @@ pub struct DuelRoom {
     settings: d::Settings,
     game: Duel,
     series: Series,
+    recorder: Option<Recorder<Duel>>,
 }
 
 impl DuelRoom {
     /// The first game from `seed`; `pause_ticks` between games.
     pub fn new(settings: d::Settings, seed: u64, pause_ticks: u32) -> DuelRoom {
-        DuelRoom { game: Duel::new(settings.clone(), seed), settings, series: Series::new(2, seed, pause_ticks) }
+        let game = Duel::new(settings.clone(), seed);
+        DuelRoom { recorder: Some(Recorder::new(&game, seed)), game, settings, series: Series::new(2, seed, pause_ticks) }
     }
 }
 
@@ -452,6 +455,10 @@ impl RoomGame for DuelRoom {
         self.series.game_no
     }
 
+    fn recorded_ticks(&self) -> Option<u64> {
+        self.recorder.as_ref().map(Recorder::ticks)
+    }
+
     fn set_present(&mut self, _seat: usize, _present: bool) {}
 
     fn score(&self, seat: usize) -> i64 {
@@ -464,12 +471,17 @@ impl RoomGame for DuelRoom {
         if self.game.is_over() {
             if self.series.wait() {
                 self.game = Duel::new(self.settings.clone(), self.series.seed);
+                self.recorder = Some(Recorder::new(&self.game, self.series.seed));
                 report.notes.push(self.series.started_note());
             }
             return report;
         }
         let actions: Vec<d::Action> = commands.iter().map(|x| action(x, d::Action::Move, d::Action::Forfeit)).collect();
-        for e in self.game.step(&actions) {
+        let events = self.game.step(&actions);
+        if let Some(r) = &mut self.recorder {
+            r.record(&self.game, &actions);
+        }
+        for e in events {
             match e {
                 d::Event::Died { snake, cause } => {
                     report.deaths.push(snake);
@@ -494,6 +506,7 @@ impl RoomGame for DuelRoom {
                         d::EndReason::RoundLimit => format!("the {}-round limit", self.settings.rounds_max),
                     };
                     self.series.finish(&self.game.scores(), &winners, &why, &mut report);
+                    report.finished = self.recorder.take().and_then(|r| r.finish(self.game.scores(), &winners));
                 }
                 d::Event::Grew { .. } => {}
             }
@@ -587,6 +600,7 @@ pub struct MultisnakeRoom {
     maps: MapSource,
     game: Multisnake,
     series: Series,
+    recorder: Option<Recorder<Multisnake>>,
 }
 
 impl MultisnakeRoom {
@@ -594,8 +608,10 @@ impl MultisnakeRoom {
     pub fn new(settings: m::Settings, maps: MapSource, seed: u64, pause_ticks: u32) -> Result<MultisnakeRoom, m::GenerateError> {
         let map = maps.map(seed)?;
         let seats = map.players();
+        let game = Multisnake::new(settings.clone(), map, seed);
         Ok(MultisnakeRoom {
-            game: Multisnake::new(settings.clone(), map, seed),
+            recorder: Some(Recorder::new(&game, seed)),
+            game,
             settings,
             maps,
             series: Series::new(seats, seed, pause_ticks),
@@ -620,6 +636,10 @@ impl RoomGame for MultisnakeRoom {
         self.series.game_no
     }
 
+    fn recorded_ticks(&self) -> Option<u64> {
+        self.recorder.as_ref().map(Recorder::ticks)
+    }
+
     fn set_present(&mut self, _seat: usize, _present: bool) {}
 
     fn score(&self, seat: usize) -> i64 {
@@ -634,12 +654,17 @@ impl RoomGame for MultisnakeRoom {
                 // A generated map that cannot be made keeps the last one.
                 let map = self.maps.map(self.series.seed).unwrap_or_else(|_| self.game.map().clone());
                 self.game = Multisnake::new(self.settings.clone(), map, self.series.seed);
+                self.recorder = Some(Recorder::new(&self.game, self.series.seed));
                 report.notes.push(self.series.started_note());
             }
             return report;
         }
         let actions: Vec<m::Action> = commands.iter().map(|x| action(x, m::Action::Move, m::Action::Forfeit)).collect();
-        for e in self.game.step(&actions) {
+        let events = self.game.step(&actions);
+        if let Some(r) = &mut self.recorder {
+            r.record(&self.game, &actions);
+        }
+        for e in events {
             match e {
                 m::Event::Died { snake, cause } => {
                     report.deaths.push(snake);
@@ -674,6 +699,7 @@ impl RoomGame for MultisnakeRoom {
                         m::EndReason::TurnLimit => "turn limit: longest snake",
                     };
                     self.series.finish(&self.game.scores(), &winners, why, &mut report);
+                    report.finished = self.recorder.take().and_then(|r| r.finish(self.game.scores(), &winners));
                 }
                 _ => {}
             }

@@ -69,6 +69,8 @@ pub struct TickReport {
     pub notes: Vec<Vec<NotePart>>,
     /// Private notes for one seat's page (a move the rules refused).
     pub seat_notes: Vec<(usize, String)>,
+    /// A game that ended in this tick, to be kept as a replay.
+    pub finished: Option<crate::record::FinishedGame>,
 }
 
 /// What spectators see of the game; the room adds names and colours.
@@ -104,6 +106,12 @@ pub trait RoomGame: Send + 'static {
     fn tick(&self) -> u64;
     /// Rounds started (0 for games without rounds).
     fn round(&self) -> u32;
+    /// Ticks recorded of the game in progress, for games whose games end
+    /// and are kept as replays ([`TickReport::finished`]); `None` for
+    /// endless games and between games.
+    fn recorded_ticks(&self) -> Option<u64> {
+        None
+    }
     /// Seats or unseats a player; the game decides when the piece appears.
     fn set_present(&mut self, seat: usize, present: bool);
     /// A seat's score in this game.

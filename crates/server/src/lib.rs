@@ -37,6 +37,8 @@ pub mod code;
 pub mod config;
 pub mod games;
 pub mod metrics;
+pub mod record;
+pub mod replays;
 pub mod room;
 pub mod rooms;
 pub mod templates;
@@ -157,6 +159,19 @@ async fn step_loop(cluster: Cluster, state: Arc<AppState>) {
             }
             Ok(_) => {}
             Err(e) => tracing::error!("cluster step failed: {e}"),
+        }
+        // Every node's lobby lists every room: this node describes its own.
+        let views: Vec<(String, String)> = state
+            .rooms
+            .list()
+            .iter()
+            .map(|h| {
+                let summary = h.summary.borrow().clone();
+                (summary.name.clone(), serde_json::to_string(&summary).expect("a summary serialises"))
+            })
+            .collect();
+        if let Err(e) = state.store.set_room_views(cluster.node(), &views, cluster.lease_ms()).await {
+            tracing::error!("describing this node's rooms failed: {e}");
         }
     }
 }

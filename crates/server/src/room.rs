@@ -23,14 +23,16 @@
 //! own pages only, never in a spectator frame.
 //!
 //! Scores leave the room as per-player deltas: once a second on a single
-//! node, after every tick in a cluster (a killed node then loses at most the
-//! tick in flight). A room that another node takes over gets
+//! node, after every tick in a cluster, before the tick's frame is
+//! published (a killed node then loses at most the tick in flight, which
+//! nobody has seen). A room that another node takes over gets
 //! [`RoomInput::Moved`]: it writes its deltas, closes every connection with
 //! [`MOVED_REASON`] (close code [`MOVED_CLOSE_CODE`], so clients reconnect,
 //! through any node) and ends.
 
 use crate::games::{BuiltinBot, Command, NotePart, ProcessAsk, RoomGame, TickReport};
 use crate::metrics::{Histogram, TickProbe};
+use crate::record::{FinishedGame, StderrRecord};
 use snakepit_store::{ScoreDelta, Store};
 use snakepit_protocol::spectator::{self, AnswerLog, Frame, PlayerView, StderrMsg};
 use std::collections::VecDeque;
@@ -342,6 +344,8 @@ struct Room<G> {
     frames: watch::Sender<Arc<str>>,
     summary: watch::Sender<RoomSummary>,
     events: Vec<String>,
+    /// The seats' programs' stderr in the game in progress.
+    stderr_log: StderrRecord,
 }
 
 /// Starts a room task for a game.
@@ -382,6 +386,7 @@ pub fn spawn<G: RoomGame>(mut game: G, cfg: RoomConfig, store: Store) -> RoomHan
         frames: frames_tx,
         summary: summary_tx,
         events: Vec::new(),
+        stderr_log: StderrRecord::default(),
         cfg,
     };
     room.publish(true);
@@ -434,7 +439,11 @@ impl<G: RoomGame> Room<G> {
                 },
                 _ = interval.tick(), if !self.cfg.paused => {
                     self.tick();
+                    // Scores first, then the frame: in a cluster a score
+                    // anyone has seen is in the store, even if this node
+                    // dies right after.
                     self.flush_scores(self.cfg.flush_every_tick).await;
+                    self.publish(false);
                 }
             }
         }
@@ -553,6 +562,10 @@ impl<G: RoomGame> Room<G> {
             }
             RoomInput::Stderr { player_id, lines } => {
                 let Some(seat) = self.seat_of(&player_id) else { return };
+                // Written while the program chose its move for the next tick.
+                if let Some(ticks) = self.game.recorded_ticks() {
+                    self.stderr_log.add(ticks + 1, seat, &lines);
+                }
                 let s = &mut self.seats[seat];
                 for line in &lines {
                     if s.stderr.len() == STDERR_LINES_MAX {
@@ -638,8 +651,14 @@ impl<G: RoomGame> Room<G> {
                 Holder::Empty => None,
             };
         }
-        let report = self.game.step(&commands);
+        let mut report = self.game.step(&commands);
         self.account(&report);
+        if let Some(finished) = report.finished.take() {
+            self.keep(finished);
+        } else if self.game.recorded_ticks().is_none() {
+            // Between games (or a game too long to keep): nothing to log.
+            self.stderr_log.take();
+        }
         let tick = self.game.tick();
         for (seat, note) in &report.seat_notes {
             if let Some(s) = self.seats.get_mut(*seat)
@@ -686,7 +705,34 @@ impl<G: RoomGame> Room<G> {
             self.release_seat(i);
         }
         self.events = report.notes.iter().map(|n| self.sentence(n)).collect();
-        self.publish(false);
+    }
+
+    /// Stores a finished game as a replay, named after the seats' holders
+    /// now, with its stderr log. The write runs on its own task: the tick
+    /// does not wait for the database.
+    fn keep(&mut self, finished: FinishedGame) {
+        let labels = (0..self.seats.len()).map(|i| self.name_of(i)).collect();
+        let players = self.seats.iter().map(|s| s.player_id().unwrap_or("").to_string()).collect();
+        let result = snakepit_store::spec::MatchResult {
+            scores: finished.scores.clone(),
+            places: finished.places.clone(),
+            ticks: finished.ticks,
+            error: None,
+        };
+        let replay = snakepit_store::NewReplay {
+            game: self.game.name().to_string(),
+            origin: self.cfg.name.clone(),
+            players,
+            result: serde_json::to_string(&result).expect("a result serialises"),
+            body: finished.replay_text(labels),
+            stderr_log: self.stderr_log.take(),
+        };
+        let (store, room) = (self.store.clone(), self.cfg.name.clone());
+        tokio::spawn(async move {
+            if let Err(e) = store.save_replay(&replay).await {
+                tracing::error!(room = %room, "keeping a finished game failed: {e}");
+            }
+        });
     }
 
     /// Turns score changes and the tick's report into per-player deltas.

@@ -41,6 +41,26 @@
     a.setAttribute('download', '');
   }
 
+  // The player's latest kept games, linked with their credentials so that
+  // the viewer shows their program's stderr.
+  const GAMES_SHOWN = 8;
+  let lastResult = null;
+  async function loadGames() {
+    const games = await SP.api('/api/replays?player=' + encodeURIComponent(id) + '&limit=' + GAMES_SHOWN);
+    $('games-panel').classList.toggle('hidden', games.length === 0);
+    const creds = '?player=' + encodeURIComponent(id) + '&code=' + encodeURIComponent(code);
+    SP.fill(
+      $('games'),
+      ...games.map((g) => {
+        const seat = g.players.indexOf(id);
+        const place = g.result && g.result.places ? g.result.places[seat] : null;
+        const what = place == null ? '' : place === 1 ? 'won or shared first' : 'place ' + place;
+        return h('li', null, h('a', { href: '/replays/' + g.id + creds, class: 'game-link', text: g.game + ' ' + g.id }), h('span', { class: 'faint', text: [g.origin, what].filter(Boolean).join(' · ') }));
+      })
+    );
+  }
+  SP.poll(loadGames, 15000);
+
   const view = new SP.BoardView($('board'));
   const events = new SP.EventLog($('events'), 60);
   // Test hook: the latest messages (read by the browser tests).
@@ -88,6 +108,11 @@
     if (game === 'hex') hexFrame(f);
     SP.renderPhase($('phase'), f);
     SP.renderResult($('result'), f);
+    if (f.phase === 'over' && f.result !== lastResult) {
+      lastResult = f.result;
+      // The replay is written just after the game ends.
+      setTimeout(() => loadGames().catch(() => {}), 500);
+    }
     SP.renderPlayers($('players'), f, mySeat);
     $('tick').textContent = 'tick ' + f.tick;
     events.add(f);

@@ -1,5 +1,6 @@
 // The room page, /room/NAME: a live board from the spectator socket
-// /ws/room/NAME, the players, the round state and an event log.
+// /ws/room/NAME, the players, the round state, an event log and the
+// room's latest finished games (kept replays, /api/replays?origin=NAME).
 'use strict';
 
 (function () {
@@ -14,6 +15,28 @@
   // Test hook: the latest frame and counters (read by the browser tests).
   const hook = (window.__snakepit = { page: 'room', room: name, frame: null, frames: 0, view });
 
+  // The latest kept games, reloaded when a game ends and now and then
+  // (duel and Multisnake rooms keep their games; endless games do not).
+  const GAMES_SHOWN = 8;
+  const h = SP.h;
+  async function loadGames() {
+    const games = await SP.api('/api/replays?origin=' + encodeURIComponent(name) + '&limit=' + GAMES_SHOWN);
+    hook.games = games.length;
+    $('games-panel').classList.toggle('hidden', games.length === 0);
+    SP.fill(
+      $('games'),
+      ...games.map((g) => {
+        const places = (g.result && g.result.places) || [];
+        const winners = places.map((p, i) => (p === 1 ? i + 1 : 0)).filter((s) => s > 0);
+        const what = winners.length === places.length ? 'draw' : 'won by seat ' + winners.join(', ');
+        const ticks = g.result && g.result.ticks ? g.result.ticks + ' ticks' : '';
+        return h('li', null, h('a', { href: '/replays/' + g.id, class: 'game-link', text: 'game ' + g.id }), h('span', { class: 'faint', text: [what, ticks].filter(Boolean).join(' · ') }));
+      })
+    );
+  }
+  SP.poll(loadGames, 15000);
+  let lastResult = null;
+
   let everOpen = false;
   SP.live(SP.wsUrl('/ws/room/' + encodeURIComponent(name)), {
     message(msg) {
@@ -24,6 +47,11 @@
       view.setFrame(f);
       SP.renderPhase($('phase'), f);
       SP.renderResult($('result'), f);
+      if (f.phase === 'over' && f.result !== lastResult) {
+        lastResult = f.result;
+        // The replay is written just after the game ends.
+        setTimeout(() => loadGames().catch(() => {}), 500);
+      }
       SP.renderPlayers($('players'), f, null);
       $('tick').textContent = 'tick ' + f.tick;
       $('tick-ms').textContent = SP.ms(f.tick_ms);

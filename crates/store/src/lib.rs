@@ -27,6 +27,7 @@
 //! clocks still agree on who holds what.
 
 pub mod cluster;
+pub mod spec;
 mod postgres;
 mod sqlite;
 
@@ -154,6 +155,8 @@ pub struct NewReplay {
     pub result: String,
     /// The replay file, JSON lines.
     pub body: String,
+    /// The seats' stderr log, JSON lines (`""` when nothing was written).
+    pub stderr_log: String,
 }
 
 /// A kept replay without its body.
@@ -210,6 +213,17 @@ pub struct ClaimedMatch {
     pub seed: u64,
     /// How many times it has been claimed, this time included.
     pub attempts: i64,
+}
+
+/// A queued game as its submitter sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchStatus {
+    /// `queued`, `running` or `done`.
+    pub state: String,
+    /// The worker's result, JSON, once done.
+    pub result: Option<String>,
+    /// The kept replay, once done (none when the game failed).
+    pub replay_id: Option<i64>,
 }
 
 /// How many queued games are in each state.
@@ -369,9 +383,20 @@ impl Store {
         dispatch!(self.replay(id))
     }
 
+    /// A kept replay's stderr log (`""` when none was kept).
+    pub async fn replay_stderr_log(&self, id: i64) -> Result<Option<String>, StoreError> {
+        dispatch!(self.replay_stderr_log(id))
+    }
+
     /// A player's latest games, newest first, at most `limit`.
     pub async fn replays_of(&self, player_id: &str, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
         dispatch!(self.replays_of(player_id, limit))
+    }
+
+    /// The latest games kept from one origin (a room's name, `ladder`,
+    /// `fork`), newest first, at most `limit`.
+    pub async fn replays_from(&self, origin: &str, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+        dispatch!(self.replays_from(origin, limit))
     }
 
     /// The ratings of a game, best first.
@@ -426,6 +451,12 @@ impl Store {
         dispatch!(self.match_result(id))
     }
 
+    /// Where a queued game is: its state, and once done its result and
+    /// replay.
+    pub async fn match_status(&self, id: i64) -> Result<Option<MatchStatus>, StoreError> {
+        dispatch!(self.match_status(id))
+    }
+
     /// How many games are queued, running and done.
     pub async fn queue_counts(&self) -> Result<QueueCounts, StoreError> {
         dispatch!(self.queue_counts())
@@ -453,10 +484,35 @@ impl Store {
         dispatch!(self.announce_node(node, url, ttl_ms))
     }
 
+    /// Writes how `node`'s rooms look (`(name, summary JSON)`), valid for
+    /// `ttl_ms` milliseconds.
+    pub async fn set_room_views(&self, node: &str, views: &[(String, String)], ttl_ms: u64) -> Result<(), StoreError> {
+        if views.is_empty() {
+            return Ok(());
+        }
+        dispatch!(self.set_room_views(node, views, ttl_ms))
+    }
+
+    /// The rooms' views that have not lapsed, by name.
+    pub async fn room_views(&self) -> Result<Vec<RoomView>, StoreError> {
+        dispatch!(self.room_views())
+    }
+
     /// The nodes whose announcement has not lapsed, by name.
     pub async fn live_nodes(&self) -> Result<Vec<NodeRow>, StoreError> {
         dispatch!(self.live_nodes())
     }
+}
+
+/// A room as the node running it last described it for the lobby.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomView {
+    /// The room's name.
+    pub name: String,
+    /// The node that runs it.
+    pub node: String,
+    /// Its lobby summary, JSON.
+    pub summary: String,
 }
 
 /// A node that announced itself and has not lapsed.

@@ -7,7 +7,7 @@
 //! take an advisory lock so that exactly one of them migrates.
 
 use crate::{
-    ClaimedMatch, CodeRow, Migrations, NewMatch, NewReplay, NodeRow, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
+    ClaimedMatch, CodeRow, MatchStatus, Migrations, NewMatch, NewReplay, NodeRow, RoomView, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
     StoreError, players_from_json, players_to_json, u64_from_db, u64_to_db, unsigned,
 };
 use std::sync::Arc;
@@ -23,6 +23,8 @@ pub(crate) const MIGRATIONS: Migrations = &[
     ("003_code", include_str!("../migrations/postgres/003_code.sql")),
     ("004_coordination", include_str!("../migrations/postgres/004_coordination.sql")),
     ("005_seats", include_str!("../migrations/postgres/005_seats.sql")),
+    ("006_replay_stderr", include_str!("../migrations/postgres/006_replay_stderr.sql")),
+    ("007_room_views", include_str!("../migrations/postgres/007_room_views.sql")),
 ];
 
 /// Connections per node: enough for a room flush, a page and a worker to
@@ -289,10 +291,10 @@ impl Postgres {
         let row = tx
             .query_one(
                 &format!(
-                    "INSERT INTO replays (game, origin, players, result, body, created_ms) VALUES ($1, $2, $3, $4, $5, {NOW_MS})
+                    "INSERT INTO replays (game, origin, players, result, body, stderr_log, created_ms) VALUES ($1, $2, $3, $4, $5, $6, {NOW_MS})
                      RETURNING id"
                 ),
-                &[&replay.game, &replay.origin, &players_to_json(&replay.players), &replay.result, &replay.body],
+                &[&replay.game, &replay.origin, &players_to_json(&replay.players), &replay.result, &replay.body, &replay.stderr_log],
             )
             .await?;
         let id: i64 = row.get(0);
@@ -324,6 +326,18 @@ impl Postgres {
                 "SELECT r.id, r.game, r.origin, r.players, r.result, r.created_ms FROM replay_players l
                  JOIN replays r ON r.id = l.replay_id WHERE l.player_id = $1 ORDER BY r.id DESC LIMIT $2",
                 &[&player_id, &i64::from(limit)],
+            )
+            .await?;
+        rows.iter().map(info_row).collect()
+    }
+
+    pub(crate) async fn replays_from(&self, origin: &str, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+        let rows = self
+            .client()
+            .await
+            .query(
+                "SELECT id, game, origin, players, result, created_ms FROM replays WHERE origin = $1 ORDER BY id DESC LIMIT $2",
+                &[&origin, &i64::from(limit)],
             )
             .await?;
         rows.iter().map(info_row).collect()
@@ -428,6 +442,16 @@ impl Postgres {
         Ok(n == 1)
     }
 
+    pub(crate) async fn replay_stderr_log(&self, id: i64) -> Result<Option<String>, StoreError> {
+        let row = self.client().await.query_opt("SELECT stderr_log FROM replays WHERE id = $1", &[&id]).await?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
+    pub(crate) async fn match_status(&self, id: i64) -> Result<Option<MatchStatus>, StoreError> {
+        let row = self.client().await.query_opt("SELECT state, result, replay_id FROM matches WHERE id = $1", &[&id]).await?;
+        Ok(row.map(|r| MatchStatus { state: r.get(0), result: r.get(1), replay_id: r.get(2) }))
+    }
+
     pub(crate) async fn match_result(&self, id: i64) -> Result<Option<String>, StoreError> {
         let row = self.client().await.query_opt("SELECT result FROM matches WHERE id = $1 AND state = 'done'", &[&id]).await?;
         Ok(row.map(|r| r.get(0)))
@@ -493,6 +517,29 @@ impl Postgres {
             )
             .await?;
         Ok(())
+    }
+
+    pub(crate) async fn set_room_views(&self, node: &str, views: &[(String, String)], ttl_ms: u64) -> Result<(), StoreError> {
+        let mut c = self.client().await;
+        let tx = c.transaction().await?;
+        let sql = format!(
+            "INSERT INTO room_views (name, node, summary, until_ms) VALUES ($1, $2, $3, {NOW_MS} + $4)
+             ON CONFLICT (name) DO UPDATE SET node = excluded.node, summary = excluded.summary, until_ms = excluded.until_ms"
+        );
+        for (name, summary) in views {
+            tx.execute(&sql, &[name, &node, summary, &u64_to_db(ttl_ms)]).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub(crate) async fn room_views(&self) -> Result<Vec<RoomView>, StoreError> {
+        let rows = self
+            .client()
+            .await
+            .query(&format!("SELECT name, node, summary FROM room_views WHERE until_ms >= {NOW_MS} ORDER BY name"), &[])
+            .await?;
+        Ok(rows.iter().map(|r| RoomView { name: r.get(0), node: r.get(1), summary: r.get(2) }).collect())
     }
 
     pub(crate) async fn live_nodes(&self) -> Result<Vec<NodeRow>, StoreError> {

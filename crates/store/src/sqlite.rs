@@ -8,7 +8,7 @@
 //! earlier databases already do, so they open unchanged.
 
 use crate::{
-    ClaimedMatch, CodeRow, Migrations, NewMatch, NewReplay, NodeRow, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
+    ClaimedMatch, CodeRow, MatchStatus, Migrations, NewMatch, NewReplay, NodeRow, RoomView, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
     StoreError, players_from_json, players_to_json, u64_from_db, u64_to_db, unsigned,
 };
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
@@ -23,6 +23,8 @@ pub(crate) const MIGRATIONS: Migrations = &[
     ("003_code", include_str!("../migrations/sqlite/003_code.sql")),
     ("004_coordination", include_str!("../migrations/sqlite/004_coordination.sql")),
     ("005_seats", include_str!("../migrations/sqlite/005_seats.sql")),
+    ("006_replay_stderr", include_str!("../migrations/sqlite/006_replay_stderr.sql")),
+    ("007_room_views", include_str!("../migrations/sqlite/007_room_views.sql")),
 ];
 
 /// The database clock in unix milliseconds, as SQL.
@@ -287,10 +289,10 @@ impl Sqlite {
             let tx = c.transaction()?;
             let id: i64 = tx.query_row(
                 &format!(
-                    "INSERT INTO replays (game, origin, players, result, body, created_ms) VALUES (?1, ?2, ?3, ?4, ?5, {NOW_MS})
+                    "INSERT INTO replays (game, origin, players, result, body, stderr_log, created_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, {NOW_MS})
                      RETURNING id"
                 ),
-                params![replay.game, replay.origin, players_to_json(&replay.players), replay.result, replay.body],
+                params![replay.game, replay.origin, players_to_json(&replay.players), replay.result, replay.body, replay.stderr_log],
                 |r| r.get(0),
             )?;
             {
@@ -327,6 +329,18 @@ impl Sqlite {
                  JOIN replays r ON r.id = l.replay_id WHERE l.player_id = ?1 ORDER BY r.id DESC LIMIT ?2",
             )?;
             let rows = st.query_map(params![player_id, limit], info_row)?;
+            rows.map(|r| r?.finish()).collect()
+        })
+        .await
+    }
+
+    pub(crate) async fn replays_from(&self, origin: &str, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+        let origin = origin.to_string();
+        self.call(move |c| {
+            let mut st = c.prepare(
+                "SELECT id, game, origin, players, result, created_ms FROM replays WHERE origin = ?1 ORDER BY id DESC LIMIT ?2",
+            )?;
+            let rows = st.query_map(params![origin, limit], info_row)?;
             rows.map(|r| r?.finish()).collect()
         })
         .await
@@ -457,6 +471,21 @@ impl Sqlite {
         .await
     }
 
+    pub(crate) async fn replay_stderr_log(&self, id: i64) -> Result<Option<String>, StoreError> {
+        self.call(move |c| Ok(c.query_row("SELECT stderr_log FROM replays WHERE id = ?1", [id], |r| r.get(0)).optional()?))
+            .await
+    }
+
+    pub(crate) async fn match_status(&self, id: i64) -> Result<Option<MatchStatus>, StoreError> {
+        self.call(move |c| {
+            Ok(c.query_row("SELECT state, result, replay_id FROM matches WHERE id = ?1", [id], |r| {
+                Ok(MatchStatus { state: r.get(0)?, result: r.get(1)?, replay_id: r.get(2)? })
+            })
+            .optional()?)
+        })
+        .await
+    }
+
     pub(crate) async fn match_result(&self, id: i64) -> Result<Option<String>, StoreError> {
         self.call(move |c| {
             Ok(c.query_row("SELECT result FROM matches WHERE id = ?1 AND state = 'done'", [id], |r| r.get(0)).optional()?)
@@ -543,6 +572,34 @@ impl Sqlite {
                 params![node, url, ttl_ms],
             )?;
             Ok(())
+        })
+        .await
+    }
+
+    pub(crate) async fn set_room_views(&self, node: &str, views: &[(String, String)], ttl_ms: u64) -> Result<(), StoreError> {
+        let (node, views, ttl_ms) = (node.to_string(), views.to_vec(), u64_to_db(ttl_ms));
+        self.call(move |c| {
+            let tx = c.transaction()?;
+            {
+                let mut st = tx.prepare(&format!(
+                    "INSERT INTO room_views (name, node, summary, until_ms) VALUES (?1, ?2, ?3, {NOW_MS} + ?4)
+                     ON CONFLICT(name) DO UPDATE SET node = excluded.node, summary = excluded.summary, until_ms = excluded.until_ms"
+                ))?;
+                for (name, summary) in &views {
+                    st.execute(params![name, node, summary, ttl_ms])?;
+                }
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub(crate) async fn room_views(&self) -> Result<Vec<RoomView>, StoreError> {
+        self.call(|c| {
+            let mut st = c.prepare(&format!("SELECT name, node, summary FROM room_views WHERE until_ms >= {NOW_MS} ORDER BY name"))?;
+            let rows = st.query_map([], |r| Ok(RoomView { name: r.get(0)?, node: r.get(1)?, summary: r.get(2)? }))?;
+            Ok(rows.collect::<Result<_, _>>()?)
         })
         .await
     }

@@ -45,6 +45,7 @@ suite!(
     lapsed_claims_move_and_late_results_are_refused,
     leases,
     nodes,
+    room_views_lapse_with_their_node,
     cluster_spreads_rooms_and_moves_them_off_a_dead_node,
 );
 
@@ -144,6 +145,7 @@ async fn replays(s: Store) {
             players,
             result: format!("{{\"game\":{i}}}"),
             body: format!("header {i}\ntick 1\n"),
+            stderr_log: if i == 2 { "{\"seat\":0,\"t\":1}\n".into() } else { String::new() },
         };
         ids.push(s.save_replay(&r).await.unwrap());
     }
@@ -153,10 +155,29 @@ async fn replays(s: Store) {
     assert_eq!((info.game.as_str(), info.origin.as_str(), info.result.as_str()), ("duel", "ladder", "{\"game\":2}"));
     assert!(info.created_ms > 1_600_000_000_000, "{}", info.created_ms);
     assert_eq!(s.replay(ids[4] + 100).await.unwrap(), None);
+    assert_eq!(s.replay_stderr_log(ids[2]).await.unwrap().as_deref(), Some("{\"seat\":0,\"t\":1}\n"));
+    assert_eq!(s.replay_stderr_log(ids[1]).await.unwrap().as_deref(), Some(""));
+    assert_eq!(s.replay_stderr_log(ids[4] + 100).await.unwrap(), None);
     let of_a: Vec<_> = s.replays_of(&a.id, 3).await.unwrap().into_iter().map(|r| r.id).collect();
     assert_eq!(of_a, vec![ids[4], ids[3], ids[2]]);
     let of_b: Vec<_> = s.replays_of(&b.id, 10).await.unwrap().into_iter().map(|r| r.id).collect();
     assert_eq!(of_b, vec![ids[4], ids[2], ids[0]]);
+    let r = NewReplay {
+        game: "duel".into(),
+        origin: "duel-room".into(),
+        players: vec![String::new(), String::new()],
+        result: "{}".into(),
+        body: "h\n".into(),
+        stderr_log: String::new(),
+    };
+    let room = s.save_replay(&r).await.unwrap();
+    let from = |o: &'static str, n| {
+        let s = s.clone();
+        async move { s.replays_from(o, n).await.unwrap().into_iter().map(|r| r.id).collect::<Vec<_>>() }
+    };
+    assert_eq!(from("duel-room", 10).await, vec![room]);
+    assert_eq!(from("ladder", 2).await, vec![ids[4], ids[3]]);
+    assert!(from("nowhere", 10).await.is_empty());
 }
 
 async fn ratings(s: Store) {
@@ -222,6 +243,28 @@ async fn lapsed_claims_move_and_late_results_are_refused(s: Store) {
     assert!(s.finish_match(id, "w2", "\"on time\"", Some(5)).await.unwrap());
     assert!(!s.finish_match(id, "w2", "\"twice\"", None).await.unwrap());
     assert_eq!(s.match_result(id).await.unwrap().as_deref(), Some("\"on time\""));
+    let done = s.match_status(id).await.unwrap().unwrap();
+    assert_eq!((done.state.as_str(), done.result.as_deref(), done.replay_id), ("done", Some("\"on time\""), Some(5)));
+    let other = s.enqueue_matches(&[NewMatch { game: "duel".into(), spec: "{}".into(), seed: 2 }]).await.unwrap()[0];
+    let queued = s.match_status(other).await.unwrap().unwrap();
+    assert_eq!((queued.state.as_str(), queued.result, queued.replay_id), ("queued", None, None));
+    s.claim_match("w4", 60_000).await.unwrap().unwrap();
+    assert_eq!(s.match_status(other).await.unwrap().unwrap().state, "running");
+    assert_eq!(s.match_status(other + 100).await.unwrap(), None);
+}
+
+async fn room_views_lapse_with_their_node(s: Store) {
+    let view = |n: &str, j: &str| (n.to_string(), j.to_string());
+    s.set_room_views("node1", &[view("a", "{\"tick\":1}"), view("b", "{}")], 60_000).await.unwrap();
+    s.set_room_views("node2", &[view("c", "{}")], 0).await.unwrap();
+    s.set_room_views("node1", &[view("a", "{\"tick\":2}")], 60_000).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    let views = s.room_views().await.unwrap();
+    let seen: Vec<_> = views.iter().map(|v| (v.name.as_str(), v.node.as_str(), v.summary.as_str())).collect();
+    assert_eq!(seen, vec![("a", "node1", "{\"tick\":2}"), ("b", "node1", "{}")], "the lapsed view is gone, the newer one kept");
+    // A room that moves is described by its new node.
+    s.set_room_views("node2", &[view("b", "{\"moved\":true}")], 60_000).await.unwrap();
+    assert_eq!(s.room_views().await.unwrap()[1].node, "node2");
 }
 
 async fn leases(s: Store) {

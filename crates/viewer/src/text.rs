@@ -8,9 +8,11 @@ use snakepit_engine::Game;
 use snakepit_engine::battlesnake::{self, Battlesnake};
 use snakepit_engine::carrots::Carrots;
 use snakepit_engine::duel::Duel;
+use snakepit_engine::hex::{self as hex_engine, Hex};
 use snakepit_engine::multisnake::Multisnake;
 use snakepit_engine::snakebattle::{Phase, SnakeBattle};
 use snakepit_protocol::codenjoy::render_board;
+use snakepit_protocol::hex;
 use snakepit_protocol::stdio;
 use snakepit_protocol::replay::ReplayGame;
 use std::fmt::Write;
@@ -196,6 +198,65 @@ impl TerminalView for Multisnake {
     }
 }
 
+/// Hex: the spectator's board the bots' protocol draws (`☼` wall, each
+/// seat's pieces in its glyph: `☻` seat 0, `♥` seat 1...).
+impl TerminalView for Hex {
+    fn board_rows(&self) -> Vec<String> {
+        let board: Vec<char> = hex::render_board(self, None).chars().collect();
+        board.chunks(self.size().max(1)).map(|row| row.iter().collect()).collect()
+    }
+
+    fn status_line(&self, players: &[String]) -> String {
+        let mut line = format!("tick {}", self.tick());
+        for (seat, p) in self.players().iter().enumerate() {
+            let name = players.get(seat).map_or("?", String::as_str);
+            let glyph = hex::Element::of_seat(seat).glyph();
+            let state = if p.present { "" } else { " left" };
+            write!(line, " | {} {glyph} {name} pieces {} score {}{state}", seat_letter(seat), p.pieces, p.score)
+                .expect("writing to a String cannot fail");
+        }
+        line
+    }
+
+    fn event_line(event: &hex_engine::Event) -> String {
+        use hex_engine::{Event, Restart, ScoreReason};
+        let s = |seat: &usize| seat_letter(*seat);
+        match event {
+            Event::Left { seat, pieces } => format!("{} left, taking {}", s(seat), pieces_text(*pieces)),
+            Event::Restarted { reason: Restart::NoPieces(seat) } => {
+                format!("{} has no pieces left: everyone starts again", s(seat))
+            }
+            Event::Restarted { reason: Restart::BoardFull } => "the board is full: everyone starts again".to_string(),
+            Event::Ignored { seat, action, why } => {
+                format!("{} {}: {}", s(seat), hex::command_text(action), hex::ignored_text(*why))
+            }
+            Event::Cloned { seat, from, to } => format!("{} clones {from} to {to}", s(seat)),
+            Event::Jumped { seat, from, to } => format!("{} jumps from {from} to {to}", s(seat)),
+            Event::WallFormed { at, seats } => {
+                let who: Vec<String> = seats.iter().map(|seat| s(seat).to_string()).collect();
+                format!("{} meet at {at}: a wall", who.join(", "))
+            }
+            Event::JumpLost { seat, from, at } => format!("{} jumped from {from} into the wall at {at}", s(seat)),
+            Event::Neutralised { seat, at } => format!("{} at {at} is next to another new piece: no capture", s(seat)),
+            Event::Captured { seat, victim, at } => format!("{} takes {}'s piece at {at}", s(seat), s(victim)),
+            Event::Scored { seat, reason, pieces, points } => {
+                let what = match reason {
+                    ScoreReason::Gained => "gained",
+                    ScoreReason::Lost => "lost",
+                };
+                format!("{} {what} {}: {points:+} points", s(seat), pieces_text(*pieces))
+            }
+            Event::Placed { seat, at } => format!("{} gets a piece at {at}", s(seat)),
+            Event::NoRoom { seat } => format!("{} finds no free cell: waiting for the restart", s(seat)),
+        }
+    }
+}
+
+/// "1 piece", "2 pieces".
+fn pieces_text(n: u32) -> String {
+    if n == 1 { "1 piece".to_string() } else { format!("{n} pieces") }
+}
+
 /// `A` for seat 0, `B` for seat 1...
 fn seat_letter(seat: usize) -> char {
     char::from(b'A' + (seat % 26) as u8)
@@ -228,5 +289,25 @@ mod tests {
         assert_eq!(drawn.matches('*').count(), game.food_count());
         let status = game.status_line(&["x".into(), "y".into()]);
         assert_eq!(status, "turn 0 | standard | A x len 3 hp 100 alive | B y len 3 hp 100 alive");
+    }
+
+    #[test]
+    fn hex_rows_show_each_seat_in_its_glyph() {
+        use snakepit_engine::hex::{Map, Settings};
+        let mut game = Hex::new(Settings::default(), Map::default_map(), 2, 5).unwrap();
+        let rows = game.board_rows();
+        assert_eq!(rows.len(), 15);
+        assert!(rows.iter().all(|r| r.chars().count() == 15));
+        for seat in 0..2 {
+            let [p] = game.pieces_of(seat)[..] else { panic!("one piece each at the start") };
+            let glyph = hex::Element::of_seat(seat).glyph();
+            assert_eq!(rows[p.y as usize].chars().nth(p.x as usize), Some(glyph));
+            assert_eq!(rows.concat().matches(glyph).count(), 1);
+        }
+        assert_eq!(game.status_line(&["x".into(), "y".into()]), "tick 0 | A ☻ x pieces 1 score 0 | B ♥ y pieces 1 score 0");
+        game.leave(1);
+        let events = game.step(&[]);
+        assert_eq!(game.status_line(&["x".into(), "y".into()]), "tick 1 | A ☻ x pieces 1 score 0 | B ♥ y pieces 0 score 0 left");
+        assert_eq!(Hex::event_line(&events[0]), "B left, taking 1 piece");
     }
 }

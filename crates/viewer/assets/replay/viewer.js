@@ -1,9 +1,11 @@
 // The replay viewer: reads the game document from #replay-data (format in
-// crates/cli/src/replay_html/doc.rs), rebuilds any tick's board from the
+// crates/viewer/src/html/doc.rs), rebuilds any tick's board from the
 // start plus per-tick changes, and draws it on a canvas with each seat's
 // panel (move, score, stderr, fault) for that tick.
 //
 // Works from file:// with no network: everything it needs is in the page.
+// Only a server's page that offers to play a fork (doc.fork.mode
+// "server") talks to its own server, and its policy allows nothing else.
 // Every text that comes from the document (bot names, stderr, events) goes
 // into the page through textContent, never as markup.
 'use strict';
@@ -35,7 +37,10 @@
     carrots: { '.': 'empty', o: 'apple', x: 'corpse' },
     duel: { '.': 'empty', '#': 'wall' },
     multisnake: { '.': 'empty', '#': 'wall', '+': 'plus', '-': 'minus', '^': 'body', '>': 'body', v: 'body', '<': 'body', '@': 'deadHead' },
+    hex: { ' ': 'empty', '☼': 'wall' },
   };
+  // Hex pieces: one glyph per seat (seat 10 and later share the last).
+  for (const c of '☻♥♦♣♠•◘○◙♂♀') GLYPHS.hex[c] = 'piece';
   const LETTER_GAMES = { battlesnake: true, carrots: true, duel: true, multisnake: true };
   const glyphs = GLYPHS[header.game] || {};
   function kindOf(c) {
@@ -197,6 +202,17 @@
         ctx.fillRect(px + cell * 0.2, py + cell * 0.42, cell * 0.6, Math.max(1, cell * 0.16));
         if (k === 'plus') ctx.fillRect(px + cell * 0.42, py + cell * 0.2, Math.max(1, cell * 0.16), cell * 0.6);
         return;
+      case 'piece': {
+        // A Hex piece: a stone in its seat's colour.
+        const color = seat >= 0 ? seatColor(seat) : '#94a3b8';
+        ctx.globalAlpha = seat >= 0 && !alive[seat] ? 0.42 : 1;
+        ctx.fillStyle = color;
+        roundRect(px + cell * 0.08, py + cell * 0.08, cell * 0.84, cell * 0.84, Math.max(1, cell * 0.3));
+        ctx.fill();
+        if (cell >= 8) disc(px + mid - cell * 0.14, py + mid - cell * 0.14, cell * 0.12, 'rgba(255,255,255,0.45)');
+        ctx.globalAlpha = 1;
+        return;
+      }
       case 'other':
         ctx.fillStyle = '#8b99ae';
         ctx.font = Math.max(6, Math.floor(cell * 0.8)) + 'px ui-monospace, monospace';
@@ -379,15 +395,18 @@
   let lastFrame = 0;
   let carry = 0;
 
-  function show(t, fromHash) {
+  // Shows tick t; the address then says #t=t, unless `keepUrl` (the tick
+  // came from the address, or the page just opened without one).
+  function show(t, keepUrl) {
     t = Math.max(0, Math.min(N, Math.floor(Number(t)) || 0));
     const changed = t !== cur;
     cur = t;
     draw(t);
     updatePanels(t);
+    updateFork(t);
     scrub.value = String(t);
     tickEl.textContent = String(t);
-    if (changed && !fromHash) {
+    if (changed && !keepUrl) {
       try {
         history.replaceState(null, '', '#t=' + t);
       } catch (e) {
@@ -444,8 +463,10 @@
     show(cur);
   });
 
+  // Keys typed into a field or a list are theirs, not the player's.
+  const ownKeys = (el) => el instanceof HTMLSelectElement || (el instanceof HTMLInputElement && el.type === 'text');
   document.addEventListener('keydown', (e) => {
-    if (e.target instanceof HTMLSelectElement || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (ownKeys(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
     const by = e.shiftKey ? 10 : 1;
     if (e.key === ' ') setPlaying(!playing);
     else if (e.key === 'ArrowLeft') step(-by);
@@ -457,7 +478,7 @@
   });
   // A focused button would also be clicked by the space bar's keyup.
   document.addEventListener('keyup', (e) => {
-    if (e.key === ' ' && !(e.target instanceof HTMLSelectElement)) e.preventDefault();
+    if (e.key === ' ' && !ownKeys(e.target)) e.preventDefault();
   });
 
   function hashTick() {
@@ -476,9 +497,231 @@
     draw(cur);
   });
 
+  // ---- Fork at this tick: another bot in one seat from the next tick on.
+  //
+  // The page shows the state after tick t; the fork plays ticks 1..t as
+  // recorded, so the new bot's first tick is t + 1. Offline the page
+  // shows the command that does it; on the server it asks the server.
+
+  const FORK_POLL_MS = 500;
+  const FORK_WAIT_MS = 5 * 60 * 1000;
+  const fork = doc.fork && (doc.fork.mode === 'command' || doc.fork.mode === 'server') ? doc.fork : null;
+  const forkEls = {
+    box: document.getElementById('fork'),
+    explain: document.getElementById('fork-explain'),
+    seat: document.getElementById('fork-seat'),
+    slot: document.getElementById('fork-bot-slot'),
+    command: document.getElementById('fork-command'),
+    copied: document.getElementById('fork-copied'),
+    go: document.getElementById('fork-go'),
+    state: document.getElementById('fork-state'),
+    link: document.getElementById('fork-link'),
+    bot: null,
+  };
+
+  // A word the shell reads as itself, or the word in single quotes (a
+  // single quote inside becomes '\'').
+  function shellWord(s, always) {
+    if (!always && /^[A-Za-z0-9_@%+=:,./-]+$/.test(s)) return s;
+    return "'" + s.replace(/'/g, "'\\''") + "'";
+  }
+  const forkTick = () => Math.max(0, cur) + 1;
+  const forkSeat = () => Number(forkEls.seat.value) || 0;
+  function forkCommand() {
+    const spec = forkEls.bot.value.trim() || 'SPEC';
+    return 'snakepit replay ' + shellWord(String(fork.file), true) + ' --from-tick ' + forkTick() +
+      ' --bot ' + shellWord(forkSeat() + '=' + spec, false);
+  }
+
+  function updateFork(t) {
+    if (!fork) return;
+    const seat = forkSeat();
+    const who = seatLetter(seat) + ' (' + header.players[seat] + ')';
+    forkEls.explain.textContent = t === 0
+      ? 'The whole game again with another bot in seat ' + who + ' from tick 1.'
+      : 'Ticks 1 to ' + t + ' as recorded, then another bot in seat ' + who + ' from tick ' + (t + 1) + '.';
+    if (fork.mode === 'command') {
+      forkEls.command.textContent = forkCommand();
+      forkEls.copied.textContent = '';
+    }
+  }
+
+  function selectText(el) {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+  }
+  async function copyCommand() {
+    const text = forkEls.command.textContent;
+    try {
+      await navigator.clipboard.writeText(text);
+      forkEls.copied.textContent = 'copied';
+      return;
+    } catch (e) {
+      // No clipboard for this page (file:// in some browsers, no
+      // permission): select the text for the user to copy.
+    }
+    selectText(forkEls.command);
+    let copied = false;
+    try {
+      copied = document.execCommand('copy');
+    } catch (e) {
+      copied = false;
+    }
+    forkEls.copied.textContent = copied ? 'copied' : 'selected: press Ctrl+C to copy';
+  }
+
+  function setForkState(state, text) {
+    forkEls.state.dataset.state = state;
+    forkEls.state.textContent = text;
+  }
+  const FORK_STATES = {
+    queued: 'queued: waiting for a worker',
+    running: 'running',
+    done: 'done',
+    failed: 'failed',
+  };
+
+  // What an answer says went wrong: its {"error": text}, or its status.
+  async function answerOf(res) {
+    let data = null;
+    try {
+      data = await res.json();
+    } catch (e) {
+      data = null;
+    }
+    if (!res.ok) {
+      const why = data && typeof data.error === 'string' ? data.error : 'the server answered ' + res.status;
+      throw new Error(why);
+    }
+    if (!data || typeof data !== 'object') throw new Error('the server answered no JSON object');
+    return data;
+  }
+
+  let forkBusy = false;
+  function forkDone(ok) {
+    forkBusy = false;
+    forkEls.go.disabled = false;
+    forkEls.seat.disabled = false;
+    forkEls.bot.disabled = false;
+    return ok;
+  }
+
+  async function playFork() {
+    if (forkBusy) return;
+    forkBusy = true;
+    forkEls.go.disabled = true;
+    forkEls.seat.disabled = true;
+    forkEls.bot.disabled = true;
+    forkEls.link.hidden = true;
+    const request = { from_tick: forkTick(), seat: forkSeat(), bot: forkEls.bot.value };
+    setForkState('asking', 'asking the server…');
+    let status;
+    try {
+      const res = await fetch(String(fork.endpoint), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+      });
+      const data = await answerOf(res);
+      if (typeof data.status !== 'string') throw new Error('the server gave no status address');
+      status = data.status;
+    } catch (e) {
+      setForkState('error', 'error: ' + e.message);
+      return forkDone(false);
+    }
+    setForkState('queued', FORK_STATES.queued);
+    const end = Date.now() + FORK_WAIT_MS;
+    for (;;) {
+      await new Promise((r) => setTimeout(r, FORK_POLL_MS));
+      if (Date.now() > end) {
+        setForkState('error', 'no result after 5 minutes: the fork may still finish later');
+        return forkDone(false);
+      }
+      let res;
+      try {
+        res = await fetch(status, { headers: { accept: 'application/json' } });
+      } catch (e) {
+        // The network, not the server, failed: ask again next time.
+        setForkState('retrying', 'the server cannot be reached: trying again');
+        continue;
+      }
+      let data;
+      try {
+        data = await answerOf(res);
+      } catch (e) {
+        setForkState('error', 'error: ' + e.message);
+        return forkDone(false);
+      }
+      const state = String(data.state);
+      if (state === 'failed') {
+        setForkState('failed', 'failed: ' + (typeof data.error === 'string' ? data.error : 'no reason given'));
+        return forkDone(false);
+      }
+      if (state === 'done') {
+        if (!Number.isSafeInteger(data.replay) || data.replay < 0) {
+          setForkState('error', 'error: the fork is done but its replay is not kept');
+          return forkDone(false);
+        }
+        const href = new URL('/replays/' + data.replay, location.href).href;
+        setForkState('done', 'done: replay ' + data.replay);
+        forkEls.link.href = href;
+        forkEls.link.textContent = 'the fork: replay ' + data.replay;
+        forkEls.link.hidden = false;
+        forkDone(true);
+        location.assign(href);
+        return true;
+      }
+      setForkState(state, FORK_STATES[state] || state);
+    }
+  }
+
+  (function setUpFork() {
+    if (!fork) return;
+    for (let s = 0; s < seats; s++) {
+      const o = document.createElement('option');
+      o.value = String(s);
+      o.textContent = seatLetter(s) + ' · ' + header.players[s];
+      forkEls.seat.appendChild(o);
+    }
+    let bot;
+    if (fork.mode === 'command') {
+      bot = document.createElement('input');
+      bot.type = 'text';
+      bot.placeholder = 'builtin:random, or a command line';
+      bot.autocomplete = 'off';
+      bot.spellcheck = false;
+      document.getElementById('fork-command-box').hidden = false;
+      document.getElementById('fork-copy').addEventListener('click', copyCommand);
+    } else {
+      bot = document.createElement('select');
+      for (const b of Array.isArray(fork.bots) ? fork.bots : []) {
+        const o = document.createElement('option');
+        o.value = String(b);
+        o.textContent = String(b);
+        bot.appendChild(o);
+      }
+      document.getElementById('fork-server-box').hidden = false;
+      if (bot.options.length === 0) {
+        forkEls.go.disabled = true;
+        setForkState('error', 'the server offers no bot for this game');
+      }
+      forkEls.go.addEventListener('click', playFork);
+    }
+    bot.id = 'fork-bot';
+    forkEls.slot.appendChild(bot);
+    forkEls.bot = bot;
+    forkEls.seat.addEventListener('change', () => updateFork(cur));
+    bot.addEventListener('input', () => updateFork(cur));
+    bot.addEventListener('change', () => updateFork(cur));
+    forkEls.box.hidden = false;
+  })();
+
   layout();
   const first = hashTick();
-  show(first === null ? 0 : first, first !== null && first <= N);
+  show(first === null ? 0 : first, first === null || first <= N);
 
   // For tests and the console: the tick shown and the board's text.
   window.__replayViewer = {

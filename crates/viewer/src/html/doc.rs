@@ -14,7 +14,8 @@
 //!  "ticks":[{"t":1,"m":["^","<"],"b":[41,"A^",...],"o":[41,"AA",...],
 //!            "s":[0,"turn 1"],"sc":[1,0],
 //!            "ev":["..."],"log":[{"seat":1,"stderr":["tick 1"],"dropped":0,"fault":null}]},
-//!           ...]}
+//!           ...],
+//!  "fork":{"mode":"command","file":"game.jsonl"}}
 //! ```
 //!
 //! `start` is the game before its first tick; `ticks[i]` the state after
@@ -35,9 +36,19 @@
 //! found at all, so that the viewer can tell "nothing written" from "not
 //! recorded".
 //!
+//! `fork`, absent when the page offers none, is how the page offers to
+//! continue the game from the shown tick `t` with another bot in one seat
+//! ([`ForkOffer`]): the fork plays ticks `1..=t` as recorded and the bot
+//! from tick `t + 1` on. Either `{"mode":"command","file":F}`: the page
+//! shows `snakepit replay 'F' --from-tick N --bot SEAT=SPEC` to copy; or
+//! `{"mode":"server","endpoint":E,"bots":["builtin:greedy",...]}`: the page
+//! posts `{"from_tick":N,"seat":S,"bot":B}` to `E` and follows the fork's
+//! status until its replay is there.
+//!
 //! Everything is derived by re-simulating the replay, so the viewer always
 //! shows the game the checksums verify.
 
+use super::ForkOffer;
 use super::stderr_log::StderrLog;
 use crate::text::TerminalView;
 use serde_json::{Value, json};
@@ -45,6 +56,7 @@ use snakepit_engine::Pos;
 use snakepit_engine::battlesnake::Battlesnake;
 use snakepit_engine::carrots::Carrots;
 use snakepit_engine::duel::Duel;
+use snakepit_engine::hex::Hex;
 use snakepit_engine::multisnake::Multisnake;
 use snakepit_engine::snakebattle::SnakeBattle;
 use snakepit_protocol::replay::{Divergence, Replay};
@@ -63,8 +75,9 @@ const SEAT_MARKS: &[u8; 26] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 /// A game the viewer can show: its terminal view plus where each seat's
 /// snake lies, which the terminal glyphs do not always say.
 pub trait HtmlView: TerminalView {
-    /// Each seat's snake cells, head first, and whether the seat still
-    /// plays. A cell may lie off the board; it is then ignored.
+    /// Each seat's snake cells, head first (in a game of pieces, such as
+    /// Hex, its pieces), and whether the seat still plays. A cell may lie
+    /// off the board; it is then ignored.
     fn seat_bodies(&self) -> Vec<SeatBody>;
 
     /// The seat marks take the first snake listed for a cell when `true`,
@@ -139,6 +152,16 @@ impl HtmlView for Multisnake {
     fn seat_bodies(&self) -> Vec<SeatBody> {
         let snakes = self.snakes().iter().enumerate();
         snakes.map(|(seat, s)| SeatBody { seat, alive: s.alive, cells: s.body.iter().copied().collect() }).collect()
+    }
+}
+
+/// Hex: each seat's pieces are its cells, in the board's order; a seat
+/// plays while a player holds it (a seat without pieces gets a fresh one
+/// at the next restart).
+impl HtmlView for Hex {
+    fn seat_bodies(&self) -> Vec<SeatBody> {
+        let players = self.players().iter().enumerate();
+        players.map(|(seat, p)| SeatBody { seat, alive: p.present, cells: self.pieces_of(seat) }).collect()
     }
 }
 
@@ -232,9 +255,14 @@ fn status_diff(old: &str, new: &str) -> Value {
 }
 
 /// Builds the viewer's document for a parsed replay, re-simulating every
-/// tick; `log` is the seats' stderr log when one was recorded. Fails like
-/// [`Replay::resimulate`] at the first tick whose checksum differs.
-pub fn document<G: HtmlView>(replay: &Replay<G>, log: Option<&StderrLog>) -> Result<Value, Divergence> {
+/// tick; `log` is the seats' stderr log when one was recorded, `fork` the
+/// fork the page offers. Fails like [`Replay::resimulate`] at the first
+/// tick whose checksum differs.
+pub fn document<G: HtmlView>(
+    replay: &Replay<G>,
+    log: Option<&StderrLog>,
+    fork: Option<&ForkOffer<'_>>,
+) -> Result<Value, Divergence> {
     let h = &replay.header;
     let rows = replay.start.board_rows();
     let height = rows.len();
@@ -290,7 +318,7 @@ pub fn document<G: HtmlView>(replay: &Replay<G>, log: Option<&StderrLog>) -> Res
     })?;
 
     let settings: Vec<[&str; 2]> = h.settings.iter().map(|(k, v)| [k.as_str(), v.as_str()]).collect();
-    Ok(json!({
+    let mut doc = json!({
         "viewer": DOC_VERSION,
         "header": {
             "game": h.game,
@@ -306,7 +334,19 @@ pub fn document<G: HtmlView>(replay: &Replay<G>, log: Option<&StderrLog>) -> Res
         "stderr_log": log.is_some(),
         "start": start,
         "ticks": ticks,
-    }))
+    });
+    if let (Some(offer), Some(map)) = (fork, doc.as_object_mut()) {
+        map.insert("fork".into(), fork_value(offer));
+    }
+    Ok(doc)
+}
+
+/// The document's `fork` value for an offer.
+fn fork_value(offer: &ForkOffer<'_>) -> Value {
+    match offer {
+        ForkOffer::Command { file } => json!({"mode": "command", "file": file}),
+        ForkOffer::Server { endpoint, bots } => json!({"mode": "server", "endpoint": endpoint, "bots": bots}),
+    }
 }
 
 /// Whether each seat still plays, from the seat bodies.

@@ -7,6 +7,11 @@
 //! JSON is written as a `\u` escape: no `</script>` or `<!--` can end or
 //! change the element, and the parsed strings are unchanged. The viewer
 //! only ever puts them into the page as text.
+//!
+//! The Content-Security-Policy sits in the page itself (a `<meta>`
+//! element), so that a saved page keeps it: [`OFFLINE_CSP`] forbids every
+//! request; [`SERVER_CSP`], for the server's pages that offer a fork, allows
+//! requests to the page's own origin only.
 
 use serde_json::Value;
 
@@ -17,6 +22,34 @@ pub const VIEWER_CSS: &str = include_str!("../../assets/replay/viewer.css");
 /// The viewer's script: reads the document from `#replay-data`.
 pub const VIEWER_JS: &str = include_str!("../../assets/replay/viewer.js");
 
+/// The policy of a page that makes no request at all: inline script and
+/// style only, no form submission, no `<base>`.
+pub const OFFLINE_CSP: &str =
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+/// The policy of a server's page that asks its server to play a fork:
+/// [`OFFLINE_CSP`] plus `fetch` to the page's own origin.
+pub const SERVER_CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; connect-src 'self'";
+
+/// Which requests a page may make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Requests {
+    /// None: the offline page ([`OFFLINE_CSP`]).
+    None,
+    /// To the page's own origin, for a server's page ([`SERVER_CSP`]).
+    SameOrigin,
+}
+
+impl Requests {
+    /// The page's Content-Security-Policy.
+    pub fn csp(self) -> &'static str {
+        match self {
+            Requests::None => OFFLINE_CSP,
+            Requests::SameOrigin => SERVER_CSP,
+        }
+    }
+}
+
+const CSP_MARKER: &str = "/*@csp@*/";
 const CSS_MARKER: &str = "/*@viewer.css@*/";
 const JS_MARKER: &str = "/*@viewer.js@*/";
 const DATA_MARKER: &str = "/*@replay-data@*/";
@@ -40,16 +73,18 @@ pub fn script_json(doc: &Value) -> String {
     out
 }
 
-/// The whole page for a viewer document.
-pub fn page(doc: &Value) -> String {
+/// The whole page for a viewer document, allowed to make `requests`.
+pub fn page(doc: &Value, requests: Requests) -> String {
     let data = script_json(doc);
     // Split once at each marker, in order, so that nothing inserted is ever
     // searched for markers again.
-    let (head, rest) = TEMPLATE.split_once(CSS_MARKER).expect("the template has the CSS marker");
+    let (top, rest) = TEMPLATE.split_once(CSP_MARKER).expect("the template has the policy marker");
+    let (head, rest) = rest.split_once(CSS_MARKER).expect("the template has the CSS marker");
     let (middle, rest) = rest.split_once(DATA_MARKER).expect("the template has the data marker");
     let (before_js, tail) = rest.split_once(JS_MARKER).expect("the template has the script marker");
-    let mut out = String::with_capacity(TEMPLATE.len() + VIEWER_CSS.len() + VIEWER_JS.len() + data.len());
-    for piece in [head, VIEWER_CSS, middle, &data, before_js, VIEWER_JS, tail] {
+    let csp = requests.csp();
+    let mut out = String::with_capacity(TEMPLATE.len() + csp.len() + VIEWER_CSS.len() + VIEWER_JS.len() + data.len());
+    for piece in [top, csp, head, VIEWER_CSS, middle, &data, before_js, VIEWER_JS, tail] {
         out.push_str(piece);
     }
     out
@@ -78,7 +113,7 @@ mod tests {
             let lower = asset.to_ascii_lowercase();
             assert!(!lower.contains("</script") && !lower.contains("</style") && !lower.contains("<!--"), "{name}");
         }
-        for marker in [CSS_MARKER, JS_MARKER, DATA_MARKER] {
+        for marker in [CSP_MARKER, CSS_MARKER, JS_MARKER, DATA_MARKER] {
             assert_eq!(TEMPLATE.matches(marker).count(), 1, "{marker}");
         }
     }
@@ -86,10 +121,38 @@ mod tests {
     #[test]
     fn the_page_holds_the_document_once() {
         let doc = json!({"viewer": 1, "note": "/*@viewer.js@*/ stays text"});
-        let html = page(&doc);
+        let html = page(&doc, Requests::None);
         assert!(html.starts_with("<!doctype html>"), "{}", &html[..40]);
         assert_eq!(html.matches(&script_json(&doc)).count(), 1);
         assert_eq!(html.matches(VIEWER_JS).count(), 1);
         assert_eq!(html.matches(VIEWER_CSS).count(), 1);
+    }
+
+    /// The `content` of the page's policy element.
+    fn csp_of(html: &str) -> &str {
+        let open = "<meta http-equiv=\"Content-Security-Policy\" content=\"";
+        let start = html.find(open).expect("the page has a policy") + open.len();
+        let len = html[start..].find('"').expect("the attribute ends");
+        &html[start..start + len]
+    }
+
+    #[test]
+    fn only_a_server_page_may_reach_its_own_origin() {
+        let doc = json!({"viewer": 1});
+        let offline = page(&doc, Requests::None);
+        let server = page(&doc, Requests::SameOrigin);
+        assert_eq!(offline.matches("Content-Security-Policy").count(), 1);
+        assert_eq!(server.matches("Content-Security-Policy").count(), 1);
+        let (offline, server) = (csp_of(&offline), csp_of(&server));
+        let directives = |csp: &str| csp.split(';').map(|d| d.trim().to_string()).collect::<Vec<_>>();
+        // The offline page forbids every request: no source list but
+        // `default-src 'none'` covers fetches, images, frames, fonts...
+        assert_eq!(directives(offline)[0], "default-src 'none'");
+        assert!(!offline.contains("connect-src") && !offline.contains("'self'") && !offline.contains("http"), "{offline}");
+        // The server's page adds exactly `connect-src 'self'`.
+        let mut extra = directives(server);
+        extra.retain(|d| !directives(offline).contains(d));
+        assert_eq!(extra, ["connect-src 'self'"], "{server}");
+        assert_eq!(directives(server).len(), directives(offline).len() + 1);
     }
 }

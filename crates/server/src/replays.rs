@@ -1,0 +1,312 @@
+//! Kept games on the web: their list (`/api/replays`), their files
+//! (`/api/replays/ID/file`), the replay viewer's page (`/replays/ID`), its
+//! "fork from this tick" button (`POST /api/replays/ID/fork`), and the
+//! state of a queued game (`/api/matches/ID`).
+//!
+//! A kept game's stderr log belongs to the players whose programs wrote it:
+//! the page shows a seat's lines only when the URL carries that seat's
+//! player id and secret code (`?player=ID&code=CODE`, as the player's own
+//! page does); everyone else sees the game without them.
+//!
+//! A fork is a queued game (`snakepit_store::spec::MatchSpec` with `fork`):
+//! whichever worker claims it (the server's own, or a `snakepit worker` on
+//! the same store) re-simulates the kept game up to the chosen tick and
+//! lets the bots play on from there. The bot for the chosen seat is one of
+//! a short list the page offers: the built-in bots, and the asking
+//! player's own saved program. The other seats keep their players' saved
+//! programs where they have one; seats that a built-in bot, a WebSocket
+//! bot or a person played are taken over by the built-in greedy bot (none
+//! of those can be called back).
+
+use crate::app::{AppError, AppState};
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use snakepit_protocol::replay::Header;
+use snakepit_store::NewMatch;
+use snakepit_store::spec::{CODE_PREFIX, ForkOf, MatchSpec};
+use std::sync::Arc;
+
+type Shared = State<Arc<AppState>>;
+
+/// The games whose kept replays a worker can continue (every game of
+/// `snakepit play`; Hex rooms' games are kept and shown, not forked).
+const FORKABLE_GAMES: &[&str] = &["snakebattle", "battlesnake", "carrots", "duel", "multisnake"];
+
+/// Built-in bots that every forkable game has.
+const FORK_BUILTINS: &[&str] = &["builtin:greedy", "builtin:random"];
+
+/// Who takes over a seat whose player cannot be called back.
+const STAND_IN_BOT: &str = "builtin:greedy";
+
+/// Languages whose saved programs workers run.
+const QUEUED_LANGS: &[&str] = &["python", "javascript"];
+
+/// At most this many queued games wait before a fork is refused, so that
+/// a page cannot bury the ladder under forks.
+const QUEUED_MAX: i64 = 200;
+
+/// A player's id and code from the query string.
+#[derive(Deserialize, Default)]
+pub struct Owner {
+    player: Option<String>,
+    code: Option<String>,
+}
+
+impl Owner {
+    /// The player's id when the code is theirs.
+    async fn check(&self, st: &AppState) -> Result<Option<String>, AppError> {
+        let (Some(id), Some(code)) = (&self.player, &self.code) else {
+            return Ok(None);
+        };
+        match st.store.authenticate(id, code).await? {
+            Some(p) => Ok(Some(p.id)),
+            None => Err(AppError::Client(StatusCode::FORBIDDEN, "wrong player id or code".into())),
+        }
+    }
+
+    fn query(&self) -> String {
+        match (&self.player, &self.code) {
+            (Some(p), Some(c)) => format!("?player={}&code={}", url_part(p), url_part(c)),
+            _ => String::new(),
+        }
+    }
+}
+
+/// Percent-encodes everything but unreserved characters.
+fn url_part(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => char::from(b).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The lines of a stderr log that belong to `seats`.
+fn log_of_seats(log: &str, seats: &[usize]) -> String {
+    log.lines()
+        .filter(|line| {
+            serde_json::from_str::<serde_json::Value>(line)
+                .ok()
+                .and_then(|v| v["seat"].as_u64())
+                .is_some_and(|s| seats.contains(&(s as usize)))
+        })
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// The bots offered for a fork's seat: the built-ins, then the asking
+/// player's saved program when a worker can run it.
+async fn fork_bots(st: &AppState, owner: Option<&str>) -> Result<Vec<String>, AppError> {
+    let mut bots: Vec<String> = FORK_BUILTINS.iter().map(|b| b.to_string()).collect();
+    if let Some(id) = owner
+        && let Some(code) = st.store.code(id).await?
+        && QUEUED_LANGS.contains(&code.lang.as_str())
+    {
+        bots.push(format!("{CODE_PREFIX}{id}"));
+    }
+    Ok(bots)
+}
+
+/// `/replays/ID`: a kept game as the replay viewer's page (the same page
+/// `snakepit replay --html` writes), with the asking player's stderr and a
+/// fork button.
+pub async fn replay_page(State(st): Shared, Path(id): Path<i64>, Query(who): Query<Owner>) -> Result<Response, AppError> {
+    let owner = who.check(&st).await?;
+    let Some((info, body)) = st.store.replay(id).await? else {
+        return Err(AppError::Client(StatusCode::NOT_FOUND, format!("no game {id}")));
+    };
+    let log = match &owner {
+        None => None,
+        Some(me) => {
+            let seats: Vec<usize> = (0..info.players.len()).filter(|&s| info.players[s] == *me).collect();
+            let log = st.store.replay_stderr_log(id).await?.unwrap_or_default();
+            Some(log_of_seats(&log, &seats))
+        }
+    };
+    let endpoint = format!("/api/replays/{id}/fork{}", who.query());
+    let bots = fork_bots(&st, owner.as_deref()).await?;
+    let fork = FORKABLE_GAMES
+        .contains(&info.game.as_str())
+        .then_some(snakepit_viewer::html::ForkOffer::Server { endpoint: &endpoint, bots: &bots });
+    let log_name = std::path::Path::new("stderr log");
+    let page = snakepit_viewer::html::page_for(&body, log.as_deref().map(|l| (l, log_name)), fork)
+        .map_err(|e| AppError::Server(anyhow::anyhow!("kept game {id} does not replay: {e}")))?;
+    Ok(([(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response())
+}
+
+/// Most games `/api/replays` lists at once.
+const LIST_MAX: u32 = 50;
+
+/// Which kept games to list.
+#[derive(Deserialize)]
+pub struct ListQuery {
+    player: Option<String>,
+    origin: Option<String>,
+    limit: Option<u32>,
+}
+
+/// `/api/replays?player=ID` or `?origin=ROOM` (`ladder`, `fork`, a room's
+/// name), with `limit` (default 10, at most 50): the latest kept games,
+/// newest first, as `[{"id", "game", "origin", "players", "result",
+/// "created_ms"}]`. Kept games are public; only their stderr is not.
+pub async fn list(State(st): Shared, Query(q): Query<ListQuery>) -> Result<Response, AppError> {
+    let limit = q.limit.unwrap_or(10).clamp(1, LIST_MAX);
+    let rows = match (&q.player, &q.origin) {
+        (Some(p), None) => st.store.replays_of(p, limit).await?,
+        (None, Some(o)) => st.store.replays_from(o, limit).await?,
+        _ => return Err(AppError::Client(StatusCode::BAD_REQUEST, "give either player=ID or origin=NAME".into())),
+    };
+    let out: Vec<serde_json::Value> = rows
+        .into_iter()
+        .map(|r| {
+            let result: serde_json::Value = serde_json::from_str(&r.result).unwrap_or(serde_json::Value::Null);
+            serde_json::json!({
+                "id": r.id, "game": r.game, "origin": r.origin, "players": r.players,
+                "result": result, "created_ms": r.created_ms,
+            })
+        })
+        .collect();
+    Ok(Json(out).into_response())
+}
+
+/// `/api/replays/ID/file`: the replay file itself, for `snakepit replay`
+/// and `snakepit replay --from-tick` on the contestant's machine.
+pub async fn file(State(st): Shared, Path(id): Path<i64>) -> Result<Response, AppError> {
+    let Some((info, body)) = st.store.replay(id).await? else {
+        return Err(AppError::Client(StatusCode::NOT_FOUND, format!("no game {id}")));
+    };
+    let disposition = format!("inline; filename=\"{}-{id}.replay\"", info.game);
+    Ok((
+        [
+            (axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (axum::http::header::CONTENT_DISPOSITION, disposition),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// What the page posts to fork a kept game.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForkRequest {
+    /// The first tick the new bot plays.
+    from_tick: u64,
+    /// The seat it plays.
+    seat: usize,
+    /// One of the offered bots.
+    bot: String,
+}
+
+/// `POST /api/replays/ID/fork`: queues a game that continues kept game ID
+/// from `from_tick` with `bot` in `seat`; answers `{"match": M, "status":
+/// "/api/matches/M"}`.
+pub async fn fork(
+    State(st): Shared,
+    Path(id): Path<i64>,
+    Query(who): Query<Owner>,
+    Json(req): Json<ForkRequest>,
+) -> Result<Response, AppError> {
+    let bad = |m: String| AppError::Client(StatusCode::BAD_REQUEST, m);
+    let owner = who.check(&st).await?;
+    let Some((info, body)) = st.store.replay(id).await? else {
+        return Err(AppError::Client(StatusCode::NOT_FOUND, format!("no game {id}")));
+    };
+    if !FORKABLE_GAMES.contains(&info.game.as_str()) {
+        return Err(bad(format!("games of {} cannot be forked yet", info.game)));
+    }
+    let header = Header::parse(&body).map_err(|e| AppError::Server(anyhow::anyhow!("kept game {id}: {e}")))?;
+    // Every line after the header is one tick.
+    let ticks = body.lines().count().saturating_sub(1) as u64;
+    if req.seat >= header.seats {
+        return Err(bad(format!("seat {} does not exist: the game has seats 0 to {}", req.seat, header.seats - 1)));
+    }
+    if req.from_tick == 0 || req.from_tick > ticks + 1 {
+        return Err(bad(format!("from_tick must be between 1 and {} (the game has {ticks} ticks)", ticks + 1)));
+    }
+    let offered = fork_bots(&st, owner.as_deref()).await?;
+    if !offered.contains(&req.bot) {
+        return Err(bad(format!("{:?} is not offered; choose one of {}", req.bot, offered.join(", "))));
+    }
+    if st.store.queue_counts().await?.queued >= QUEUED_MAX {
+        return Err(AppError::Client(StatusCode::SERVICE_UNAVAILABLE, "too many games are waiting; try again later".into()));
+    }
+    let mut bots = Vec::with_capacity(header.seats);
+    let mut players = Vec::with_capacity(header.seats);
+    for seat in 0..header.seats {
+        if seat == req.seat {
+            let me = req.bot.strip_prefix(CODE_PREFIX).map_or_else(String::new, str::to_string);
+            bots.push(req.bot.clone());
+            players.push(me);
+            continue;
+        }
+        let player = info.players.get(seat).cloned().unwrap_or_default();
+        let runs = match player.as_str() {
+            "" => false,
+            p => st.store.code(p).await?.is_some_and(|c| QUEUED_LANGS.contains(&c.lang.as_str())),
+        };
+        let label = header.players.get(seat).map_or("", String::as_str);
+        bots.push(if runs {
+            format!("{CODE_PREFIX}{player}")
+        } else if FORK_BUILTINS.contains(&label) {
+            label.to_string()
+        } else {
+            STAND_IN_BOT.to_string()
+        });
+        players.push(if runs { player } else { String::new() });
+    }
+    let spec = MatchSpec {
+        game: info.game.clone(),
+        bots,
+        set: Vec::new(),
+        ticks: None,
+        players,
+        origin: Some("fork".into()),
+        labels: None,
+        fork: Some(ForkOf { replay_id: id, from_tick: req.from_tick }),
+    };
+    let spec = serde_json::to_string(&spec).map_err(|e| AppError::Server(e.into()))?;
+    let ids = st.store.enqueue_matches(&[NewMatch { game: info.game, spec, seed: header.seed }]).await?;
+    let m = ids[0];
+    Ok(Json(serde_json::json!({ "match": m, "status": format!("/api/matches/{m}") })).into_response())
+}
+
+/// `/api/matches/ID`: `{"state": "queued"|"running"|"done"|"failed",
+/// "replay": ID|null, "error": TEXT|null}`.
+pub async fn match_status(State(st): Shared, Path(id): Path<i64>) -> Result<Response, AppError> {
+    let Some(m) = st.store.match_status(id).await? else {
+        return Err(AppError::Client(StatusCode::NOT_FOUND, format!("no queued game {id}")));
+    };
+    let error = m
+        .result
+        .as_deref()
+        .and_then(|r| serde_json::from_str::<serde_json::Value>(r).ok())
+        .and_then(|r| r["error"].as_str().map(str::to_string));
+    let state = match (m.state.as_str(), &error) {
+        ("done", Some(_)) => "failed",
+        (s, _) => s,
+    };
+    Ok(Json(serde_json::json!({ "state": state, "replay": m.replay_id, "error": error })).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_log_keeps_only_the_asked_seats() {
+        let log = "{\"seat\":0,\"t\":1}\n{\"seat\":1,\"t\":1}\nnot json\n{\"seat\":1,\"t\":2}\n";
+        assert_eq!(log_of_seats(log, &[1]), "{\"seat\":1,\"t\":1}\n{\"seat\":1,\"t\":2}\n");
+        assert_eq!(log_of_seats(log, &[]), "");
+    }
+
+    #[test]
+    fn query_parts_are_escaped() {
+        assert_eq!(url_part("a b&c=d/é"), "a%20b%26c%3Dd%2F%C3%A9");
+        assert_eq!(url_part("Az09-_.~"), "Az09-_.~");
+    }
+}

@@ -1,0 +1,205 @@
+//! Finished room games are kept as replays, over real sockets: a duel
+//! between a player's uploaded program and a built-in bot ends, its replay
+//! re-simulates exactly to the result the room announced, its stderr log
+//! shows only on its owner's copy of the page, and a fork of it is queued
+//! with the bots the page offers.
+
+mod common;
+
+use common::*;
+use snakepit_engine::Game;
+use snakepit_engine::duel::Duel;
+use snakepit_protocol::replay::Replay;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// A duel program: prints a marker on stderr every tick and moves at
+/// random, as the KingOfBots format asks (one token in, 0-3 out).
+const MARKED_DUEL_BOT: &str = r#"import random, sys
+n = 0
+for line in sys.stdin:
+    n += 1
+    print(f"kept-marker {n}", file=sys.stderr, flush=True)
+    print(random.randrange(4), flush=True)
+"#;
+
+/// Registers a duel player who saves `MARKED_DUEL_BOT`; returns (id, code).
+async fn coder(addr: SocketAddr, name: &str) -> (String, String) {
+    let body = serde_json::json!({ "name": name, "game": "duel" }).to_string();
+    let (status, body) = http(addr, "POST", "/api/register", Some(&body), None).await;
+    assert_eq!(status, 201, "{body}");
+    let v = json(&body);
+    let (id, code) = (v["id"].as_str().unwrap().to_string(), v["code"].as_str().unwrap().to_string());
+    let body = serde_json::json!({ "user": id, "code": code, "lang": "python", "name": "marked", "source": MARKED_DUEL_BOT });
+    let (status, body) = http(addr, "POST", "/api/code", Some(&body.to_string()), None).await;
+    assert_eq!(status, 200, "{body}");
+    (id, code)
+}
+
+/// Waits for a kept game listed at `query` (`player=ID`, `origin=ROOM`).
+async fn first_kept(addr: SocketAddr, query: &str, secs: u64) -> serde_json::Value {
+    let end = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        let (status, body) = http(addr, "GET", &format!("/api/replays?{query}"), None, None).await;
+        assert_eq!(status, 200, "{body}");
+        if let Some(first) = json(&body).as_array().and_then(|a| a.last().cloned()) {
+            return first;
+        }
+        assert!(tokio::time::Instant::now() < end, "no game kept for {query} within {secs} s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn duel_config(tag: &str) -> snakepit_server::config::Config {
+    let mut cfg = config(temp_db(tag), 30);
+    cfg.duel.tick_ms = Some(30);
+    cfg.duel.pause_ticks = Some(2);
+    cfg
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_duel_is_kept_replays_exactly_and_its_stderr_is_its_owners() {
+    let server = start(duel_config("keptduel")).await;
+    let addr = server.addr;
+    let (id, code) = coder(addr, "marked coder").await;
+    // The first games may end before the program has started (it then
+    // forfeits): take the first kept game in which it wrote something.
+    let end = tokio::time::Instant::now() + Duration::from_secs(60);
+    let (kept, mine) = 'found: loop {
+        assert!(tokio::time::Instant::now() < end, "no kept game shows the program's stderr within 60 s");
+        let (_, body) = http(addr, "GET", &format!("/api/replays?player={id}&limit=50"), None, None).await;
+        for kept in json(&body).as_array().unwrap() {
+            let (status, page) = http(addr, "GET", &format!("/replays/{}?player={id}&code={code}", kept["id"]), None, None).await;
+            assert_eq!(status, 200);
+            if page.contains("kept-marker") {
+                break 'found (kept.clone(), page);
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let replay_id = kept["id"].as_i64().unwrap();
+    assert_eq!((kept["game"].as_str(), kept["origin"].as_str()), (Some("duel"), Some("duel")));
+    let seat = kept["players"].as_array().unwrap().iter().position(|p| p == id.as_str()).expect("the player's seat");
+
+    // The file re-simulates, ends where the room said, with its places.
+    let (status, text) = http(addr, "GET", &format!("/api/replays/{replay_id}/file"), None, None).await;
+    assert_eq!(status, 200);
+    let replay = Replay::<Duel>::parse(&text).expect("a valid replay");
+    assert_eq!(replay.header.players[seat], "marked coder");
+    let end = replay.resimulate(|_, _, _| {}).expect("the checksums hold");
+    assert!(end.is_over(), "the kept game is a finished one");
+    let places: Vec<u64> = kept["result"]["places"].as_array().unwrap().iter().map(|p| p.as_u64().unwrap()).collect();
+    let scores = end.scores();
+    assert_eq!(kept["result"]["ticks"].as_u64(), Some(replay.ticks.len() as u64));
+    match scores[0].cmp(&scores[1]) {
+        std::cmp::Ordering::Greater => assert_eq!(places, [1, 2]),
+        std::cmp::Ordering::Less => assert_eq!(places, [2, 1]),
+        std::cmp::Ordering::Equal => assert_eq!(places, [1, 1]),
+    }
+
+    // The stderr log shows on the owner's copy of the page only.
+    assert!(mine.contains("kept-marker"));
+    let (status, public) = http(addr, "GET", &format!("/replays/{replay_id}"), None, None).await;
+    assert_eq!(status, 200);
+    assert!(!public.contains("kept-marker"), "nobody else does");
+    let (status, _) = http(addr, "GET", &format!("/replays/{replay_id}?player={id}&code=wrong"), None, None).await;
+    assert_eq!(status, 403);
+    let (status, _) = http(addr, "GET", "/replays/999999", None, None).await;
+    assert_eq!(status, 404);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fork_is_queued_with_an_offered_bot_and_reports_its_state() {
+    let cfg = duel_config("forkq");
+    let db = cfg.db.clone();
+    let server = start(cfg).await;
+    let addr = server.addr;
+    let (id, code) = coder(addr, "forker").await;
+    let kept = first_kept(addr, &format!("player={id}"), 60).await;
+    let replay_id = kept["id"].as_i64().unwrap();
+    let ticks = kept["result"]["ticks"].as_u64().unwrap();
+    let seat = kept["players"].as_array().unwrap().iter().position(|p| p == id.as_str()).unwrap();
+    let other = 1 - seat;
+    let fork = |query: String, body: serde_json::Value| async move {
+        let (status, body) = http(addr, "POST", &format!("/api/replays/{replay_id}/fork{query}"), Some(&body.to_string()), None).await;
+        (status, json(&body))
+    };
+    let me = format!("?player={id}&code={code}");
+    let ask = |seat: usize, tick: u64, bot: &str| serde_json::json!({ "from_tick": tick, "seat": seat, "bot": bot });
+    for (query, body, why) in [
+        (String::new(), ask(2, 1, "builtin:greedy"), "does not exist"),
+        (String::new(), ask(0, 0, "builtin:greedy"), "from_tick"),
+        (String::new(), ask(0, ticks + 2, "builtin:greedy"), "from_tick"),
+        (String::new(), ask(0, 1, "python3 evil.py"), "not offered"),
+        (String::new(), ask(other, 1, &format!("code:{id}")), "not offered"),
+    ] {
+        let (status, answer) = fork(query, body).await;
+        assert_eq!(status, 400, "{answer}");
+        assert!(answer["error"].as_str().unwrap().contains(why), "{answer}");
+    }
+    let (status, _) = fork(format!("?player={id}&code=bad"), ask(0, 1, "builtin:greedy")).await;
+    assert_eq!(status, 403);
+
+    // The owner puts their own program in the other seat from tick 2.
+    let (status, answer) = fork(me, ask(other, 2, &format!("code:{id}"))).await;
+    assert_eq!(status, 200, "{answer}");
+    let m = answer["match"].as_i64().unwrap();
+    assert_eq!(answer["status"], format!("/api/matches/{m}"));
+    let state = |m: i64| async move {
+        let (status, body) = http(addr, "GET", &format!("/api/matches/{m}"), None, None).await;
+        assert_eq!(status, 200, "{body}");
+        json(&body)
+    };
+    assert_eq!(state(m).await["state"], "queued");
+
+    // A worker (here the test, on the same store) finds the fork as asked.
+    let store = snakepit_store::Store::open(db.to_str().unwrap()).await.unwrap();
+    let claimed = store.claim_match("test-worker", 60_000).await.unwrap().expect("the fork is queued");
+    assert_eq!(claimed.id, m);
+    let spec: snakepit_store::spec::MatchSpec = serde_json::from_str(&claimed.spec).unwrap();
+    assert_eq!(spec.fork, Some(snakepit_store::spec::ForkOf { replay_id, from_tick: 2 }));
+    assert_eq!(spec.bots[other], format!("code:{id}"));
+    assert_eq!(spec.bots[seat], format!("code:{id}"), "the player's own seat keeps their program");
+    assert_eq!((spec.game.as_str(), spec.origin.as_deref()), ("duel", Some("fork")));
+    assert_eq!(state(m).await["state"], "running");
+    let failed = r#"{"scores":[],"places":[],"ticks":0,"error":"no such bot"}"#;
+    assert!(store.finish_match(m, "test-worker", failed, None).await.unwrap());
+    let s = state(m).await;
+    assert_eq!((s["state"].as_str(), s["error"].as_str()), (Some("failed"), Some("no such bot")));
+
+    // A spectator may fork with a built-in bot; the built-in seat of the
+    // original is played by a built-in bot too.
+    let (status, answer) = fork(String::new(), ask(seat, 1, "builtin:random")).await;
+    assert_eq!(status, 200, "{answer}");
+    let m2 = answer["match"].as_i64().unwrap();
+    let claimed = store.claim_match("test-worker", 60_000).await.unwrap().unwrap();
+    let spec: snakepit_store::spec::MatchSpec = serde_json::from_str(&claimed.spec).unwrap();
+    assert_eq!(spec.bots[seat], "builtin:random");
+    assert_eq!(spec.bots[other], "builtin:greedy");
+    let done = r#"{"scores":[1,0],"places":[1,2],"ticks":9}"#;
+    assert!(store.finish_match(m2, "test-worker", done, Some(replay_id)).await.unwrap());
+    let s = state(m2).await;
+    assert_eq!((s["state"].as_str(), s["replay"].as_i64()), (Some("done"), Some(replay_id)));
+    let (status, _) = http(addr, "GET", "/api/matches/999999", None, None).await;
+    assert_eq!(status, 404);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rooms_of_built_in_bots_keep_their_games_too() {
+    let server = start(duel_config("keptbots")).await;
+    let addr = server.addr;
+    let kept = first_kept(addr, "origin=duel", 60).await;
+    assert_eq!(kept["players"], serde_json::json!(["", ""]));
+    let (status, page) = http(addr, "GET", &format!("/replays/{}", kept["id"]), None, None).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("connect-src 'self'"), "the page may post a fork to its own server");
+    let (status, body) = http(addr, "GET", "/api/replays", None, None).await;
+    assert_eq!(status, 400, "{body}");
+    server.shutdown().await;
+}
