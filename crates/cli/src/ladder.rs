@@ -34,8 +34,6 @@ const WINDOW_BASE: f64 = 2.0;
 /// How much the gap widens per second of waiting.
 const WINDOW_PER_SECOND: f64 = 0.5;
 
-/// Languages the workers run (see `worker`'s `code:` seats).
-const LADDER_LANGS: &[&str] = &["python", "javascript"];
 
 /// The ladder of one game, as one scheduler sees it.
 pub struct Ladder {
@@ -107,7 +105,7 @@ impl Ladder {
                 .iter()
                 .any(|p| p.id == code.player_id && p.game == self.game);
             if !of_game
-                || !LADDER_LANGS.contains(&code.lang.as_str())
+                || !snakepit_store::spec::QUEUED_LANGS.contains(&code.lang.as_str())
                 || busy.contains(&&code.player_id)
             {
                 continue;

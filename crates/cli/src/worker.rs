@@ -13,13 +13,13 @@
 //! A queued game is a JSON object ([`MatchSpec`]): the game, one bot spec
 //! per seat as `play --bot` takes them, and optional settings. One more
 //! spec exists only here: `code:PLAYER_ID`, the program that player saved
-//! on their page (Python or JavaScript), read from the store when the game
-//! starts and run in the sandbox like any command line.
+//! on their page (Python, JavaScript or C), read from the store when the
+//! game starts and run in the sandbox like any command line.
 
 use crate::bot_spec::BotSpec;
 use crate::play::{self, GameFlags, GameKind, GameOutcome, RunOptions};
 use anyhow::Context;
-use snakepit_store::spec::{CODE_PREFIX, MatchResult, MatchSpec};
+use snakepit_store::spec::{CODE_PREFIX, MatchResult, MatchSpec, QUEUED_LANGS};
 use snakepit_store::{ClaimedMatch, NewMatch, NewReplay, Store};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -420,12 +420,14 @@ impl Job {
                 .await
                 .map_err(|e| format!("cannot read the program of {player}: {e}"))?
                 .ok_or_else(|| format!("player {player:?} has no saved program"))?;
-            let (file, runner) = match code.lang.as_str() {
-                "python" => ("bot.py", "python3"),
-                "javascript" => ("bot.js", "node"),
+            let file = match code.lang.as_str() {
+                "python" => "bot.py",
+                "javascript" => "bot.js",
+                "c" => "bot.c",
                 other => {
                     return Err(format!(
-                        "programs in {other:?} do not play queued games yet (Python and JavaScript do)"
+                        "programs in {other:?} do not play queued games (these do: {})",
+                        QUEUED_LANGS.join(", ")
                     ));
                 }
             };
@@ -433,7 +435,19 @@ impl Job {
             std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             let path = dir.join(file);
             std::fs::write(&path, &code.source).map_err(|e| format!("{}: {e}", path.display()))?;
-            *bot = format!("{runner} {}", path.display());
+            // The path is one quoted word of the command line (which is
+            // not a shell): it is copied into the bot's folder.
+            let path = path.display().to_string();
+            if path.contains(['\'', '"']) {
+                return Err(format!("the folder {path:?} cannot be quoted on a command line"));
+            }
+            *bot = match code.lang.as_str() {
+                "python" => format!("python3 '{path}'"),
+                "javascript" => format!("node '{path}'"),
+                // Compiled in the sandbox, in the bot's own folder, as the
+                // server's rooms do.
+                _ => format!("/bin/sh -c 'gcc -O2 -o bot bot.c -lm && exec ./bot' '{path}'"),
+            };
         }
         if labels != spec.bots {
             out.labels = Some(labels);

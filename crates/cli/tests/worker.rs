@@ -215,7 +215,7 @@ async fn a_killed_worker_s_games_go_to_another() {
 }
 
 /// A seat `code:PLAYER_ID` plays the program the player saved (here the
-/// Python duel starter): the worker reads it from the store, runs it in the
+/// Python and C duel starters): the worker reads it from the store, runs it in the
 /// sandbox, and files the replay under the player.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_saved_program_plays_a_queued_game() {
@@ -236,6 +236,11 @@ async fn a_saved_program_plays_a_queued_game() {
         })
         .await
         .unwrap();
+    // A C program is compiled in the sandbox when its game starts.
+    let cat = store.add_player("cat", "duel").await.unwrap();
+    let c_source = std::fs::read_to_string(root.join("starters/duel/c/bot.c")).unwrap();
+    let c_code = CodeRow { player_id: cat.id.clone(), lang: "c".into(), name: "v1".into(), source: c_source };
+    store.save_code(&c_code).await.unwrap();
     let spec = |bot: &str| {
         serde_json::json!({"game": "duel", "bots": [bot, "builtin:random"], "players": [ann.id, ""], "origin": "ladder"})
             .to_string()
@@ -251,6 +256,11 @@ async fn a_saved_program_plays_a_queued_game() {
                 game: "duel".into(),
                 spec: spec("code:nobody"),
                 seed: 4,
+            },
+            NewMatch {
+                game: "duel".into(),
+                spec: serde_json::json!({"game": "duel", "bots": [format!("code:{}", cat.id), "builtin:random"]}).to_string(),
+                seed: 5,
             },
         ])
         .await
@@ -274,7 +284,11 @@ async fn a_saved_program_plays_a_queued_game() {
             .contains("no saved program"),
         "{refused}"
     );
-    let games = store.replays_of(&ann.id, 10).await.unwrap();
+    let compiled: serde_json::Value =
+        serde_json::from_str(&store.match_result(ids[2]).await.unwrap().unwrap()).unwrap();
+    assert!(compiled.get("error").is_none(), "the C program plays: {compiled}");
+    assert!(compiled["ticks"].as_u64().unwrap() > 1, "{compiled}");
+    let games = store.replays_of(&ann.id, None, 10).await.unwrap();
     assert_eq!(games.len(), 1, "one replay, filed under the player");
     assert_eq!(
         (games[0].origin.as_str(), games[0].players[0].as_str()),
@@ -383,7 +397,7 @@ async fn the_ladder_pairs_plays_and_rates_saved_programs() {
     );
     for id in &ids {
         assert!(
-            !store.replays_of(id, 1).await.unwrap().is_empty() || !rated.contains(&id.as_str())
+            !store.replays_of(id, None, 1).await.unwrap().is_empty() || !rated.contains(&id.as_str())
         );
     }
     drop(store);

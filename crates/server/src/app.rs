@@ -220,7 +220,7 @@ async fn api_ratings(State(st): Shared, Query(q): Query<GameQuery>) -> Result<im
     for r in st.store.ratings(&game).await? {
         let name = players.iter().find(|p| p.id == r.player_id).map_or_else(String::new, |p| p.name.clone());
         let mut recent = Vec::new();
-        for g in st.store.replays_of(&r.player_id, RECENT_GAMES).await? {
+        for g in st.store.replays_of(&r.player_id, Some("ladder"), RECENT_GAMES).await? {
             let result: serde_json::Value = serde_json::from_str(&g.result).unwrap_or(serde_json::Value::Null);
             let seat = g.players.iter().position(|p| *p == r.player_id);
             let place = seat.and_then(|s| result["places"].get(s)).cloned().unwrap_or(serde_json::Value::Null);

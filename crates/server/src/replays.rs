@@ -26,7 +26,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use snakepit_protocol::replay::Header;
 use snakepit_store::NewMatch;
-use snakepit_store::spec::{CODE_PREFIX, ForkOf, MatchSpec};
+use snakepit_store::spec::{CODE_PREFIX, ForkOf, MatchSpec, QUEUED_LANGS};
 use std::sync::Arc;
 
 type Shared = State<Arc<AppState>>;
@@ -40,9 +40,6 @@ const FORK_BUILTINS: &[&str] = &["builtin:greedy", "builtin:random"];
 
 /// Who takes over a seat whose player cannot be called back.
 const STAND_IN_BOT: &str = "builtin:greedy";
-
-/// Languages whose saved programs workers run.
-const QUEUED_LANGS: &[&str] = &["python", "javascript"];
 
 /// At most this many queued games wait before a fork is refused, so that
 /// a page cannot bury the ladder under forks.
@@ -156,7 +153,7 @@ pub struct ListQuery {
 pub async fn list(State(st): Shared, Query(q): Query<ListQuery>) -> Result<Response, AppError> {
     let limit = q.limit.unwrap_or(10).clamp(1, LIST_MAX);
     let rows = match (&q.player, &q.origin) {
-        (Some(p), None) => st.store.replays_of(p, limit).await?,
+        (Some(p), None) => st.store.replays_of(p, None, limit).await?,
         (None, Some(o)) => st.store.replays_from(o, limit).await?,
         _ => return Err(AppError::Client(StatusCode::BAD_REQUEST, "give either player=ID or origin=NAME".into())),
     };

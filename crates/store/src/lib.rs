@@ -142,7 +142,7 @@ pub struct RoomRow {
 }
 
 /// A finished game to keep.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NewReplay {
     /// Game name.
     pub game: String,
@@ -388,9 +388,10 @@ impl Store {
         dispatch!(self.replay_stderr_log(id))
     }
 
-    /// A player's latest games, newest first, at most `limit`.
-    pub async fn replays_of(&self, player_id: &str, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
-        dispatch!(self.replays_of(player_id, limit))
+    /// A player's latest games (only those from `origin` when given),
+    /// newest first, at most `limit`.
+    pub async fn replays_of(&self, player_id: &str, origin: Option<&str>, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+        dispatch!(self.replays_of(player_id, origin, limit))
     }
 
     /// The latest games kept from one origin (a room's name, `ladder`,

@@ -318,14 +318,15 @@ impl Postgres {
         row.map(|r| Ok((info_row(&r)?, r.get(6)))).transpose()
     }
 
-    pub(crate) async fn replays_of(&self, player_id: &str, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+    pub(crate) async fn replays_of(&self, player_id: &str, origin: Option<&str>, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
         let rows = self
             .client()
             .await
             .query(
                 "SELECT r.id, r.game, r.origin, r.players, r.result, r.created_ms FROM replay_players l
-                 JOIN replays r ON r.id = l.replay_id WHERE l.player_id = $1 ORDER BY r.id DESC LIMIT $2",
-                &[&player_id, &i64::from(limit)],
+                 JOIN replays r ON r.id = l.replay_id WHERE l.player_id = $1 AND ($3::text IS NULL OR r.origin = $3)
+                 ORDER BY r.id DESC LIMIT $2",
+                &[&player_id, &i64::from(limit), &origin],
             )
             .await?;
         rows.iter().map(info_row).collect()

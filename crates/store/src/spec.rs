@@ -13,6 +13,11 @@ use serde::{Deserialize, Serialize};
 /// game starts and runs it in the sandbox.
 pub const CODE_PREFIX: &str = "code:";
 
+/// The languages of saved programs that queued games (ladder games, forks)
+/// run: Python, JavaScript, and C (compiled in the sandbox when the game
+/// starts, within the first move's longer deadline).
+pub const QUEUED_LANGS: &[&str] = &["python", "javascript", "c"];
+
 /// One queued game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchSpec {

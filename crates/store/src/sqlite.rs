@@ -321,14 +321,15 @@ impl Sqlite {
         .await
     }
 
-    pub(crate) async fn replays_of(&self, player_id: &str, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
-        let player_id = player_id.to_string();
+    pub(crate) async fn replays_of(&self, player_id: &str, origin: Option<&str>, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+        let (player_id, origin) = (player_id.to_string(), origin.map(str::to_string));
         self.call(move |c| {
             let mut st = c.prepare(
                 "SELECT r.id, r.game, r.origin, r.players, r.result, r.created_ms FROM replay_players l
-                 JOIN replays r ON r.id = l.replay_id WHERE l.player_id = ?1 ORDER BY r.id DESC LIMIT ?2",
+                 JOIN replays r ON r.id = l.replay_id WHERE l.player_id = ?1 AND (?3 IS NULL OR r.origin = ?3)
+                 ORDER BY r.id DESC LIMIT ?2",
             )?;
-            let rows = st.query_map(params![player_id, limit], info_row)?;
+            let rows = st.query_map(params![player_id, limit, origin], info_row)?;
             rows.map(|r| r?.finish()).collect()
         })
         .await

@@ -158,10 +158,19 @@ async fn replays(s: Store) {
     assert_eq!(s.replay_stderr_log(ids[2]).await.unwrap().as_deref(), Some("{\"seat\":0,\"t\":1}\n"));
     assert_eq!(s.replay_stderr_log(ids[1]).await.unwrap().as_deref(), Some(""));
     assert_eq!(s.replay_stderr_log(ids[4] + 100).await.unwrap(), None);
-    let of_a: Vec<_> = s.replays_of(&a.id, 3).await.unwrap().into_iter().map(|r| r.id).collect();
+    let of_a: Vec<_> = s.replays_of(&a.id, None, 3).await.unwrap().into_iter().map(|r| r.id).collect();
     assert_eq!(of_a, vec![ids[4], ids[3], ids[2]]);
-    let of_b: Vec<_> = s.replays_of(&b.id, 10).await.unwrap().into_iter().map(|r| r.id).collect();
+    let of_b: Vec<_> = s.replays_of(&b.id, None, 10).await.unwrap().into_iter().map(|r| r.id).collect();
     assert_eq!(of_b, vec![ids[4], ids[2], ids[0]]);
+    let r = NewReplay { origin: "fork".into(), players: vec![b.id.clone()], ..NewReplay::default() };
+    let forked = s.save_replay(&r).await.unwrap();
+    let of_b = |o| {
+        let (s, b) = (s.clone(), b.id.clone());
+        async move { s.replays_of(&b, o, 10).await.unwrap().into_iter().map(|r| r.id).collect::<Vec<_>>() }
+    };
+    assert_eq!(of_b(Some("ladder")).await, vec![ids[4], ids[2], ids[0]]);
+    assert_eq!(of_b(Some("fork")).await, vec![forked]);
+    assert_eq!(of_b(None).await, vec![forked, ids[4], ids[2], ids[0]]);
     let r = NewReplay {
         game: "duel".into(),
         origin: "duel-room".into(),
