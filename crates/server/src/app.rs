@@ -126,12 +126,18 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/admin", get(web::admin_page))
         .route("/codenjoy-contest/board/player/{id}", get(web::player_page))
         .route("/static/{file}", get(web::asset))
+        .route("/favicon.ico", get(web::favicon))
         .route("/codenjoy-contest/ws", get(ws::bot_socket))
         .route("/ws/room/{name}", get(ws::spectator_socket))
         .route("/ws/player", get(ws::page_socket))
         .route("/api/rooms", get(api_rooms))
         .route("/api/leaderboard", get(api_leaderboard))
         .route("/api/ratings", get(api_ratings))
+        .route("/replays", get(web::replays_page))
+        .route(
+            "/replays/open",
+            post(crate::replays::open).layer(axum::extract::DefaultBodyLimit::max(crate::replays::OPEN_BYTES_MAX)),
+        )
         .route("/replays/{id}", get(crate::replays::replay_page))
         .route("/api/replays", get(crate::replays::list))
         .route("/api/replays/{id}/file", get(crate::replays::file))

@@ -1,5 +1,7 @@
 //! Kept games on the web: their list (`/api/replays`), their files
-//! (`/api/replays/ID/file`), the replay viewer's page (`/replays/ID`), its
+//! (`/api/replays/ID/file`), the viewer's page for a kept game
+//! (`/replays/ID`) or for a file from the visitor's disk (`POST
+//! /replays/open`), its
 //! "fork from this tick" button (`POST /api/replays/ID/fork`), and the
 //! state of a queued game (`/api/matches/ID`).
 //!
@@ -146,16 +148,16 @@ pub struct ListQuery {
     limit: Option<u32>,
 }
 
-/// `/api/replays?player=ID` or `?origin=ROOM` (`ladder`, `fork`, a room's
-/// name), with `limit` (default 10, at most 50): the latest kept games,
+/// `/api/replays`, `?player=ID`, `?origin=ROOM` (`ladder`, `fork`, a room's
+/// name) or both, with `limit` (default 10, at most 50): the latest kept games,
 /// newest first, as `[{"id", "game", "origin", "players", "result",
 /// "created_ms"}]`. Kept games are public; only their stderr is not.
 pub async fn list(State(st): Shared, Query(q): Query<ListQuery>) -> Result<Response, AppError> {
     let limit = q.limit.unwrap_or(10).clamp(1, LIST_MAX);
     let rows = match (&q.player, &q.origin) {
-        (Some(p), None) => st.store.replays_of(p, None, limit).await?,
+        (Some(p), o) => st.store.replays_of(p, o.as_deref(), limit).await?,
         (None, Some(o)) => st.store.replays_from(o, limit).await?,
-        _ => return Err(AppError::Client(StatusCode::BAD_REQUEST, "give either player=ID or origin=NAME".into())),
+        (None, None) => st.store.recent_replays(limit).await?,
     };
     let out: Vec<serde_json::Value> = rows
         .into_iter()
@@ -185,6 +187,58 @@ pub async fn file(State(st): Shared, Path(id): Path<i64>) -> Result<Response, Ap
         body,
     )
         .into_response())
+}
+
+/// Largest replay (with its stderr log) `/replays/open` takes, in bytes of
+/// form body.
+pub const OPEN_BYTES_MAX: usize = 32 << 20;
+
+/// Longest file name shown in the page's fork command, in characters.
+const FILE_NAME_MAX_CHARS: usize = 200;
+
+/// A replay file from the visitor's disk, as the replays page posts it.
+#[derive(Deserialize)]
+pub struct OpenForm {
+    /// The file's name, for the fork command the page offers.
+    #[serde(default)]
+    name: String,
+    /// The replay's text.
+    replay: String,
+    /// Its stderr log's text (`FILE.stderr.jsonl`), empty when none.
+    #[serde(default)]
+    log: String,
+}
+
+/// `POST /replays/open`: a replay file's page in the viewer, re-simulated
+/// here and kept nowhere. A file that does not replay is answered 400 with
+/// the reason (the line and what is wrong with it).
+pub async fn open(axum::Form(form): axum::Form<OpenForm>) -> Response {
+    let refuse = |why: String| {
+        let text = format!("This replay cannot be shown: {why}\n");
+        (StatusCode::BAD_REQUEST, [(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
+    };
+    let header = match Header::parse(&form.replay) {
+        Ok(h) => h,
+        Err(e) => return refuse(e.to_string()),
+    };
+    let name: String = form.name.chars().filter(|c| !c.is_control()).take(FILE_NAME_MAX_CHARS).collect();
+    let name = if name.is_empty() { "game.jsonl".to_string() } else { name };
+    // The fork command is offered for the games `replay --from-tick` plays.
+    let fork_file = FORKABLE_GAMES.contains(&header.game.as_str()).then(|| name.clone());
+    let log = (!form.log.trim().is_empty()).then(|| (form.log, std::path::PathBuf::from(format!("{name}.stderr.jsonl"))));
+    let text = form.replay;
+    // Re-simulating a long game takes a while: off the async workers.
+    let page = tokio::task::spawn_blocking(move || {
+        let fork = fork_file.as_deref().map(|file| snakepit_viewer::html::ForkOffer::Command { file });
+        let log = log.as_ref().map(|(t, p)| (t.as_str(), p.as_path()));
+        snakepit_viewer::html::page_for(&text, log, fork).map_err(|e| e.to_string())
+    })
+    .await;
+    match page {
+        Ok(Ok(page)) => ([(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response(),
+        Ok(Err(why)) => refuse(why),
+        Err(e) => refuse(format!("the viewer failed: {e}")),
+    }
 }
 
 /// What the page posts to fork a kept game.

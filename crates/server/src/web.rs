@@ -20,6 +20,7 @@ const ROOM: &str = include_str!("../web/room.html");
 const PLAYER: &str = include_str!("../web/player.html");
 const LEADERBOARD: &str = include_str!("../web/leaderboard.html");
 const ADMIN: &str = include_str!("../web/admin.html");
+const REPLAYS: &str = include_str!("../web/replays.html");
 
 /// Static assets by file name: (content type, bytes).
 const ASSETS: &[(&str, &str, &str)] = &[
@@ -30,6 +31,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("player.js", "text/javascript; charset=utf-8", include_str!("../web/player.js")),
     ("leaderboard.js", "text/javascript; charset=utf-8", include_str!("../web/leaderboard.js")),
     ("admin.js", "text/javascript; charset=utf-8", include_str!("../web/admin.js")),
+    ("replays.js", "text/javascript; charset=utf-8", include_str!("../web/replays.js")),
     ("style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
 ];
 
@@ -69,6 +71,20 @@ pub async fn leaderboard_page() -> Response {
 /// `/admin`
 pub async fn admin_page() -> Response {
     html(ADMIN)
+}
+
+/// `/replays`
+pub async fn replays_page() -> Response {
+    html(REPLAYS)
+}
+
+/// The site's icon, also drawn inline in every page's head.
+const ICON_SVG: &str = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><rect width='16' height='16' rx='4' fill='#121925'/><path d='M3.5 12h5V4.5h4' stroke='#4ade80' stroke-width='2.6' fill='none' stroke-linecap='round' stroke-linejoin='round'/></svg>";
+
+/// `/favicon.ico`: what browsers ask for on pages without an icon of
+/// their own (a plain-text answer, a downloaded file).
+pub async fn favicon() -> Response {
+    ([(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, "max-age=86400")], ICON_SVG).into_response()
 }
 
 /// `/static/FILE`

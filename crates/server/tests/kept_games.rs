@@ -199,7 +199,61 @@ async fn rooms_of_built_in_bots_keep_their_games_too() {
     let (status, page) = http(addr, "GET", &format!("/replays/{}", kept["id"]), None, None).await;
     assert_eq!(status, 200);
     assert!(page.contains("connect-src 'self'"), "the page may post a fork to its own server");
-    let (status, body) = http(addr, "GET", "/api/replays", None, None).await;
-    assert_eq!(status, 400, "{body}");
+    let (status, body) = http(addr, "GET", "/api/replays?limit=1", None, None).await;
+    assert_eq!(status, 200, "{body}");
+    let latest = json(&body);
+    assert_eq!(latest.as_array().unwrap().len(), 1);
+    assert!(latest[0]["id"].as_i64().unwrap() >= kept["id"].as_i64().unwrap(), "the newest first");
+    server.shutdown().await;
+}
+
+/// A form post, as the replays page sends it; returns (status, body).
+async fn post_form(addr: SocketAddr, path: &str, fields: &[(&str, &str)]) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let enc = |s: &str| -> String {
+        s.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => char::from(b).to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    };
+    let body: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={}", enc(v))).collect();
+    let body = body.join("&");
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out).to_string();
+    let status = text.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, text.split_once("\r\n\r\n").unwrap().1.to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replay_file_from_disk_opens_in_the_viewer_and_a_bad_one_says_why() {
+    let server = start(duel_config("openfile")).await;
+    let addr = server.addr;
+    let kept = first_kept(addr, "origin=duel", 60).await;
+    let (_, text) = http(addr, "GET", &format!("/api/replays/{}/file", kept["id"]), None, None).await;
+    let (status, page) = post_form(addr, "/replays/open", &[("name", "my duel.jsonl"), ("replay", &text), ("log", "")]).await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("\"game\":\"duel\""), "the page holds the game");
+    assert!(page.contains("my duel.jsonl"), "the fork command names the file");
+    assert!(!page.contains("connect-src"), "a file's page makes no request");
+    // One changed checksum: the viewer names the tick that differs.
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let c = lines[2].rfind("\"c\":\"").unwrap() + 5;
+    let flipped = if &lines[2][c..c + 1] == "0" { "1" } else { "0" };
+    lines[2].replace_range(c..c + 1, flipped);
+    let (status, why) = post_form(addr, "/replays/open", &[("replay", &lines.join("\n"))]).await;
+    assert_eq!(status, 400);
+    assert!(why.contains("cannot be shown") && why.contains("tick 2"), "{why}");
+    let (status, why) = post_form(addr, "/replays/open", &[("replay", "not a replay")]).await;
+    assert_eq!(status, 400);
+    assert!(why.contains("line 1"), "{why}");
     server.shutdown().await;
 }

@@ -394,6 +394,11 @@ impl Store {
         dispatch!(self.replays_of(player_id, origin, limit))
     }
 
+    /// The latest games kept, newest first, at most `limit`.
+    pub async fn recent_replays(&self, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+        dispatch!(self.recent_replays(limit))
+    }
+
     /// The latest games kept from one origin (a room's name, `ladder`,
     /// `fork`), newest first, at most `limit`.
     pub async fn replays_from(&self, origin: &str, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {

@@ -332,6 +332,18 @@ impl Postgres {
         rows.iter().map(info_row).collect()
     }
 
+    pub(crate) async fn recent_replays(&self, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+        let rows = self
+            .client()
+            .await
+            .query(
+                "SELECT id, game, origin, players, result, created_ms FROM replays ORDER BY id DESC LIMIT $1",
+                &[&i64::from(limit)],
+            )
+            .await?;
+        rows.iter().map(info_row).collect()
+    }
+
     pub(crate) async fn replays_from(&self, origin: &str, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
         let rows = self
             .client()

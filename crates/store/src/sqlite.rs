@@ -335,6 +335,15 @@ impl Sqlite {
         .await
     }
 
+    pub(crate) async fn recent_replays(&self, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+        self.call(move |c| {
+            let mut st = c.prepare("SELECT id, game, origin, players, result, created_ms FROM replays ORDER BY id DESC LIMIT ?1")?;
+            let rows = st.query_map(params![limit], info_row)?;
+            rows.map(|r| r?.finish()).collect()
+        })
+        .await
+    }
+
     pub(crate) async fn replays_from(&self, origin: &str, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
         let origin = origin.to_string();
         self.call(move |c| {

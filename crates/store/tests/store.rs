@@ -187,6 +187,8 @@ async fn replays(s: Store) {
     assert_eq!(from("duel-room", 10).await, vec![room]);
     assert_eq!(from("ladder", 2).await, vec![ids[4], ids[3]]);
     assert!(from("nowhere", 10).await.is_empty());
+    let recent: Vec<_> = s.recent_replays(2).await.unwrap().into_iter().map(|r| r.id).collect();
+    assert_eq!(recent, vec![room, room - 1]);
 }
 
 async fn ratings(s: Store) {
