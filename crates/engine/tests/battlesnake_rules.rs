@@ -8,32 +8,33 @@
 //! `UPDATE_EXPECT=1` changes one, read the new text against the rule before
 //! keeping it.
 
+mod notation;
+
 use expect_test::{Expect, expect};
 use snakepit_engine::battlesnake::{Action, Battlesnake, Cause, Event, Position, Settings, SnakeSetup};
 use snakepit_engine::{Dir, Game, Pos};
 use std::fmt::Write;
 
+use notation::letter_of;
+
+/// Seats the notation's letters name: `A` to `P`.
+const SEATS: usize = 16;
+
+fn seat_of(letter: char) -> Option<usize> {
+    notation::seat_of(letter, SEATS)
+}
+
+fn is_snake_line(line: &str) -> bool {
+    notation::is_seat_line(line, SEATS)
+}
+
 /// The table of rules in `src/battlesnake/mod.rs` and the tests of this
 /// file name each other exactly.
 #[test]
 fn rule_table_matches_tests() {
-    let table: std::collections::BTreeSet<String> = include_str!("../src/battlesnake/mod.rs")
-        .lines()
-        .skip_while(|l| !l.contains("| rule | test |"))
-        .skip(2)
-        .take_while(|l| l.starts_with("//! | "))
-        .filter_map(|l| l.rsplit(" | ").next())
-        .flat_map(|cell| cell.split('`').skip(1).step_by(2).map(str::to_string).collect::<Vec<_>>())
-        .collect();
-    let tests: std::collections::BTreeSet<String> = include_str!("battlesnake_rules.rs")
-        .split("#[test]\nfn ")
-        .skip(1)
-        .filter_map(|rest| rest.split('(').next())
-        .filter(|&name| name != "rule_table_matches_tests")
-        .map(str::to_string)
-        .collect();
-    assert!(tests.len() > 30, "found only {} tests; has the layout of this file changed?", tests.len());
-    assert_eq!(table, tests, "the rule table of src/battlesnake/mod.rs and these tests disagree");
+    let table = notation::table_tests(include_str!("../src/battlesnake/mod.rs"));
+    let tests = notation::test_fns(include_str!("battlesnake_rules.rs"));
+    notation::assert_table_matches("src/battlesnake/mod.rs", &table, &tests, 31);
 }
 
 // ---------------------------------------------------------------------------
@@ -1114,13 +1115,7 @@ struct Case {
     script: Vec<Step>,
 }
 
-fn seat_of(letter: char) -> Option<usize> {
-    ('A'..='P').contains(&letter).then(|| letter as usize - 'A' as usize)
-}
 
-fn letter_of(seat: usize) -> char {
-    (b'A' + seat as u8) as char
-}
 
 fn dedent(text: &str) -> Vec<&str> {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -1128,10 +1123,6 @@ fn dedent(text: &str) -> Vec<&str> {
     lines.into_iter().map(|l| &l[indent..]).collect()
 }
 
-fn is_snake_line(line: &str) -> bool {
-    let mut cs = line.chars();
-    matches!((cs.next(), cs.next()), (Some(c), Some(':')) if seat_of(c).is_some())
-}
 
 impl Case {
     fn parse(input: &str) -> Case {

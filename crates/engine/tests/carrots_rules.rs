@@ -7,6 +7,8 @@
 //! against the seed: when `UPDATE_EXPECT=1` changes one, read the new text
 //! against the rule before keeping it.
 
+mod notation;
+
 use check::check;
 use expect_test::expect;
 
@@ -14,22 +16,9 @@ use expect_test::expect;
 /// this file name each other exactly.
 #[test]
 fn rule_table_matches_tests() {
-    let table: std::collections::BTreeSet<String> = include_str!("../src/carrots/mod.rs")
-        .lines()
-        .filter(|l| l.starts_with("//! | ") && !l.starts_with("//! |---"))
-        .filter_map(|l| l.rsplit(" | ").next())
-        .flat_map(|cell| cell.split('`').skip(1).step_by(2).map(str::to_string).collect::<Vec<_>>())
-        .filter(|name| name != "test")
-        .collect();
-    let tests: std::collections::BTreeSet<String> = include_str!("carrots_rules.rs")
-        .split("#[test]\nfn ")
-        .skip(1)
-        .filter_map(|rest| rest.split('(').next())
-        .filter(|&name| name != "rule_table_matches_tests")
-        .map(str::to_string)
-        .collect();
-    assert!(tests.len() >= 20, "found only {} tests; has the layout of this file changed?", tests.len());
-    assert_eq!(table, tests, "the rule table of src/carrots/mod.rs and these tests disagree");
+    let table = notation::table_tests(include_str!("../src/carrots/mod.rs"));
+    let tests = notation::test_fns(include_str!("carrots_rules.rs"));
+    notation::assert_table_matches("src/carrots/mod.rs", &table, &tests, 20);
 }
 
 // ---------------------------------------------------------------------------
@@ -772,35 +761,18 @@ mod check {
         script: Vec<Step>,
     }
 
+    use crate::notation::{dedent, letter_of as letter};
+
+    /// Seats the notation's letters name: `A` to `Z`.
+    const SEATS: usize = 26;
+
     fn seat_of(c: char) -> Option<usize> {
-        c.is_ascii_uppercase().then(|| c as usize - 'A' as usize)
+        crate::notation::seat_of(c, SEATS)
     }
 
-    fn letter(seat: usize) -> char {
-        (b'A' + seat as u8) as char
-    }
-
-    fn dedent(text: &str) -> Vec<&str> {
-        let lines: Vec<&str> = text.lines().collect();
-        let indent = lines
-            .iter()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| l.len() - l.trim_start().len())
-            .min()
-            .unwrap_or(0);
-        let mut out: Vec<&str> = lines.iter().map(|l| l.get(indent..).unwrap_or("")).collect();
-        while out.first().is_some_and(|l| l.trim().is_empty()) {
-            out.remove(0);
-        }
-        while out.last().is_some_and(|l| l.trim().is_empty()) {
-            out.pop();
-        }
-        out
-    }
 
     fn is_snake_line(line: &str) -> bool {
-        let mut cs = line.chars();
-        matches!((cs.next(), cs.next()), (Some(c), Some(':')) if seat_of(c).is_some())
+        crate::notation::is_seat_line(line, SEATS)
     }
 
     fn one_seat(word: &str) -> usize {

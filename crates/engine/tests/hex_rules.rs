@@ -45,31 +45,33 @@
 //! the board in the input notation and one line per seat:
 //! `A: [absent|waiting] pieces=N score=N`.
 
+mod notation;
+
 use expect_test::{Expect, expect};
 use snakepit_engine::hex::{Action, Cell, Event, Hex, Ignored, Map, Player, Restart, ScoreReason, Settings};
 use snakepit_engine::Game;
 use std::fmt::Write;
 
+use notation::{dedent, letter_of};
+
+/// Seats the notation's letters name: `A` to `O`.
+const SEATS: usize = 15;
+
+fn seat_of(letter: char) -> Option<usize> {
+    notation::seat_of(letter, SEATS)
+}
+
+fn is_seat_line(line: &str) -> bool {
+    notation::is_seat_line(line, SEATS)
+}
+
 /// The table of rule sentences in `src/hex/mod.rs` and the tests of this
 /// file name each other exactly.
 #[test]
 fn rule_table_matches_tests() {
-    let table: std::collections::BTreeSet<String> = include_str!("../src/hex/mod.rs")
-        .lines()
-        .filter(|l| l.starts_with("//! | ") && !l.starts_with("//! |---"))
-        .filter_map(|l| l.trim_end_matches(" |").rsplit(" | ").next())
-        .flat_map(|cell| cell.split('`').skip(1).step_by(2).map(str::to_string).collect::<Vec<_>>())
-        .filter(|name| name != "test")
-        .collect();
-    let tests: std::collections::BTreeSet<String> = include_str!("hex_rules.rs")
-        .split("#[test]\nfn ")
-        .skip(1)
-        .filter_map(|rest| rest.split('(').next())
-        .filter(|&name| name != "rule_table_matches_tests")
-        .map(str::to_string)
-        .collect();
-    assert!(tests.len() > 30, "found only {} tests; has the layout of this file changed?", tests.len());
-    assert_eq!(table, tests, "the rule table of src/hex/mod.rs and these tests disagree");
+    let table = notation::table_tests(include_str!("../src/hex/mod.rs"));
+    let tests = notation::test_fns(include_str!("hex_rules.rs"));
+    notation::assert_table_matches("src/hex/mod.rs", &table, &tests, 31);
 }
 
 // ---------------------------------------------------------------------------
@@ -80,38 +82,9 @@ fn check(input: &str, expect: Expect) {
     expect.assert_eq(&run(input));
 }
 
-fn seat_of(letter: char) -> Option<usize> {
-    ('A'..='O').contains(&letter).then(|| letter as usize - 'A' as usize)
-}
 
-fn letter_of(seat: usize) -> char {
-    (b'A' + seat as u8) as char
-}
 
-/// Removes the indentation common to all non-blank lines and blank lines
-/// at both ends, so that cases can be indented with the code.
-fn dedent(text: &str) -> Vec<&str> {
-    let lines: Vec<&str> = text.lines().collect();
-    let indent = lines
-        .iter()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.len() - l.trim_start_matches(' ').len())
-        .min()
-        .unwrap_or(0);
-    let mut out: Vec<&str> = lines.iter().map(|l| if l.len() >= indent { &l[indent..] } else { "" }).collect();
-    while out.first().is_some_and(|l| l.trim().is_empty()) {
-        out.remove(0);
-    }
-    while out.last().is_some_and(|l| l.trim().is_empty()) {
-        out.pop();
-    }
-    out
-}
 
-fn is_seat_line(line: &str) -> bool {
-    let mut cs = line.chars();
-    matches!((cs.next(), cs.next()), (Some(c), Some(':')) if seat_of(c).is_some())
-}
 
 /// A seat's line: its state and score.
 #[derive(Default)]

@@ -9,6 +9,8 @@
 //! `UPDATE_EXPECT=1` changes one, read the new text against the rule before
 //! keeping it.
 
+mod notation;
+
 use check::check;
 use expect_test::expect;
 use snakepit_engine::Pos;
@@ -18,22 +20,9 @@ use snakepit_engine::multisnake::{MAPS, Map, MapProblem, MapSpec};
 /// this file name each other exactly.
 #[test]
 fn rule_table_matches_tests() {
-    let table: std::collections::BTreeSet<String> = include_str!("../src/multisnake/mod.rs")
-        .lines()
-        .filter(|l| l.starts_with("//! | ") && !l.starts_with("//! |---"))
-        .filter_map(|l| l.rsplit(" | ").next())
-        .flat_map(|cell| cell.split('`').skip(1).step_by(2).map(str::to_string).collect::<Vec<_>>())
-        .filter(|name| name != "test")
-        .collect();
-    let tests: std::collections::BTreeSet<String> = include_str!("multisnake_rules.rs")
-        .split("#[test]\nfn ")
-        .skip(1)
-        .filter_map(|rest| rest.split('(').next())
-        .filter(|&name| name != "rule_table_matches_tests")
-        .map(str::to_string)
-        .collect();
-    assert!(tests.len() >= 25, "found only {} tests; has the layout of this file changed?", tests.len());
-    assert_eq!(table, tests, "the rule table of src/multisnake/mod.rs and these tests disagree");
+    let table = notation::table_tests(include_str!("../src/multisnake/mod.rs"));
+    let tests = notation::test_fns(include_str!("multisnake_rules.rs"));
+    notation::assert_table_matches("src/multisnake/mod.rs", &table, &tests, 25);
 }
 
 // ---------------------------------------------------------------------------

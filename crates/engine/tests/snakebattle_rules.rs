@@ -10,6 +10,8 @@
 //! Fights use `rounds=false` where a round end would only add a winner's
 //! bonus to the picture; the round tests show that part.
 
+mod notation;
+
 mod common;
 
 use common::check;
@@ -19,25 +21,11 @@ use expect_test::expect;
 /// of this file name each other exactly.
 #[test]
 fn rule_table_matches_tests() {
-    let table: std::collections::BTreeSet<String> = include_str!("../src/snakebattle/mod.rs")
-        .lines()
-        .filter(|l| l.starts_with("//! | ") && !l.starts_with("//! |---"))
-        .filter_map(|l| l.rsplit(" | ").next())
-        .flat_map(|cell| cell.split('`').skip(1).step_by(2).map(str::to_string).collect::<Vec<_>>())
-        .filter(|name| name != "test")
-        // The table writes the examples as a range.
-        .chain((2..=4).map(|i| format!("fight_example_{i}")))
-        .collect();
-    let this_file = include_str!("snakebattle_rules.rs");
-    let tests: std::collections::BTreeSet<String> = this_file
-        .split("#[test]\nfn ")
-        .skip(1)
-        .filter_map(|rest| rest.split('(').next())
-        .filter(|&name| name != "rule_table_matches_tests")
-        .map(str::to_string)
-        .collect();
-    assert!(tests.len() > 40, "found only {} tests; has the layout of this file changed?", tests.len());
-    assert_eq!(table, tests, "the rule table of src/snakebattle/mod.rs and these tests disagree");
+    let mut table = notation::table_tests(include_str!("../src/snakebattle/mod.rs"));
+    // The table writes the examples as a range.
+    table.extend((2..=4).map(|i| format!("fight_example_{i}")));
+    let tests = notation::test_fns(include_str!("snakebattle_rules.rs"));
+    notation::assert_table_matches("src/snakebattle/mod.rs", &table, &tests, 41);
 }
 
 // ---------------------------------------------------------------------------

@@ -76,6 +76,19 @@ use snakepit_engine::snakebattle::{
 use snakepit_engine::{Dir, Game, Pos};
 use std::fmt::Write;
 
+use crate::notation::{dedent, letter_of};
+
+/// Seats the notation's letters name: `A` to `O`.
+const SEATS: usize = 15;
+
+fn seat_of(letter: char) -> Option<usize> {
+    crate::notation::seat_of(letter, SEATS)
+}
+
+fn is_snake_line(line: &str) -> bool {
+    crate::notation::is_seat_line(line, SEATS)
+}
+
 /// Runs a case written in the notation above and compares its report.
 pub fn check(input: &str, expect: Expect) {
     let case = Case::parse(input);
@@ -113,38 +126,9 @@ struct Case {
     script: Vec<Step>,
 }
 
-fn seat_of(letter: char) -> Option<usize> {
-    ('A'..='O').contains(&letter).then(|| letter as usize - 'A' as usize)
-}
 
-fn letter_of(seat: usize) -> char {
-    (b'A' + seat as u8) as char
-}
 
-/// Removes the indentation common to all non-blank lines, and blank lines
-/// at both ends, so that cases can be indented with the code.
-fn dedent(text: &str) -> Vec<&str> {
-    let lines: Vec<&str> = text.lines().collect();
-    let indent = lines
-        .iter()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.len() - l.trim_start_matches(' ').len())
-        .min()
-        .unwrap_or(0);
-    let mut out: Vec<&str> = lines.iter().map(|l| if l.len() >= indent { &l[indent..] } else { "" }).collect();
-    while out.first().is_some_and(|l| l.trim().is_empty()) {
-        out.remove(0);
-    }
-    while out.last().is_some_and(|l| l.trim().is_empty()) {
-        out.pop();
-    }
-    out
-}
 
-fn is_snake_line(line: &str) -> bool {
-    let mut cs = line.chars();
-    matches!((cs.next(), cs.next()), (Some(c), Some(':')) if seat_of(c).is_some())
-}
 
 impl Case {
     fn parse(input: &str) -> Case {
