@@ -128,12 +128,16 @@ pub async fn replay_page(State(st): Shared, Path(id): Path<i64>, Query(who): Que
     };
     let endpoint = format!("/api/replays/{id}/fork{}", who.query());
     let bots = fork_bots(&st, owner.as_deref()).await?;
-    let fork = FORKABLE_GAMES
-        .contains(&info.game.as_str())
-        .then_some(snakepit_viewer::html::ForkOffer::Server { endpoint: &endpoint, bots: &bots });
-    let log_name = std::path::Path::new("stderr log");
-    let page = snakepit_viewer::html::page_for(&body, log.as_deref().map(|l| (l, log_name)), fork)
-        .map_err(|e| AppError::Server(anyhow::anyhow!("kept game {id} does not replay: {e}")))?;
+    let forkable = FORKABLE_GAMES.contains(&info.game.as_str());
+    // Re-simulating a long game takes a while: off the async workers.
+    let page = tokio::task::spawn_blocking(move || {
+        let fork = forkable.then_some(snakepit_viewer::html::ForkOffer::Server { endpoint: &endpoint, bots: &bots });
+        let log_name = std::path::Path::new("stderr log");
+        snakepit_viewer::html::page_for(&body, log.as_deref().map(|l| (l, log_name)), fork)
+    })
+    .await
+    .map_err(|e| AppError::Server(anyhow::anyhow!("the viewer of kept game {id} failed: {e}")))?
+    .map_err(|e| AppError::Server(anyhow::anyhow!("kept game {id} does not replay: {e}")))?;
     Ok(([(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response())
 }
 
