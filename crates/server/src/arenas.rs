@@ -14,7 +14,8 @@
 //!   reads the game's own text format ([`text_parser`]).
 //! - A seat with no move to make (a dead snake, a finished game) is sent
 //!   nothing, and an uploaded program is ended then.
-//! - `duel` and `multisnake` games end. The result is shown and counted
+//! - `duel` and `multisnake` games end (both are a [`SeriesRoom`] of a
+//!   [`SeriesGame`]). The result is shown and counted
 //!   (wins, and the game's points into the room score), and after a pause
 //!   of `pause_ticks` ticks a new game starts with a new seed (and, for
 //!   Multisnake with no map file, a newly generated map). `carrots` never
@@ -25,8 +26,10 @@ use crate::record::Recorder;
 use snakepit_engine::carrots::{self as c, Carrots, Life};
 use snakepit_engine::duel::{self as d, Duel, Outcome};
 use snakepit_engine::multisnake::{self as m, Multisnake, Tile};
+use snakepit_engine::move_action::MoveAction;
 use snakepit_engine::{Dir, Game, Pos, Rng};
 use snakepit_protocol::spectator::SnakeView;
+use snakepit_protocol::replay::ReplayGame;
 use snakepit_protocol::stdio::{self, AnswerError, StdioGame, json};
 
 /// Built-in bots of the arenas.
@@ -422,29 +425,75 @@ impl Series {
     }
 }
 
-/// KingOfBots Snake in a room: two seats, one game after another.
-pub struct DuelRoom {
-    settings: d::Settings,
-    game: Duel,
+/// A game that rooms play one after another (KingOfBots Snake, SOI
+/// Multisnake): what a [`SeriesRoom`] needs beyond the engine and the wire
+/// formats.
+pub trait SeriesGame: StdioGame<Action = MoveAction> + ReplayGame + Send + 'static {
+    /// What each new game is made from.
+    type Setup: Send + 'static;
+    /// The room's game name.
+    const ROOM_NAME: &'static str;
+    /// The game after `last`, from `seed`.
+    fn next(setup: &Self::Setup, seed: u64, last: &Self) -> Self;
+    /// Whether the game has ended.
+    fn over(&self) -> bool;
+    /// Whether the seat has a move to make in a running game.
+    fn plays(&self, seat: usize) -> bool;
+    /// Turns the tick's events into the report's deaths, kills and notes;
+    /// the winners and why, when the game ended in this tick.
+    fn report(&self, events: Vec<Self::Event>, report: &mut TickReport) -> Option<(Vec<usize>, String)>;
+    /// Width, height and background glyphs of the board.
+    fn background(&self) -> (usize, usize, String);
+    /// The snakes, with the room's points per seat.
+    fn snake_views(&self, points: &[i64]) -> Vec<SnakeView>;
+    /// The running game's clock as shown (the round, the turn).
+    fn clock(&self) -> u32;
+}
+
+/// A room of a [`SeriesGame`]: one game after another, each kept as a
+/// replay when it ends.
+pub struct SeriesRoom<G: SeriesGame> {
+    setup: G::Setup,
+    game: G,
     series: Series,
-    recorder: Option<Recorder<Duel>>,
+    recorder: Option<Recorder<G>>,
+}
+
+/// KingOfBots Snake in a room: two seats, one game after another.
+pub type DuelRoom = SeriesRoom<Duel>;
+
+/// SOI Multisnake in a room: 2, 4 or 8 seats, one game after another.
+pub type MultisnakeRoom = SeriesRoom<Multisnake>;
+
+impl<G: SeriesGame> SeriesRoom<G> {
+    fn with(setup: G::Setup, game: G, seed: u64, pause_ticks: u32) -> SeriesRoom<G> {
+        SeriesRoom { recorder: Some(Recorder::new(&game, seed)), series: Series::new(game.seats(), seed, pause_ticks), game, setup }
+    }
 }
 
 impl DuelRoom {
     /// The first game from `seed`; `pause_ticks` between games.
     pub fn new(settings: d::Settings, seed: u64, pause_ticks: u32) -> DuelRoom {
         let game = Duel::new(settings.clone(), seed);
-        DuelRoom { recorder: Some(Recorder::new(&game, seed)), game, settings, series: Series::new(2, seed, pause_ticks) }
+        SeriesRoom::with(settings, game, seed, pause_ticks)
     }
 }
 
-impl RoomGame for DuelRoom {
+impl MultisnakeRoom {
+    /// The first game from `seed`; `pause_ticks` between games.
+    pub fn new(settings: m::Settings, maps: MapSource, seed: u64, pause_ticks: u32) -> Result<MultisnakeRoom, m::GenerateError> {
+        let game = Multisnake::new(settings.clone(), maps.map(seed)?, seed);
+        Ok(SeriesRoom::with((settings, maps), game, seed, pause_ticks))
+    }
+}
+
+impl<G: SeriesGame> RoomGame for SeriesRoom<G> {
     fn name(&self) -> &'static str {
-        "duel"
+        G::ROOM_NAME
     }
 
     fn seats(&self) -> usize {
-        2
+        self.series.points.len()
     }
 
     fn tick(&self) -> u64 {
@@ -468,19 +517,89 @@ impl RoomGame for DuelRoom {
     fn step(&mut self, commands: &[Option<Command>]) -> TickReport {
         let mut report = TickReport::default();
         self.series.ticks += 1;
-        if self.game.is_over() {
+        if self.game.over() {
             if self.series.wait() {
-                self.game = Duel::new(self.settings.clone(), self.series.seed);
+                self.game = G::next(&self.setup, self.series.seed, &self.game);
                 self.recorder = Some(Recorder::new(&self.game, self.series.seed));
                 report.notes.push(self.series.started_note());
             }
             return report;
         }
-        let actions: Vec<d::Action> = commands.iter().map(|x| action(x, d::Action::Move, d::Action::Forfeit)).collect();
+        let actions: Vec<MoveAction> = commands.iter().map(|x| action(x, MoveAction::Move, MoveAction::Forfeit)).collect();
         let events = self.game.step(&actions);
         if let Some(r) = &mut self.recorder {
             r.record(&self.game, &actions);
         }
+        if let Some((winners, why)) = self.game.report(events, &mut report) {
+            self.series.finish(&self.game.scores(), &winners, &why, &mut report);
+            report.finished = self.recorder.take().and_then(|r| r.finish(self.game.scores(), &winners));
+        }
+        report
+    }
+
+    fn boards(&self) -> Vec<String> {
+        (0..self.seats()).map(|i| json_board(&self.game, i)).collect()
+    }
+
+    fn describe_command(&self, _seat: usize, text: &str) -> String {
+        describe(text)
+    }
+
+    fn builtin_names(&self) -> &'static [&'static str] {
+        NAMES
+    }
+
+    fn builtin(&self, name: &str, seed: u64) -> Option<BuiltinBot> {
+        builtin_bot(name, seed)
+    }
+
+    fn view(&self) -> GameView {
+        let (width, height, cells) = self.game.background();
+        let over = self.game.over();
+        GameView {
+            size: width.max(height),
+            width,
+            height,
+            cells,
+            phase: if over { "over" } else { "running" },
+            phase_ticks: if over { self.series.pause_left } else { self.game.clock() },
+            snakes: self.game.snake_views(&self.series.points),
+            pieces: Vec::new(),
+            result: self.series.result.clone(),
+        }
+    }
+
+    fn bot_message(&self, board: &str) -> String {
+        board.to_string()
+    }
+
+    fn asks(&self, seat: usize) -> bool {
+        !self.game.over() && self.game.plays(seat)
+    }
+
+    fn process_ask(&self, seat: usize) -> Option<ProcessAsk> {
+        process_ask(&self.game, seat, self.series.game_no)
+    }
+}
+
+impl SeriesGame for Duel {
+    type Setup = d::Settings;
+    const ROOM_NAME: &'static str = "duel";
+
+    fn next(settings: &d::Settings, seed: u64, _last: &Duel) -> Duel {
+        Duel::new(settings.clone(), seed)
+    }
+
+    fn over(&self) -> bool {
+        self.is_over()
+    }
+
+    fn plays(&self, _seat: usize) -> bool {
+        true
+    }
+
+    fn report(&self, events: Vec<d::Event>, report: &mut TickReport) -> Option<(Vec<usize>, String)> {
+        let mut end = None;
         for e in events {
             match e {
                 d::Event::Died { snake, cause } => {
@@ -501,70 +620,30 @@ impl RoomGame for DuelRoom {
                         Outcome::Draw => Vec::new(),
                     };
                     let why = match reason {
-                        d::EndReason::Death => format!("round {}", self.game.round()),
+                        d::EndReason::Death => format!("round {}", self.round()),
                         d::EndReason::Forfeit => "a forfeit".to_string(),
-                        d::EndReason::RoundLimit => format!("the {}-round limit", self.settings.rounds_max),
+                        d::EndReason::RoundLimit => format!("the {}-round limit", self.settings().rounds_max),
                     };
-                    self.series.finish(&self.game.scores(), &winners, &why, &mut report);
-                    report.finished = self.recorder.take().and_then(|r| r.finish(self.game.scores(), &winners));
+                    end = Some((winners, why));
                 }
                 d::Event::Grew { .. } => {}
             }
         }
-        report
+        end
     }
 
-    fn boards(&self) -> Vec<String> {
-        (0..2).map(|i| json_board(&self.game, i)).collect()
+    fn background(&self) -> (usize, usize, String) {
+        let map = self.map();
+        (map.cols(), map.rows(), map.walls().iter().map(|&wall| if wall { '#' } else { '.' }).collect())
     }
 
-    fn describe_command(&self, _seat: usize, text: &str) -> String {
-        describe(text)
+    fn snake_views(&self, points: &[i64]) -> Vec<SnakeView> {
+        let snakes = self.snakes().iter().enumerate();
+        snakes.map(|(i, s)| snake_view(i, s.alive, points[i], s.body.iter().copied(), s.dir)).collect()
     }
 
-    fn builtin_names(&self) -> &'static [&'static str] {
-        NAMES
-    }
-
-    fn builtin(&self, name: &str, seed: u64) -> Option<BuiltinBot> {
-        builtin_bot(name, seed)
-    }
-
-    fn view(&self) -> GameView {
-        let map = self.game.map();
-        let (w, h) = (map.cols(), map.rows());
-        let cells = map.walls().iter().map(|&wall| if wall { '#' } else { '.' }).collect();
-        let snakes = self
-            .game
-            .snakes()
-            .iter()
-            .enumerate()
-            .map(|(i, s)| snake_view(i, s.alive, self.series.points[i], s.body.iter().copied(), s.dir))
-            .collect();
-        let over = self.game.is_over();
-        GameView {
-            size: w.max(h),
-            width: w,
-            height: h,
-            cells,
-            phase: if over { "over" } else { "running" },
-            phase_ticks: if over { self.series.pause_left } else { self.game.round() as u32 },
-            snakes,
-            pieces: Vec::new(),
-            result: self.series.result.clone(),
-        }
-    }
-
-    fn bot_message(&self, board: &str) -> String {
-        board.to_string()
-    }
-
-    fn asks(&self, _seat: usize) -> bool {
-        !self.game.is_over()
-    }
-
-    fn process_ask(&self, seat: usize) -> Option<ProcessAsk> {
-        process_ask(&self.game, seat, self.series.game_no)
+    fn clock(&self) -> u32 {
+        self.round() as u32
     }
 }
 
@@ -594,76 +673,26 @@ impl MapSource {
     }
 }
 
-/// SOI Multisnake in a room: 2, 4 or 8 seats, one game after another.
-pub struct MultisnakeRoom {
-    settings: m::Settings,
-    maps: MapSource,
-    game: Multisnake,
-    series: Series,
-    recorder: Option<Recorder<Multisnake>>,
-}
+impl SeriesGame for Multisnake {
+    type Setup = (m::Settings, MapSource);
+    const ROOM_NAME: &'static str = "multisnake";
 
-impl MultisnakeRoom {
-    /// The first game from `seed`; `pause_ticks` between games.
-    pub fn new(settings: m::Settings, maps: MapSource, seed: u64, pause_ticks: u32) -> Result<MultisnakeRoom, m::GenerateError> {
-        let map = maps.map(seed)?;
-        let seats = map.players();
-        let game = Multisnake::new(settings.clone(), map, seed);
-        Ok(MultisnakeRoom {
-            recorder: Some(Recorder::new(&game, seed)),
-            game,
-            settings,
-            maps,
-            series: Series::new(seats, seed, pause_ticks),
-        })
-    }
-}
-
-impl RoomGame for MultisnakeRoom {
-    fn name(&self) -> &'static str {
-        "multisnake"
+    /// A generated map that cannot be made keeps the last one.
+    fn next((settings, maps): &(m::Settings, MapSource), seed: u64, last: &Multisnake) -> Multisnake {
+        let map = maps.map(seed).unwrap_or_else(|_| last.map().clone());
+        Multisnake::new(settings.clone(), map, seed)
     }
 
-    fn seats(&self) -> usize {
-        self.series.points.len()
+    fn over(&self) -> bool {
+        self.is_over()
     }
 
-    fn tick(&self) -> u64 {
-        self.series.ticks
+    fn plays(&self, seat: usize) -> bool {
+        self.snakes().get(seat).is_some_and(|s| s.alive)
     }
 
-    fn round(&self) -> u32 {
-        self.series.game_no
-    }
-
-    fn recorded_ticks(&self) -> Option<u64> {
-        self.recorder.as_ref().map(Recorder::ticks)
-    }
-
-    fn set_present(&mut self, _seat: usize, _present: bool) {}
-
-    fn score(&self, seat: usize) -> i64 {
-        self.series.points.get(seat).copied().unwrap_or(0)
-    }
-
-    fn step(&mut self, commands: &[Option<Command>]) -> TickReport {
-        let mut report = TickReport::default();
-        self.series.ticks += 1;
-        if self.game.is_over() {
-            if self.series.wait() {
-                // A generated map that cannot be made keeps the last one.
-                let map = self.maps.map(self.series.seed).unwrap_or_else(|_| self.game.map().clone());
-                self.game = Multisnake::new(self.settings.clone(), map, self.series.seed);
-                self.recorder = Some(Recorder::new(&self.game, self.series.seed));
-                report.notes.push(self.series.started_note());
-            }
-            return report;
-        }
-        let actions: Vec<m::Action> = commands.iter().map(|x| action(x, m::Action::Move, m::Action::Forfeit)).collect();
-        let events = self.game.step(&actions);
-        if let Some(r) = &mut self.recorder {
-            r.record(&self.game, &actions);
-        }
+    fn report(&self, events: Vec<m::Event>, report: &mut TickReport) -> Option<(Vec<usize>, String)> {
+        let mut end = None;
         for e in events {
             match e {
                 m::Event::Died { snake, cause } => {
@@ -698,35 +727,17 @@ impl RoomGame for MultisnakeRoom {
                         m::EndReason::AllDied => "the last snakes died together",
                         m::EndReason::TurnLimit => "turn limit: longest snake",
                     };
-                    self.series.finish(&self.game.scores(), &winners, why, &mut report);
-                    report.finished = self.recorder.take().and_then(|r| r.finish(self.game.scores(), &winners));
+                    end = Some((winners, why.to_string()));
                 }
                 _ => {}
             }
         }
-        report
+        end
     }
 
-    fn boards(&self) -> Vec<String> {
-        (0..self.seats()).map(|i| json_board(&self.game, i)).collect()
-    }
-
-    fn describe_command(&self, _seat: usize, text: &str) -> String {
-        describe(text)
-    }
-
-    fn builtin_names(&self) -> &'static [&'static str] {
-        NAMES
-    }
-
-    fn builtin(&self, name: &str, seed: u64) -> Option<BuiltinBot> {
-        builtin_bot(name, seed)
-    }
-
-    fn view(&self) -> GameView {
-        let grid = self.game.grid();
+    fn background(&self) -> (usize, usize, String) {
+        let grid = self.grid();
         let cells = self
-            .game
             .tiles()
             .iter()
             .map(|t| match t {
@@ -736,37 +747,16 @@ impl RoomGame for MultisnakeRoom {
                 Tile::Empty => '.',
             })
             .collect();
-        let snakes = self
-            .game
-            .snakes()
-            .iter()
-            .enumerate()
-            .map(|(i, s)| snake_view(i, s.alive, self.series.points[i], s.body.iter().copied(), s.dir))
-            .collect();
-        let over = self.game.is_over();
-        GameView {
-            size: grid.width.max(grid.height),
-            width: grid.width,
-            height: grid.height,
-            cells,
-            phase: if over { "over" } else { "running" },
-            phase_ticks: if over { self.series.pause_left } else { self.game.turn() },
-            snakes,
-            pieces: Vec::new(),
-            result: self.series.result.clone(),
-        }
+        (grid.width, grid.height, cells)
     }
 
-    fn bot_message(&self, board: &str) -> String {
-        board.to_string()
+    fn snake_views(&self, points: &[i64]) -> Vec<SnakeView> {
+        let snakes = self.snakes().iter().enumerate();
+        snakes.map(|(i, s)| snake_view(i, s.alive, points[i], s.body.iter().copied(), s.dir)).collect()
     }
 
-    fn asks(&self, seat: usize) -> bool {
-        !self.game.is_over() && self.game.snakes().get(seat).is_some_and(|s| s.alive)
-    }
-
-    fn process_ask(&self, seat: usize) -> Option<ProcessAsk> {
-        process_ask(&self.game, seat, self.series.game_no)
+    fn clock(&self) -> u32 {
+        self.turn()
     }
 }
 
