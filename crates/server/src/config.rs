@@ -230,6 +230,9 @@ pub struct Limits {
     pub max_connections: usize,
     /// A seat whose player has had no connection this long goes to a bot.
     pub seat_release_ms: u64,
+    /// Finished games of built-in bots only that a room keeps (its latest);
+    /// games with a registered player are always kept.
+    pub bot_games_kept_per_room: u32,
 }
 
 impl Default for Config {
@@ -277,6 +280,7 @@ impl Default for Limits {
             pages_per_player: 4,
             max_connections: 20_000,
             seat_release_ms: 600_000,
+            bot_games_kept_per_room: 200,
         }
     }
 }
@@ -371,6 +375,7 @@ mod tests {
         assert_eq!(cfg.snakebattle.fill_bots, d.snakebattle.fill_bots);
         assert_eq!(cfg.limits.max_message_bytes, d.limits.max_message_bytes);
         assert_eq!(cfg.limits.seat_release_ms, d.limits.seat_release_ms);
+        assert_eq!(cfg.limits.bot_games_kept_per_room, d.limits.bot_games_kept_per_room);
         let rooms = |c: &Config| c.rooms.iter().map(|r| (r.name.clone(), r.game.clone())).collect::<Vec<_>>();
         assert_eq!(rooms(&cfg), rooms(&d));
         for game in ["carrots", "duel", "multisnake"] {

@@ -250,6 +250,8 @@ pub struct RoomConfig {
     /// A seat whose player has had no connection for this long goes back to
     /// a bot.
     pub release_after_ms: u64,
+    /// Finished games of built-in bots only that the room keeps.
+    pub bot_games_kept: u32,
     /// Where tick-to-last-board latencies go.
     pub latency: Arc<Histogram>,
     /// Browser pages one player may have open at once.
@@ -709,7 +711,8 @@ impl<G: RoomGame> Room<G> {
 
     /// Stores a finished game as a replay, named after the seats' holders
     /// now, with its stderr log. The write runs on its own task: the tick
-    /// does not wait for the database.
+    /// does not wait for the database. A game of built-in bots only then
+    /// prunes the room's older such games to `bot_games_kept`.
     fn keep(&mut self, finished: FinishedGame) {
         let labels = (0..self.seats.len()).map(|i| self.name_of(i)).collect();
         let players = self.seats.iter().map(|s| s.player_id().unwrap_or("").to_string()).collect();
@@ -727,10 +730,14 @@ impl<G: RoomGame> Room<G> {
             body: finished.replay_text(labels),
             stderr_log: self.stderr_log.take(),
         };
-        let (store, room) = (self.store.clone(), self.cfg.name.clone());
+        let (store, room, keep) = (self.store.clone(), self.cfg.name.clone(), self.cfg.bot_games_kept);
         tokio::spawn(async move {
             if let Err(e) = store.save_replay(&replay).await {
                 tracing::error!(room = %room, "keeping a finished game failed: {e}");
+            } else if replay.is_unowned()
+                && let Err(e) = store.prune_unowned_replays(&room, keep).await
+            {
+                tracing::error!(room = %room, "pruning old games of built-in bots failed: {e}");
             }
         });
     }

@@ -58,6 +58,7 @@ pub struct Rooms {
     cluster: Option<Cluster>,
     games: BTreeMap<&'static str, GameSetup>,
     seat_release_ms: u64,
+    bot_games_kept_per_room: u32,
     pages_per_player: usize,
     /// Tick-to-last-board latency of every room.
     pub latency: Arc<Histogram>,
@@ -159,6 +160,7 @@ impl Rooms {
             cluster,
             games,
             seat_release_ms: cfg.limits.seat_release_ms,
+            bot_games_kept_per_room: cfg.limits.bot_games_kept_per_room,
             pages_per_player: cfg.limits.pages_per_player,
             latency: Arc::new(Histogram::default()),
         };
@@ -190,6 +192,7 @@ impl Rooms {
             seed: row.seed,
             fill_bots: g.fill_bots.clone(),
             release_after_ms: self.seat_release_ms,
+            bot_games_kept: self.bot_games_kept_per_room,
             latency: self.latency.clone(),
             pages_per_player: self.pages_per_player,
             flush_every_tick: self.cluster.is_some(),

@@ -191,8 +191,11 @@ async fn a_fork_is_queued_with_an_offered_bot_and_reports_its_state() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn rooms_of_built_in_bots_keep_their_games_too() {
-    let server = start(duel_config("keptbots")).await;
+async fn rooms_of_built_in_bots_keep_their_latest_games_too() {
+    let mut cfg = duel_config("keptbots");
+    cfg.duel.tick_ms = Some(10);
+    cfg.limits.bot_games_kept_per_room = 2;
+    let server = start(cfg).await;
     let addr = server.addr;
     let kept = first_kept(addr, "origin=duel", 60).await;
     assert_eq!(kept["players"], serde_json::json!(["", ""]));
@@ -204,6 +207,23 @@ async fn rooms_of_built_in_bots_keep_their_games_too() {
     let latest = json(&body);
     assert_eq!(latest.as_array().unwrap().len(), 1);
     assert!(latest[0]["id"].as_i64().unwrap() >= kept["id"].as_i64().unwrap(), "the newest first");
+    // Games of built-in bots only are pruned to the room's latest two as
+    // new ones are kept.
+    let first = kept["id"].as_i64().unwrap();
+    let end = tokio::time::Instant::now() + Duration::from_secs(90);
+    let ids = loop {
+        let (status, body) = http(addr, "GET", "/api/replays?origin=duel&limit=50", None, None).await;
+        assert_eq!(status, 200, "{body}");
+        let ids: Vec<i64> = json(&body).as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect();
+        if ids.first().is_some_and(|&newest| newest >= first + 3) && ids.len() <= 2 {
+            break ids;
+        }
+        assert!(tokio::time::Instant::now() < end, "still kept after 90 s: {ids:?} (first {first})");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    let (status, _) = http(addr, "GET", &format!("/replays/{first}"), None, None).await;
+    assert_eq!(status, 404, "the first game is gone");
     server.shutdown().await;
 }
 

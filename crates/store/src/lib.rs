@@ -159,6 +159,13 @@ pub struct NewReplay {
     pub stderr_log: String,
 }
 
+impl NewReplay {
+    /// Whether no registered player took part (every seat a built-in).
+    pub fn is_unowned(&self) -> bool {
+        self.players.iter().all(String::is_empty)
+    }
+}
+
 /// A kept replay without its body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayInfo {
@@ -376,6 +383,14 @@ impl Store {
     /// Keeps a finished game; returns its id.
     pub async fn save_replay(&self, replay: &NewReplay) -> Result<i64, StoreError> {
         dispatch!(self.save_replay(replay))
+    }
+
+    /// Deletes the games of `origin` in which no registered player took
+    /// part ([`NewReplay::is_unowned`]) except the newest `keep`; returns
+    /// how many went. A room calls it as it keeps such a game, so that
+    /// built-in bots playing each other all day do not fill the disk.
+    pub async fn prune_unowned_replays(&self, origin: &str, keep: u32) -> Result<u64, StoreError> {
+        dispatch!(self.prune_unowned_replays(origin, keep))
     }
 
     /// A kept replay's summary and body.

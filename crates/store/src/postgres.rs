@@ -25,6 +25,7 @@ pub(crate) const MIGRATIONS: Migrations = &[
     ("005_seats", include_str!("../migrations/postgres/005_seats.sql")),
     ("006_replay_stderr", include_str!("../migrations/postgres/006_replay_stderr.sql")),
     ("007_room_views", include_str!("../migrations/postgres/007_room_views.sql")),
+    ("008_unowned_replays", include_str!("../migrations/postgres/008_unowned_replays.sql")),
 ];
 
 /// Connections per node: enough for a room flush, a page and a worker to
@@ -291,10 +292,18 @@ impl Postgres {
         let row = tx
             .query_one(
                 &format!(
-                    "INSERT INTO replays (game, origin, players, result, body, stderr_log, created_ms) VALUES ($1, $2, $3, $4, $5, $6, {NOW_MS})
-                     RETURNING id"
+                    "INSERT INTO replays (game, origin, players, result, body, stderr_log, unowned, created_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, {NOW_MS}) RETURNING id"
                 ),
-                &[&replay.game, &replay.origin, &players_to_json(&replay.players), &replay.result, &replay.body, &replay.stderr_log],
+                &[
+                    &replay.game,
+                    &replay.origin,
+                    &players_to_json(&replay.players),
+                    &replay.result,
+                    &replay.body,
+                    &replay.stderr_log,
+                    &i32::from(replay.is_unowned()),
+                ],
             )
             .await?;
         let id: i64 = row.get(0);
@@ -307,6 +316,19 @@ impl Postgres {
         }
         tx.commit().await?;
         Ok(id)
+    }
+
+    pub(crate) async fn prune_unowned_replays(&self, origin: &str, keep: u32) -> Result<u64, StoreError> {
+        let deleted = self
+            .client()
+            .await
+            .execute(
+                "DELETE FROM replays WHERE id IN
+                 (SELECT id FROM replays WHERE origin = $1 AND unowned = 1 ORDER BY id DESC OFFSET $2)",
+                &[&origin, &i64::from(keep)],
+            )
+            .await?;
+        Ok(deleted)
     }
 
     pub(crate) async fn replay(&self, id: i64) -> Result<Option<(ReplayInfo, String)>, StoreError> {

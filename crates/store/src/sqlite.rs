@@ -25,6 +25,7 @@ pub(crate) const MIGRATIONS: Migrations = &[
     ("005_seats", include_str!("../migrations/sqlite/005_seats.sql")),
     ("006_replay_stderr", include_str!("../migrations/sqlite/006_replay_stderr.sql")),
     ("007_room_views", include_str!("../migrations/sqlite/007_room_views.sql")),
+    ("008_unowned_replays", include_str!("../migrations/sqlite/008_unowned_replays.sql")),
 ];
 
 /// The database clock in unix milliseconds, as SQL.
@@ -289,10 +290,18 @@ impl Sqlite {
             let tx = c.transaction()?;
             let id: i64 = tx.query_row(
                 &format!(
-                    "INSERT INTO replays (game, origin, players, result, body, stderr_log, created_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, {NOW_MS})
-                     RETURNING id"
+                    "INSERT INTO replays (game, origin, players, result, body, stderr_log, unowned, created_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, {NOW_MS}) RETURNING id"
                 ),
-                params![replay.game, replay.origin, players_to_json(&replay.players), replay.result, replay.body, replay.stderr_log],
+                params![
+                    replay.game,
+                    replay.origin,
+                    players_to_json(&replay.players),
+                    replay.result,
+                    replay.body,
+                    replay.stderr_log,
+                    replay.is_unowned()
+                ],
                 |r| r.get(0),
             )?;
             {
@@ -303,6 +312,19 @@ impl Sqlite {
             }
             tx.commit()?;
             Ok(id)
+        })
+        .await
+    }
+
+    pub(crate) async fn prune_unowned_replays(&self, origin: &str, keep: u32) -> Result<u64, StoreError> {
+        let origin = origin.to_string();
+        self.call(move |c| {
+            let deleted = c.execute(
+                "DELETE FROM replays WHERE id IN
+                 (SELECT id FROM replays WHERE origin = ?1 AND unowned = 1 ORDER BY id DESC LIMIT -1 OFFSET ?2)",
+                params![origin, keep],
+            )?;
+            Ok(deleted as u64)
         })
         .await
     }

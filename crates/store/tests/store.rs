@@ -40,6 +40,7 @@ suite!(
     seats,
     uploaded_code,
     replays,
+    unowned_replays_are_pruned_per_origin,
     ratings,
     queue_hands_each_game_to_one_worker,
     lapsed_claims_move_and_late_results_are_refused,
@@ -189,6 +190,35 @@ async fn replays(s: Store) {
     assert!(from("nowhere", 10).await.is_empty());
     let recent: Vec<_> = s.recent_replays(2).await.unwrap().into_iter().map(|r| r.id).collect();
     assert_eq!(recent, vec![room, room - 1]);
+}
+
+async fn unowned_replays_are_pruned_per_origin(s: Store) {
+    let a = s.add_player("ann", "duel").await.unwrap();
+    let save = |origin: &'static str, players: Vec<String>| {
+        let s = s.clone();
+        async move {
+            let r = NewReplay { game: "duel".into(), origin: origin.into(), players, ..NewReplay::default() };
+            s.save_replay(&r).await.unwrap()
+        }
+    };
+    let bots = || vec![String::new(), String::new()];
+    let mut room = Vec::new();
+    for i in 0..6 {
+        let players = if i % 3 == 1 { vec![a.id.clone(), String::new()] } else { bots() };
+        room.push(save("duel-room", players).await);
+    }
+    let other = save("other-room", bots()).await;
+    // Unowned in duel-room: 0, 2, 3, 5; the newest two stay.
+    assert_eq!(s.prune_unowned_replays("duel-room", 2).await.unwrap(), 2);
+    let left: Vec<_> = s.replays_from("duel-room", 10).await.unwrap().into_iter().map(|r| r.id).collect();
+    assert_eq!(left, vec![room[5], room[4], room[3], room[1]], "a player's games are never pruned");
+    assert_eq!(s.replay(room[0]).await.unwrap(), None);
+    assert_eq!(s.replays_from("other-room", 10).await.unwrap().len(), 1, "other origins are left alone");
+    assert_eq!(s.prune_unowned_replays("duel-room", 2).await.unwrap(), 0);
+    assert_eq!(s.prune_unowned_replays("other-room", 0).await.unwrap(), 1);
+    assert_eq!(s.replay(other).await.unwrap(), None);
+    let of_a: Vec<_> = s.replays_of(&a.id, None, 10).await.unwrap().into_iter().map(|r| r.id).collect();
+    assert_eq!(of_a, vec![room[4], room[1]]);
 }
 
 async fn ratings(s: Store) {
@@ -454,6 +484,46 @@ async fn a_database_of_the_earlier_server_opens_unchanged() {
     assert_eq!(s.rooms().await.unwrap(), vec![room]);
     assert_eq!(s.code("bbbbbbbbbbbbbbbbbbbb").await.unwrap().map(|c| c.source).as_deref(), Some("int main(){}"));
     s.set_seat(&ann.id, "snakebattle").await.unwrap();
+    drop(s);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A database with kept games from before games were flagged as unowned:
+/// the migration flags those without a registered player, so that pruning
+/// reaches them too.
+#[tokio::test]
+async fn games_kept_before_the_unowned_flag_are_flagged() {
+    const BEFORE: [&str; 7] = [
+        include_str!("../migrations/sqlite/001_init.sql"),
+        include_str!("../migrations/sqlite/002_player_game.sql"),
+        include_str!("../migrations/sqlite/003_code.sql"),
+        include_str!("../migrations/sqlite/004_coordination.sql"),
+        include_str!("../migrations/sqlite/005_seats.sql"),
+        include_str!("../migrations/sqlite/006_replay_stderr.sql"),
+        include_str!("../migrations/sqlite/007_room_views.sql"),
+    ];
+    let dir = std::env::temp_dir().join(format!("snakepit-store-{}", snakepit_store::random_id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("v7.sqlite");
+    {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        for (i, sql) in BEFORE.iter().enumerate() {
+            c.execute_batch(sql).unwrap();
+            c.pragma_update(None, "user_version", i + 1).unwrap();
+        }
+        c.execute_batch(
+            "INSERT INTO replays (id, game, origin, players, result, body, created_ms) VALUES
+                 (1, 'duel', 'duel', '[\"\",\"\"]', '{}', 'a', 1),
+                 (2, 'duel', 'duel', '[\"p1\",\"\"]', '{}', 'b', 2),
+                 (3, 'duel', 'duel', '[\"\",\"\"]', '{}', 'c', 3);
+             INSERT INTO replay_players (replay_id, player_id) VALUES (2, 'p1');",
+        )
+        .unwrap();
+    }
+    let s = Store::open(path.to_str().unwrap()).await.unwrap();
+    assert_eq!(s.prune_unowned_replays("duel", 1).await.unwrap(), 1);
+    let left: Vec<_> = s.replays_from("duel", 10).await.unwrap().into_iter().map(|r| r.id).collect();
+    assert_eq!(left, vec![3, 2]);
     drop(s);
     std::fs::remove_dir_all(&dir).unwrap();
 }
