@@ -26,6 +26,13 @@ test('a kept duel is forked from a tick and the fork is played', { timeout: 1500
   const kept = await api('GET', '/api/replays?origin=duel&limit=50');
   const game = kept.data.find((g) => g.id === original);
   assert.ok(game, 'the link is one of the room\'s kept games');
+  // The list names how the game ended by the seats' names.
+  const names = game.result.labels;
+  assert.equal(names.length, 2, JSON.stringify(game.result));
+  const verdict = (await link.textContent()).trim();
+  const winners = names.filter((_, i) => game.result.places[i] === 1);
+  const expected = winners.length === 2 ? 'draw' : 'won by ' + winners[0];
+  assert.equal(verdict, expected, JSON.stringify(game.result));
   await link.click();
   await page.waitForURL(BASE + href);
   await page.waitForSelector('canvas#board');

@@ -367,6 +367,7 @@ impl Job {
                         places: outcome.places.clone(),
                         ticks: outcome.ticks,
                         error: None,
+                        labels: spec.labels.clone().unwrap_or_else(|| spec.bots.clone()),
                     }),
                     body: outcome.replay.clone(),
                     stderr_log: outcome.stderr_log.clone(),
@@ -381,6 +382,7 @@ impl Job {
                     places: Vec::new(),
                     ticks: 0,
                     error: Some(error),
+                    labels: Vec::new(),
                 };
                 (result_json(&r), None)
             }

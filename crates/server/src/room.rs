@@ -714,13 +714,14 @@ impl<G: RoomGame> Room<G> {
     /// does not wait for the database. A game of built-in bots only then
     /// prunes the room's older such games to `bot_games_kept`.
     fn keep(&mut self, finished: FinishedGame) {
-        let labels = (0..self.seats.len()).map(|i| self.name_of(i)).collect();
+        let labels: Vec<String> = (0..self.seats.len()).map(|i| self.name_of(i)).collect();
         let players = self.seats.iter().map(|s| s.player_id().unwrap_or("").to_string()).collect();
         let result = snakepit_store::spec::MatchResult {
             scores: finished.scores.clone(),
             places: finished.places.clone(),
             ticks: finished.ticks,
             error: None,
+            labels: labels.clone(),
         };
         let replay = snakepit_store::NewReplay {
             game: self.game.name().to_string(),

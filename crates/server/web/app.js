@@ -255,6 +255,33 @@
     return false;
   };
 
+  /**
+   * How a kept game ended, from its stored result: "won by ann", "shared
+   * by ann, bob", "draw", "not played: why". Seats are named by the labels
+   * the result carries (older results have none: "seat 2").
+   */
+  SP.verdict = function (result) {
+    if (!result) return '';
+    if (result.error) return 'not played: ' + result.error;
+    const places = Array.isArray(result.places) ? result.places : [];
+    const labels = Array.isArray(result.labels) ? result.labels : [];
+    const winners = places.map((p, i) => (p === 1 ? i : -1)).filter((i) => i >= 0);
+    if (places.length < 2 || winners.length === 0) return '';
+    if (winners.length === places.length) return 'draw';
+    const name = (i) => labels[i] || 'seat ' + (i + 1);
+    return (winners.length > 1 ? 'shared by ' : 'won by ') + winners.map(name).join(', ');
+  };
+
+  /** "40 s ago", "5 min ago", "3 h ago", then the date, for a time in ms. */
+  SP.ago = function (ms) {
+    if (typeof ms !== 'number') return '';
+    const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
+    if (s < 60) return s + ' s ago';
+    if (s < 3600) return Math.floor(s / 60) + ' min ago';
+    if (s < 86400) return Math.floor(s / 3600) + ' h ago';
+    return new Date(ms).toISOString().slice(0, 10);
+  };
+
   /** "1 s" / "250 ms" for a tick period. */
   SP.ms = function (ms) {
     if (typeof ms !== 'number') return '–';

@@ -55,7 +55,12 @@
         const seat = g.players.indexOf(id);
         const place = g.result && g.result.places ? g.result.places[seat] : null;
         const what = place == null ? '' : place === 1 ? 'won or shared first' : 'place ' + place;
-        return h('li', null, h('a', { href: '/replays/' + g.id + creds, class: 'game-link', text: g.game + ' ' + g.id }), h('span', { class: 'faint', text: [g.origin, what].filter(Boolean).join(' · ') }));
+        return h(
+          'li',
+          null,
+          h('a', { href: '/replays/' + g.id + creds, class: 'game-link', text: g.game + ' ' + g.id }),
+          h('span', { class: 'faint', text: [g.origin, what, SP.ago(g.created_ms)].filter(Boolean).join(' · ') })
+        );
       })
     );
   }

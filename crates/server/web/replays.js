@@ -24,15 +24,13 @@
       SP.fill(
         $('games'),
         ...games.map((g) => {
-          const places = (g.result && g.result.places) || [];
-          const winners = places.map((p, i) => (p === 1 ? i + 1 : 0)).filter((s) => s > 0);
-          const what = !places.length ? '' : winners.length === places.length ? 'draw' : 'won by seat ' + winners.join(', ');
+          const what = SP.verdict(g.result);
           const ticks = g.result && g.result.ticks ? g.result.ticks + ' ticks' : '';
           return h(
             'li',
             null,
             h('a', { href: '/replays/' + g.id, class: 'game-link', text: g.game + ' ' + g.id }),
-            h('span', { class: 'faint', text: [g.origin, what, ticks].filter(Boolean).join(' · ') }),
+            h('span', { class: 'faint', text: [g.origin, what, ticks, SP.ago(g.created_ms)].filter(Boolean).join(' · ') }),
             h('a', { href: '/api/replays/' + g.id + '/file', class: 'small', text: 'file', download: g.game + '-' + g.id + '.jsonl' })
           );
         })

@@ -26,11 +26,13 @@
     SP.fill(
       $('games'),
       ...games.map((g) => {
-        const places = (g.result && g.result.places) || [];
-        const winners = places.map((p, i) => (p === 1 ? i + 1 : 0)).filter((s) => s > 0);
-        const what = winners.length === places.length ? 'draw' : 'won by seat ' + winners.join(', ');
         const ticks = g.result && g.result.ticks ? g.result.ticks + ' ticks' : '';
-        return h('li', null, h('a', { href: '/replays/' + g.id, class: 'game-link', text: 'game ' + g.id }), h('span', { class: 'faint', text: [what, ticks].filter(Boolean).join(' · ') }));
+        return h(
+          'li',
+          null,
+          h('a', { href: '/replays/' + g.id, class: 'game-link', text: SP.verdict(g.result) || 'replay #' + g.id, title: 'replay #' + g.id }),
+          h('span', { class: 'faint', text: [ticks, SP.ago(g.created_ms)].filter(Boolean).join(' · ') })
+        );
       })
     );
   }

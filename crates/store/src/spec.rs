@@ -69,4 +69,9 @@ pub struct MatchResult {
     /// Why the game could not be played, if it could not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The seats' names when the game was played (players' names, built-in
+    /// bots' labels), so that lists of games can name the winner without
+    /// reading the replay; empty in results written before it existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
 }
