@@ -425,10 +425,12 @@ async fn admin_reset_scores(
     Query(q): Query<BTreeMap<String, String>>,
 ) -> Result<impl IntoResponse, AppError> {
     require_admin(&st, &headers)?;
-    for h in st.rooms.list() {
+    let game = q.get("game").map(String::as_str);
+    // Only the rooms whose scores go: the others' pending points stay.
+    for h in st.rooms.list().into_iter().filter(|h| game.is_none_or(|g| g == h.game)) {
         let _ = h.tx.send(RoomInput::ResetScores).await;
     }
-    let n = st.store.reset_scores(q.get("game").map(String::as_str)).await?;
+    let n = st.store.reset_scores(game).await?;
     Ok(Json(serde_json::json!({ "rows_cleared": n })))
 }
 
