@@ -30,6 +30,8 @@ pub fn write(replay: &Path, out: &Path) -> anyhow::Result<()> {
         Err(PageError::Replay(e)) => return Err(e).with_context(|| file.clone()),
         Err(PageError::Diverged(e)) => return Err(e).with_context(|| file.clone()),
         Err(PageError::Log(e)) => return Err(BadInput(e.0).into()),
+        // `page_for` has no budget; the arm keeps the match whole.
+        Err(e @ PageError::OverBudget { .. }) => return Err(BadInput(e.to_string()).into()),
     };
     std::fs::write(out, page).map_err(|e| BadInput(format!("{}: cannot write the page: {e}", out.display())))?;
     Ok(())

@@ -200,6 +200,21 @@ pub const OPEN_BYTES_MAX: usize = 32 << 20;
 /// Longest file name shown in the page's fork command, in characters.
 const FILE_NAME_MAX_CHARS: usize = 200;
 
+/// What re-simulating one file sent to `/replays/open` may cost: replays of
+/// the server's own rooms fit with room to spare (a 150x150 Multisnake map
+/// for 2,000 turns is 45 million cell-ticks, under a second), while a file
+/// made to keep the server busy for minutes is refused before its first
+/// tick.
+pub const OPEN_BUDGET: snakepit_viewer::html::Budget =
+    snakepit_viewer::html::Budget { seats_max: 64, cell_ticks_max: 200_000_000 };
+
+/// Files re-simulated for `/replays/open` at once; a visitor who finds them
+/// all busy is asked to try again (503) rather than queued, so that such
+/// pages never take every blocking thread or core.
+const OPEN_AT_ONCE_MAX: usize = 2;
+
+static OPENING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(OPEN_AT_ONCE_MAX);
+
 /// A replay file from the visitor's disk, as the replays page posts it.
 #[derive(Deserialize)]
 pub struct OpenForm {
@@ -215,7 +230,8 @@ pub struct OpenForm {
 
 /// `POST /replays/open`: a replay file's page in the viewer, re-simulated
 /// here and kept nowhere. A file that does not replay is answered 400 with
-/// the reason (the line and what is wrong with it).
+/// the reason (the line and what is wrong with it), and one that would cost
+/// more than [`OPEN_BUDGET`] with what it asks for.
 pub async fn open(axum::Form(form): axum::Form<OpenForm>) -> Response {
     let refuse = |why: String| {
         let text = format!("This replay cannot be shown: {why}\n");
@@ -231,11 +247,16 @@ pub async fn open(axum::Form(form): axum::Form<OpenForm>) -> Response {
     let fork_file = FORKABLE_GAMES.contains(&header.game.as_str()).then(|| name.clone());
     let log = (!form.log.trim().is_empty()).then(|| (form.log, std::path::PathBuf::from(format!("{name}.stderr.jsonl"))));
     let text = form.replay;
+    let Ok(_permit) = OPENING.try_acquire() else {
+        let text = "Other replays are being opened right now; try again in a moment.\n";
+        return (StatusCode::SERVICE_UNAVAILABLE, [(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")], text)
+            .into_response();
+    };
     // Re-simulating a long game takes a while: off the async workers.
     let page = tokio::task::spawn_blocking(move || {
         let fork = fork_file.as_deref().map(|file| snakepit_viewer::html::ForkOffer::Command { file });
         let log = log.as_ref().map(|(t, p)| (t.as_str(), p.as_path()));
-        snakepit_viewer::html::page_for(&text, log, fork).map_err(|e| e.to_string())
+        snakepit_viewer::html::page_within(&text, log, fork, &OPEN_BUDGET).map_err(|e| e.to_string())
     })
     .await;
     match page {

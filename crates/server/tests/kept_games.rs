@@ -275,5 +275,31 @@ async fn a_replay_file_from_disk_opens_in_the_viewer_and_a_bad_one_says_why() {
     let (status, why) = post_form(addr, "/replays/open", &[("replay", "not a replay")]).await;
     assert_eq!(status, 400);
     assert!(why.contains("line 1"), "{why}");
+    // Files made to keep the server busy are refused before any tick: many
+    // seats, or a large board for many ticks. Checksums are not even read.
+    let carrots = |seats: usize, side: u32, ticks: u64| {
+        let players: Vec<String> = (0..seats).map(|i| format!("\"p{i}\"")).collect();
+        let mut text = format!(
+            "{{\"snakepit_replay\":1,\"game\":\"carrots\",\"engine\":\"1\",\"seed\":1,\"seats\":{seats},\"players\":[{}],\
+             \"settings\":{{\"width\":\"{side}\",\"height\":\"{side}\"}},\"map\":[]}}\n",
+            players.join(",")
+        );
+        let moves = vec!["\"U\""; seats].join(",");
+        for t in 1..=ticks {
+            text += &format!("{{\"t\":{t},\"m\":[{moves}],\"c\":\"0000000000000000\"}}\n");
+        }
+        text
+    };
+    let (status, why) = post_form(addr, "/replays/open", &[("replay", &carrots(65, 100, 1))]).await;
+    assert_eq!(status, 400, "{why}");
+    assert!(why.contains("65 seats") && why.contains("snakepit replay"), "{why}");
+    let (status, why) = post_form(addr, "/replays/open", &[("replay", &carrots(2, 1000, 200))]).await;
+    assert_eq!(status, 400, "{why}");
+    assert!(why.contains("200 ticks on a board of 1000000 cells"), "{why}");
+    // Within the budget the same kind of file is re-simulated (and this
+    // one's made-up checksum differs at its first tick).
+    let (status, why) = post_form(addr, "/replays/open", &[("replay", &carrots(2, 100, 3))]).await;
+    assert_eq!(status, 400, "{why}");
+    assert!(why.contains("tick 1"), "{why}");
     server.shutdown().await;
 }

@@ -42,6 +42,27 @@ pub enum PageError {
     /// The stderr log is defective.
     #[error(transparent)]
     Log(#[from] LogError),
+    /// Re-simulating the replay would cost more than the [`Budget`] allows.
+    #[error("{what} is more than this page re-simulates ({allowed}); open the file with `snakepit replay FILE --html PAGE` instead")]
+    OverBudget {
+        /// What the replay asks for, in words.
+        what: String,
+        /// The budget's limit, in words.
+        allowed: String,
+    },
+}
+
+/// The most re-simulating one replay may cost, for a server that makes
+/// pages of files strangers send: the engines' work grows with the seats
+/// (a tick of thousands of snakes takes minutes) and with the board's cells
+/// times the ticks. Both are known from the header and the start, before
+/// any tick is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Most seats.
+    pub seats_max: usize,
+    /// Most board cells times ticks (the start included).
+    pub cell_ticks_max: u64,
 }
 
 /// How the page offers to continue the game from the shown tick with
@@ -85,15 +106,32 @@ pub fn document_for(
     log: Option<(&str, &Path)>,
     fork: Option<ForkOffer<'_>>,
 ) -> Result<serde_json::Value, PageError> {
+    document_within(text, log, fork, None)
+}
+
+fn document_within(
+    text: &str,
+    log: Option<(&str, &Path)>,
+    fork: Option<ForkOffer<'_>>,
+    budget: Option<&Budget>,
+) -> Result<serde_json::Value, PageError> {
     let header = Header::parse(text)?;
+    if let Some(b) = budget
+        && header.seats > b.seats_max
+    {
+        return Err(PageError::OverBudget {
+            what: format!("a game of {} seats", header.seats),
+            allowed: format!("at most {}", b.seats_max),
+        });
+    }
     let fork = fork.as_ref();
     match header.game.as_str() {
-        SnakeBattle::NAME => document::<SnakeBattle>(text, log, fork),
-        Battlesnake::NAME => document::<Battlesnake>(text, log, fork),
-        Carrots::NAME => document::<Carrots>(text, log, fork),
-        Duel::NAME => document::<Duel>(text, log, fork),
-        Multisnake::NAME => document::<Multisnake>(text, log, fork),
-        Hex::NAME => document::<Hex>(text, log, fork),
+        SnakeBattle::NAME => document::<SnakeBattle>(text, log, fork, budget),
+        Battlesnake::NAME => document::<Battlesnake>(text, log, fork, budget),
+        Carrots::NAME => document::<Carrots>(text, log, fork, budget),
+        Duel::NAME => document::<Duel>(text, log, fork, budget),
+        Multisnake::NAME => document::<Multisnake>(text, log, fork, budget),
+        Hex::NAME => document::<Hex>(text, log, fork, budget),
         other => Err(ReplayError { line: 1, problem: ReplayProblem::UnknownGame(other.to_string()) }.into()),
     }
 }
@@ -102,19 +140,52 @@ pub fn document_for(
 /// [`ForkOffer::Server`] page may send requests to its own origin; every
 /// other page makes none.
 pub fn page_for(text: &str, log: Option<(&str, &Path)>, fork: Option<ForkOffer<'_>>) -> Result<String, PageError> {
+    page_inner(text, log, fork, None)
+}
+
+/// [`page_for`] for a replay from anyone: refused with
+/// [`PageError::OverBudget`] before any tick is played when it would cost
+/// more than `budget`.
+pub fn page_within(
+    text: &str,
+    log: Option<(&str, &Path)>,
+    fork: Option<ForkOffer<'_>>,
+    budget: &Budget,
+) -> Result<String, PageError> {
+    page_inner(text, log, fork, Some(budget))
+}
+
+fn page_inner(
+    text: &str,
+    log: Option<(&str, &Path)>,
+    fork: Option<ForkOffer<'_>>,
+    budget: Option<&Budget>,
+) -> Result<String, PageError> {
     let requests = match fork {
         Some(ForkOffer::Server { .. }) => page::Requests::SameOrigin,
         Some(ForkOffer::Command { .. }) | None => page::Requests::None,
     };
-    Ok(page::page(&document_for(text, log, fork)?, requests))
+    Ok(page::page(&document_within(text, log, fork, budget)?, requests))
 }
 
 fn document<G: HtmlView>(
     text: &str,
     log: Option<(&str, &Path)>,
     fork: Option<&ForkOffer<'_>>,
+    budget: Option<&Budget>,
 ) -> Result<serde_json::Value, PageError> {
     let replay = Replay::<G>::parse(text)?;
+    if let Some(b) = budget {
+        let rows = replay.start.board_rows();
+        let cells = rows.len() as u64 * rows.iter().map(|r| r.chars().count()).max().unwrap_or(0) as u64;
+        let work = cells.saturating_mul(replay.ticks.len() as u64 + 1);
+        if work > b.cell_ticks_max {
+            return Err(PageError::OverBudget {
+                what: format!("{} ticks on a board of {cells} cells", replay.ticks.len()),
+                allowed: format!("at most {} cells times ticks", b.cell_ticks_max),
+            });
+        }
+    }
     let log = log.map(|(log_text, path)| StderrLog::parse(log_text, replay.header.seats, path)).transpose()?;
     Ok(doc::document(&replay, log.as_ref(), fork)?)
 }
@@ -230,6 +301,23 @@ mod tests {
         assert_eq!(scores, serde_json::json!(game.scores()));
         assert_eq!(alive, serde_json::json!([true, true, true]));
         assert!(game.scores().iter().any(|&s| s > 0), "someone scored by tick {t}");
+    }
+
+    #[test]
+    fn a_budget_refuses_before_playing_and_allows_what_fits() {
+        let (text, _) = hex_game(9);
+        let cells = {
+            let rows = crate::text::TerminalView::board_rows(&Hex::new(Settings::default(), Map::default_map(), 3, 7).unwrap());
+            (rows.len() * rows[0].chars().count()) as u64
+        };
+        let fits = Budget { seats_max: 3, cell_ticks_max: cells * 10 };
+        assert_eq!(page_within(&text, None, None, &fits).unwrap(), page_for(&text, None, None).unwrap());
+        let few_seats = Budget { seats_max: 2, ..fits };
+        let err = page_within(&text, None, None, &few_seats).unwrap_err().to_string();
+        assert!(err.contains("a game of 3 seats is more than this page re-simulates (at most 2)"), "{err}");
+        let short = Budget { cell_ticks_max: cells * 10 - 1, ..fits };
+        let err = page_within(&text, None, None, &short).unwrap_err().to_string();
+        assert!(err.contains(&format!("9 ticks on a board of {cells} cells")), "{err}");
     }
 
     #[test]
