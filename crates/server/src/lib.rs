@@ -54,6 +54,11 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Notify, oneshot};
 
+/// How long a stopping server waits for its sockets to send their close
+/// frames (each socket task sends its own, after its room has closed it).
+/// A client that does not read is cut off by then.
+const SOCKETS_CLOSE_WAIT_MS: u64 = 3000;
+
 /// A running server.
 pub struct Server {
     /// Where it listens.
@@ -138,6 +143,12 @@ impl Server {
         }
         self.stop.notify_one();
         let _ = tokio::time::timeout(Duration::from_secs(10), self.task).await;
+        // Upgraded sockets outlive the listener: wait until every socket
+        // task has ended (each holds a permit until then), so that the
+        // process does not exit before the close frames are out.
+        let all = u32::try_from(self.state.cfg.limits.max_connections).unwrap_or(u32::MAX);
+        let wait = Duration::from_millis(SOCKETS_CLOSE_WAIT_MS);
+        let _ = tokio::time::timeout(wait, self.state.sockets.acquire_many(all)).await;
     }
 }
 
