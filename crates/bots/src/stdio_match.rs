@@ -1,6 +1,6 @@
-//! A match runner for the stdin/stdout arenas: one sandboxed
-//! [`ProcessBot`] per seat, playing any [`StdioGame`] (CodeCarrots,
-//! KingOfBots, Multisnake).
+//! A match runner for process bots: one sandboxed [`ProcessBot`] per seat,
+//! playing any [`StdioGame`] (the stdin/stdout arenas CodeCarrots,
+//! KingOfBots and Multisnake, and SnakeBattle, Hex and Battlesnake).
 //!
 //! Each tick ([`StdioMatch::tick`]):
 //!
@@ -20,7 +20,12 @@
 //!    exact bytes and the reason ([`SeatFault`]), and the process is killed.
 //!    What a forfeit means is the arena's rule, applied by the engine:
 //!    CodeCarrots kills the snake (its program restarts when it respawns),
-//!    Multisnake kills the snake for good, a duel is lost.
+//!    Multisnake kills the snake for good, a duel is lost; SnakeBattle,
+//!    Hex and Battlesnake play no command (the program restarts at the
+//!    next tick, with the first-move deadline, since the seat is still
+//!    asked). Answers are read against the game as the bot was shown it
+//!    ([`StdioGame::parse_answer_in`]: SnakeBattle's rule profile, Hex's
+//!    pieces).
 //! 4. Each asked seat's stderr since the last tick is collected, bounded by
 //!    the sandbox limits (`stderr_lines_max` lines of
 //!    `stderr_line_bytes_max` bytes), for the replay's owner-only log.
@@ -247,6 +252,27 @@ impl StdioSeats {
     /// the actions of every seat for the next tick of `game`, default for
     /// seats without a process, and each seat's report.
     pub async fn decide<G: StdioGame>(&mut self, game: &G) -> (Vec<G::Action>, Vec<SeatTick>) {
+        self.decide_inner(game, None).await
+    }
+
+    /// [`decide`](Self::decide), with the text input of every seat taken
+    /// from `text_inputs` (by seat; `None` where the seat is not asked)
+    /// instead of [`StdioGame::text_inputs`]: for a caller that renders the
+    /// arena's message with what the game does not hold (Battlesnake's
+    /// snake names, latencies and shouts). JSON seats read the game's line.
+    pub async fn decide_with<G: StdioGame>(
+        &mut self,
+        game: &G,
+        text_inputs: Vec<Option<String>>,
+    ) -> (Vec<G::Action>, Vec<SeatTick>) {
+        self.decide_inner(game, Some(text_inputs)).await
+    }
+
+    async fn decide_inner<G: StdioGame>(
+        &mut self,
+        game: &G,
+        mut text_inputs: Option<Vec<Option<String>>>,
+    ) -> (Vec<G::Action>, Vec<SeatTick>) {
         let n = self.seats.len();
         let mut reports: Vec<SeatTick> = (0..n)
             .map(|_| SeatTick { outcome: SeatOutcome::Idle, started: false, killed: false, stderr: StderrLines::default() })
@@ -259,7 +285,6 @@ impl StdioSeats {
         let finished = game.is_finished();
         // Text inputs are rendered for all seats at once, when the first
         // text seat needs them: in Multisnake every seat reads the same map.
-        let mut text_inputs: Option<Vec<Option<String>>> = None;
         for (i, (st, report)) in self.seats.iter_mut().zip(&mut reports).enumerate() {
             let Some(st) = st else {
                 requests.push(None);
@@ -332,7 +357,7 @@ impl StdioSeats {
             let report = &mut reports[i];
             let answer = answers.next().expect("one answer per request");
             let outcome = match answer {
-                Ok(reply) => match st.seat.wire.parse_answer::<G>(reply.line.as_bytes()) {
+                Ok(reply) => match st.seat.wire.parse_answer_in(game, i, reply.line.as_bytes()) {
                     Ok(action) => {
                         actions[i] = action;
                         SeatOutcome::Answered { line: reply.line, elapsed: reply.elapsed }

@@ -4,10 +4,10 @@
 //! table in `play` turns the specs into its own players and refuses the
 //! ones it cannot seat (an HTTP snake in a SnakeBattle room, say). Anything
 //! that is neither `builtin:NAME` nor a URL nor another `scheme:` is a
-//! command line for a process bot; the stdio games run it in the sandbox.
+//! command line for a process bot; every game runs it in the sandbox.
 
 use snakepit_bots::http::SnakeUrl;
-use snakepit_bots::{bsbots, builtin};
+use snakepit_bots::{bsbots, builtin, hexbots};
 use std::fmt;
 use std::str::FromStr;
 
@@ -31,7 +31,7 @@ pub enum BotSpec {
 
 /// Every built-in name of any game, for the parser's message.
 fn builtin_names() -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = builtin::NAMES.iter().chain(bsbots::NAMES).copied().collect();
+    let mut names: Vec<&'static str> = builtin::NAMES.iter().chain(bsbots::NAMES).chain(hexbots::NAMES).copied().collect();
     names.sort_unstable();
     names.dedup();
     names

@@ -37,7 +37,9 @@ struct Cli {
 enum Command {
     /// Run the arena server (web UI, WebSocket bots, rooms) until Ctrl-C
     Serve(serve::ServeArgs),
-    /// Play one game between bots, as fast as they answer, and print the scores
+    /// Play one game between bots (built-in, HTTP snakes, sandboxed
+    /// programs on stdin/stdout), as fast as they answer, and print the
+    /// scores
     Play(play::Args),
     /// Many games between named bots in parallel: standings, win matrix,
     /// ratings, every replay and an HTML report

@@ -20,6 +20,8 @@
 //! them.
 
 mod battlesnake;
+mod hex;
+mod process;
 mod snakebattle;
 mod stdio;
 
@@ -31,6 +33,7 @@ use snakepit_bots::process::SandboxReport;
 use snakepit_engine::battlesnake::Battlesnake;
 use snakepit_engine::carrots::Carrots;
 use snakepit_engine::duel::Duel;
+use snakepit_engine::hex::Hex;
 use snakepit_engine::multisnake::Multisnake;
 use snakepit_engine::snakebattle::SnakeBattle;
 use snakepit_protocol::replay::{Divergence, Replay, ReplayWriter, TickRecord};
@@ -51,11 +54,12 @@ pub struct GameFlags {
     #[arg(long, default_value_t = 1000)]
     pub ticks: u64,
     /// The map, drawn in the game's glyphs [default: the built-in map]
-    /// (snakebattle, duel, multisnake)
+    /// (snakebattle, hex, duel, multisnake)
     #[arg(long, value_name = "FILE")]
     pub map: Option<PathBuf>,
     /// Rule profile whose defaults --set overrides: codebattle or codenjoy
-    /// [default: codebattle] (snakebattle)
+    /// [default: codebattle] (snakebattle); seed or codenjoy [default:
+    /// seed] (hex)
     #[arg(long)]
     pub profile: Option<String>,
     /// Ruleset: standard, solo, royale, wrapped, constrictor or
@@ -103,9 +107,10 @@ pub struct Args {
     pub game: GameFlags,
     /// A player, once per seat: builtin:NAME (built-in bots: random,
     /// greedy), for battlesnake the URL of a snake (http://HOST:PORT/PATH),
-    /// and for carrots, duel and multisnake a command line run in the
-    /// sandbox ("python3 bot.py", ./a.out; prefix json: for the JSON-lines
-    /// protocol)
+    /// and in every game a command line run in the sandbox ("python3
+    /// bot.py", ./a.out) reading the game's own message on stdin (the
+    /// board= frame, the /move body, the arena's text) and answering its
+    /// command; prefix json: for the JSON-lines protocol
     #[arg(long = "bot", value_name = "SPEC", required = true)]
     pub bots: Vec<BotSpec>,
     /// Seed of the game and of the built-in bots [default: a random one,
@@ -119,7 +124,6 @@ pub struct Args {
     #[arg(long, value_name = "MS", default_value_t = 100)]
     pub watch_ms: u64,
     /// Print what process bots write on stderr, prefixed by their seat
-    /// (carrots, duel, multisnake)
     #[arg(long)]
     pub bot_stderr: bool,
     /// Write the replay (JSON lines) to this file; with process bots, what
@@ -135,6 +139,8 @@ pub enum GameKind {
     Snakebattle,
     /// Battlesnake: the official rulesets and HTTP snakes.
     Battlesnake,
+    /// Codenjoy Hex: territory capture by clone and jump moves.
+    Hex,
     /// CodeCarrots snakes: one endless board, process bots reading it on
     /// stdin.
     Carrots,
@@ -150,6 +156,7 @@ impl GameKind {
         match self {
             GameKind::Snakebattle => "snakebattle",
             GameKind::Battlesnake => "battlesnake",
+            GameKind::Hex => "hex",
             GameKind::Carrots => "carrots",
             GameKind::Duel => "duel",
             GameKind::Multisnake => "multisnake",
@@ -342,6 +349,10 @@ pub async fn play_game(flags: &GameFlags, bots: &[BotSpec], seed: u64, options: 
             let (game, table) = battlesnake::setup(flags, bots, seed)?;
             drive(flags.game, game, table, start!(), flags.ticks, options).await
         }
+        GameKind::Hex => {
+            let (game, table) = hex::setup(flags, bots, seed)?;
+            drive(flags.game, game, table, start!(), flags.ticks, options).await
+        }
         GameKind::Carrots => {
             let (game, table) = stdio::setup_carrots(flags, bots, seed)?;
             drive(flags.game, game, table, start!(), flags.ticks, options).await
@@ -384,6 +395,11 @@ pub async fn fork_game(kind: GameKind, fork: &Fork<'_>, options: &RunOptions) ->
         GameKind::Battlesnake => {
             let (replay, start, ticks) = fork_start::<Battlesnake>(fork)?;
             let table = battlesnake::table(fork.flags, fork.bots, start.seed)?;
+            drive(kind, replay.start.clone(), table, start, ticks, options).await
+        }
+        GameKind::Hex => {
+            let (replay, start, ticks) = fork_start::<Hex>(fork)?;
+            let table = hex::table(fork.bots, start.seed)?;
             drive(kind, replay.start.clone(), table, start, ticks, options).await
         }
         GameKind::Carrots => {
@@ -457,6 +473,12 @@ impl Playable for SnakeBattle {
 impl Playable for Battlesnake {
     fn is_over(&self) -> bool {
         Battlesnake::is_over(self)
+    }
+}
+
+impl Playable for Hex {
+    fn is_over(&self) -> bool {
+        false
     }
 }
 

@@ -24,6 +24,7 @@ use anyhow::Context;
 use snakepit_engine::battlesnake::Battlesnake;
 use snakepit_engine::carrots::Carrots;
 use snakepit_engine::duel::Duel;
+use snakepit_engine::hex::Hex;
 use snakepit_engine::multisnake::Multisnake;
 use snakepit_engine::snakebattle::SnakeBattle;
 use snakepit_protocol::replay::{Header, Replay, ReplayError, ReplayGame, ReplayProblem};
@@ -82,6 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match header.game.as_str() {
         SnakeBattle::NAME => replay::<SnakeBattle>(&args.file, &text, args.verify),
         Battlesnake::NAME => replay::<Battlesnake>(&args.file, &text, args.verify),
+        Hex::NAME => replay::<Hex>(&args.file, &text, args.verify),
         Carrots::NAME => replay::<Carrots>(&args.file, &text, args.verify),
         Duel::NAME => replay::<Duel>(&args.file, &text, args.verify),
         Multisnake::NAME => replay::<Multisnake>(&args.file, &text, args.verify),

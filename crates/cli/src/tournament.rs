@@ -98,7 +98,7 @@ fn default_seats(kind: GameKind, bots: usize) -> usize {
         GameKind::Duel => 2,
         GameKind::Snakebattle => 5,
         GameKind::Multisnake => [2, 4, 8].into_iter().find(|&n| n >= bots).unwrap_or(8),
-        GameKind::Battlesnake | GameKind::Carrots => bots.clamp(2, 8),
+        GameKind::Battlesnake | GameKind::Carrots | GameKind::Hex => bots.clamp(2, 8),
     }
 }
 

@@ -71,9 +71,3 @@ fn duel_and_carrots_play_and_replay() {
     assert!(!err.contains("forfeits"), "{err}");
 }
 
-#[test]
-fn process_bots_do_not_play_snakebattle() {
-    let out = snakepit(["play", "--bot", "./mybot.py", "--bot", "builtin:random"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("process bots play carrots, duel and multisnake"), "{}", stderr(&out));
-}

@@ -114,7 +114,7 @@ pub mod glyphs;
 mod render;
 
 pub use board::{Board, BoardError, Element, SnakeView};
-pub use command::{COMMAND_CHARS_MAX, COMMAND_TOKENS_MAX, parse_action, parse_command};
+pub use command::{COMMAND_CHARS_MAX, COMMAND_TOKENS_MAX, parse_action, parse_command, parse_command_counted};
 pub use render::{render_board, render_boards};
 
 /// The WebSocket text frame that carries a board: `"board="` + `board`.

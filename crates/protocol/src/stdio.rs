@@ -1,7 +1,11 @@
-//! The stdin/stdout wire formats of the process arenas: CodeCarrots snakes
-//! ([`carrots`]), KingOfBots Snake ([`duel`]) and SOI Multisnake
-//! ([`multisnake`]), each exactly as its original server speaks it, and a
-//! JSON-lines protocol ([`json`]) in which any bot can play any of them.
+//! The stdin/stdout wire formats of process bots, for every game: the
+//! process arenas CodeCarrots snakes ([`carrots`]), KingOfBots Snake
+//! ([`duel`]) and SOI Multisnake ([`multisnake`]), each exactly as its
+//! original server speaks it; the WebSocket and HTTP arenas Codenjoy
+//! SnakeBattle ([`snakebattle`]), Codenjoy Hex ([`hex`]) and Battlesnake
+//! ([`battlesnake`]), each as its arena's message and command carried one
+//! per line; and a JSON-lines protocol ([`json`]) in which any bot can play
+//! any of them.
 //!
 //! Each module documents its bytes in full. In short:
 //!
@@ -10,10 +14,15 @@
 //! | `carrots` | nothing | H lines of W bytes: `.` `o` `#` `H` | `left` `right` `up` `down`, any case, whitespace ignored |
 //! | `duel` | nothing | `<map>#<r>#<c>#(<steps>)#<r>#<c>#(<steps>)` and `\n` | `0` `1` `2` `3` |
 //! | `multisnake` | `W H N M T` and `\n` | H lines of W bytes: `A`-`H` `@` `#` `^` `>` `v` `<` `.` `+` `-` | `^` `>` `v` `<` |
-//! | any, as JSON | nothing | one JSON object and `\n` | `{"move":"up"}` |
+//! | `snakebattle` | nothing | `board=` and the 900 glyphs of the WebSocket frame, and `\n` | a Codenjoy command: `UP`, `ACT,LEFT`, ... |
+//! | `hex` | nothing | `board=` and the glyphs of the WebSocket frame, and `\n` | `ACT(x,y),DIR`, `ACT(x,y,1),DIR` |
+//! | `battlesnake` | nothing | the `/move` request body (one line of JSON) and `\n` | `{"move":"up"}`, optionally with `"shout"` |
+//! | any, as JSON | nothing | one JSON object and `\n` | `{"move":"up"}`; SnakeBattle adds `"act"`, Hex `"from"` and `"jump"` |
 //!
 //! A bot is only asked when it has a move to make; the functions that
 //! render a tick return `None` otherwise (a dead snake, a finished game).
+//! SnakeBattle and Hex ask every seat a player holds every tick, as their
+//! WebSocket sends every player a board every tick.
 //!
 //! # Answers
 //!
@@ -24,7 +33,9 @@
 //! turns a rejected answer, a timeout or a crash into the game's forfeit
 //! action ([`StdioGame::forfeit`]); what that means is the game's rule
 //! (CodeCarrots: the snake dies and respawns; KingOfBots: that side loses;
-//! Multisnake: the snake dies).
+//! Multisnake: the snake dies; SnakeBattle: no command, the snake keeps its
+//! direction; Hex: no move; Battlesnake: no move, the rules repeat the
+//! snake's last one, as for an HTTP snake that timed out).
 //!
 //! # One interface for the runner
 //!
@@ -33,10 +44,13 @@
 //! format or in JSON ([`Wire`]).
 
 mod answer;
+pub mod battlesnake;
 pub mod carrots;
 pub mod duel;
+pub mod hex;
 pub mod json;
 pub mod multisnake;
+pub mod snakebattle;
 
 pub use answer::{ANSWER_BYTES_MAX, AnswerError, AnswerProblem, SHOWN_BYTES_MAX, one_line, trimmed_line};
 
@@ -81,12 +95,19 @@ impl Wire {
         }
     }
 
-    /// Reads the bot's answer line.
+    /// Reads the bot's answer line without the game at hand (see
+    /// [`StdioGame::parse_text_answer`]).
     pub fn parse_answer<G: StdioGame>(self, line: &[u8]) -> Result<G::Action, AnswerError> {
         match self {
             Wire::Text => G::parse_text_answer(line),
-            Wire::Json => json::parse_answer(line).map(G::action_for),
+            Wire::Json => G::parse_json_answer(line),
         }
+    }
+
+    /// Reads `seat`'s answer line to the input `game` rendered: what a
+    /// runner calls ([`StdioGame::parse_answer_in`]).
+    pub fn parse_answer_in<G: StdioGame>(self, game: &G, seat: usize, line: &[u8]) -> Result<G::Action, AnswerError> {
+        game.parse_answer_in(seat, self, line)
     }
 }
 
@@ -105,14 +126,33 @@ pub trait StdioGame: Game {
     }
     /// The seat's input as a JSON line, or `None` when it is not asked.
     fn json_input(&self, seat: usize) -> Option<String>;
-    /// Reads an answer in the game's own format.
+    /// Reads an answer in the game's own format, without the game at hand.
+    /// Where the meaning of a command depends on the game (SnakeBattle's
+    /// rule profile, Hex's pieces), this is its reading under the default
+    /// rules and without the position; runners use
+    /// [`parse_answer_in`](Self::parse_answer_in).
     fn parse_text_answer(line: &[u8]) -> Result<Self::Action, AnswerError>;
-    /// The action of a move.
+    /// Reads an answer in the JSON protocol: by default `{"move":"up"}`
+    /// through [`json::parse_answer`] and [`action_for`](Self::action_for).
+    fn parse_json_answer(line: &[u8]) -> Result<Self::Action, AnswerError> {
+        json::parse_answer(line).map(Self::action_for)
+    }
+    /// Reads `seat`'s answer in `wire` to the input this game (as it stands,
+    /// before the step) rendered. By default the same as
+    /// [`Wire::parse_answer`]; a game whose commands are read against its
+    /// rules or position overrides it.
+    fn parse_answer_in(&self, seat: usize, wire: Wire, line: &[u8]) -> Result<Self::Action, AnswerError> {
+        let _ = seat;
+        wire.parse_answer::<Self>(line)
+    }
+    /// The action of a move (Hex, whose moves name a piece: no move).
     fn action_for(dir: snakepit_engine::Dir) -> Self::Action;
     /// The action of a bot that failed: a rejected answer, no answer in
     /// time, a crash.
     fn forfeit() -> Self::Action;
-    /// Whether the game has ended (CodeCarrots never does).
+    /// Whether the game has ended by its own rules (CodeCarrots,
+    /// SnakeBattle and Hex never do: they play rounds or restarts for as
+    /// long as their room or `play --ticks` lasts).
     fn is_finished(&self) -> bool;
 }
 

@@ -1,23 +1,35 @@
-//! Battlesnake at `play`: built-in snakes and HTTP snakes over the official
-//! API.
+//! Battlesnake at `play`: built-in snakes, HTTP snakes over the official
+//! API, and process bots ([`ProcessSeats`]), in one game.
 //!
 //! Every turn each live snake gets its own `/move` request body; HTTP
 //! snakes are asked all at once, each within `--timeout-ms` round trip
 //! included, and a built-in snake answers the same request in-process. A
-//! snake that does not answer in time, answers an error, or answers
-//! something that is not a move, gets no move for that turn: the rules
-//! repeat its last move, and the replay records "-" so that the rules, not
-//! this loop, decide again when it is re-simulated.
+//! process bot reads the same body as one line on stdin (or the JSON line
+//! with `json:`) and answers `{"move":"up"}` on stdout, within the process
+//! deadline of every game but carrots (1 s, the first move 11 s; the
+//! request's `game.timeout` still says `--timeout-ms`). Its names,
+//! latencies and shouts in the requests are the table's, as for the other
+//! snakes; it gets no `/start` or `/end`. The process bots are asked
+//! before the HTTP snakes (a process runner on this thread's runtime waits
+//! for its answers in one blocking poll), each snake within its own
+//! deadline. A snake that does not answer in
+//! time, answers an error, or answers something that is not a move, gets
+//! no move for that turn: the rules repeat its last move, and the replay
+//! records "-" so that the rules, not this loop, decide again when it is
+//! re-simulated.
 
-use super::{GameFlags, GameKind, Table, places_by, refuse_flag};
+use super::process::ProcessSeats;
+use super::{GameFlags, GameKind, RunOptions, Table, places_by, refuse_flag};
 use crate::bot_spec::{BotSpec, bot_seed};
 use crate::exit::BadInput;
 use futures_util::future::join_all;
 use snakepit_bots::bsbots::{self, BattlesnakeBot};
 use snakepit_bots::http::{FaultKind, HttpSnake};
+use snakepit_bots::stdio_match::SeatOutcome;
 use snakepit_engine::Game;
 use snakepit_engine::battlesnake::{Action, Battlesnake, RawSettings};
 use snakepit_protocol::battlesnake::{GameMeta, parse_move, requests};
+use snakepit_protocol::stdio;
 use std::fmt::Write;
 use std::time::Duration;
 
@@ -57,9 +69,7 @@ pub(super) fn table(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
                 BadInput(format!("battlesnake has no built-in snake {name:?} (built-in snakes: {})", bsbots::NAMES.join(", ")))
             }),
             BotSpec::Http(url) => HttpSnake::new(url).map(|h| Seat::Http(Box::new(h))).map_err(|e| BadInput(e.to_string())),
-            BotSpec::Process { .. } => {
-                Err(BadInput(format!("{spec}: process bots play carrots, duel and multisnake; battlesnake plays HTTP snakes")))
-            }
+            BotSpec::Process { .. } => Ok(Seat::Process),
         })
         .collect::<Result<Vec<_>, _>>()?;
     let names: Vec<String> = bots.iter().map(ToString::to_string).collect();
@@ -71,6 +81,7 @@ pub(super) fn table(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
     }
     Ok(BattlesnakeTable {
         no_move: vec![0; seats.len()],
+        process: ProcessSeats::new(GameKind::Battlesnake, bots)?,
         seats,
         meta,
         timeout: Duration::from_millis(flags.timeout_ms),
@@ -83,12 +94,15 @@ enum Seat {
     Builtin(Box<dyn BattlesnakeBot>),
     /// A snake behind a URL.
     Http(Box<HttpSnake>),
+    /// A process bot, asked through the table's [`ProcessSeats`].
+    Process,
 }
 
 /// The snakes of a Battlesnake game and what the API tells them about one
 /// another.
 pub(super) struct BattlesnakeTable {
     seats: Vec<Seat>,
+    process: ProcessSeats,
     meta: GameMeta,
     timeout: Duration,
     /// Turns in which a seat gave no usable move.
@@ -109,7 +123,7 @@ impl BattlesnakeTable {
                     (seat, h.url().to_string(), r)
                 })
             }
-            Seat::Builtin(_) => None,
+            Seat::Builtin(_) | Seat::Process => None,
         });
         for (seat, url, r) in join_all(calls).await {
             if let Err(e) = r {
@@ -117,16 +131,45 @@ impl BattlesnakeTable {
             }
         }
     }
+
+    /// Asks the process seats for this turn's moves, each reading its
+    /// request body with the table's metadata as one line (in the text
+    /// format), into `out`; keeps their latencies and shouts for the next
+    /// requests, as for HTTP snakes.
+    async fn ask_processes(&mut self, game: &Battlesnake, out: &mut [Action]) {
+        let asked = stdio::battlesnake::inputs_with(game, &self.meta);
+        let actions = self.process.decide_with(game, asked).await;
+        for (seat, report) in self.process.last().iter().enumerate() {
+            let meta = &mut self.meta.snakes[seat];
+            match &report.outcome {
+                SeatOutcome::Idle => continue,
+                SeatOutcome::Answered { line, elapsed } => {
+                    meta.latency_ms = elapsed.as_millis() as u64;
+                    meta.shout = parse_move(line.as_bytes()).ok().and_then(|a| a.shout).unwrap_or_default();
+                }
+                SeatOutcome::Failed(_) => {
+                    // As the API says of a snake that did not answer in time.
+                    meta.latency_ms = self.meta.timeout_ms;
+                    meta.shout.clear();
+                }
+            }
+            out[seat] = actions[seat];
+        }
+    }
 }
 
 impl Table<Battlesnake> for BattlesnakeTable {
+    fn echo(&mut self, options: &RunOptions) {
+        self.process.echo(options);
+    }
+
     /// `GET /` for every HTTP snake (a snake that cannot be reached at all
     /// stops the game before it starts), then `/start`.
     async fn start(&mut self, game: &Battlesnake) -> anyhow::Result<()> {
         let timeout = self.timeout;
         let calls = self.seats.iter_mut().enumerate().filter_map(|(seat, s)| match s {
             Seat::Http(h) => Some(async move { (seat, h.url().to_string(), h.info(timeout).await) }),
-            Seat::Builtin(_) => None,
+            Seat::Builtin(_) | Seat::Process => None,
         });
         for (seat, url, r) in join_all(calls).await {
             let info = r.map_err(|e| anyhow::anyhow!("seat {seat} ({url}): cannot join: {e}"))?;
@@ -155,6 +198,9 @@ impl Table<Battlesnake> for BattlesnakeTable {
         let reqs = requests(game, &self.meta);
         out.resize(self.seats.len(), None);
         let alive: Vec<bool> = game.snakes().iter().map(|s| s.is_alive()).collect();
+        if self.process.any() {
+            self.ask_processes(game, out).await;
+        }
         let timeout = self.timeout;
         let mut calls = Vec::new();
         for (seat, s) in self.seats.iter_mut().enumerate() {
@@ -177,6 +223,7 @@ impl Table<Battlesnake> for BattlesnakeTable {
                     let body = reqs[seat].to_json();
                     calls.push(async move { (seat, h.request_move(&body, timeout).await) });
                 }
+                Seat::Process => {}
             }
         }
         for (seat, outcome) in join_all(calls).await {
@@ -220,8 +267,21 @@ impl Table<Battlesnake> for BattlesnakeTable {
         self.no_move.clone()
     }
 
+    async fn observe(&mut self, game: &Battlesnake, _events: &[snakepit_engine::battlesnake::Event]) {
+        self.process.observe(game);
+    }
+
     async fn end(&mut self, game: &Battlesnake) {
+        self.process.stop();
         self.notify(game, "end").await;
+    }
+
+    fn take_log(&mut self) -> String {
+        self.process.take_log()
+    }
+
+    fn busy_start(&self) -> bool {
+        self.process.busy_start()
     }
 
     fn summary(&self, game: &Battlesnake, players: &[String]) -> String {
@@ -255,6 +315,7 @@ impl Table<Battlesnake> for BattlesnakeTable {
             };
             let (latency, faults) = match &self.seats[seat] {
                 Seat::Builtin(_) => ("-".to_string(), "-".to_string()),
+                Seat::Process => ("-".to_string(), format!("{} forfeits", self.process.faults()[seat])),
                 Seat::Http(h) => {
                     let st = h.stats();
                     let faults: Vec<String> = FaultKind::ALL

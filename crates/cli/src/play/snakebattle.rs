@@ -1,6 +1,11 @@
-//! SnakeBattle at `play`: built-in bots answering `board=` strings.
+//! SnakeBattle at `play`: built-in bots answering `board=` strings, and
+//! process bots ([`ProcessSeats`]) reading the same `board=` message on
+//! stdin (or the JSON line with `json:`) and answering a Codenjoy command,
+//! in one game. A process bot that fails gives no command that tick: its
+//! snake keeps its direction, as a WebSocket bot that does not answer.
 
-use super::{GameFlags, GameKind, Table, refuse_flag};
+use super::process::ProcessSeats;
+use super::{GameFlags, GameKind, RunOptions, Table, refuse_flag};
 use crate::bot_spec::{BotSpec, bot_seed};
 use crate::exit::BadInput;
 use crate::input;
@@ -33,13 +38,18 @@ pub(super) fn table(specs: &[BotSpec], seed: u64) -> anyhow::Result<SnakebattleT
         .iter()
         .enumerate()
         .map(|(seat, spec)| match spec {
-            BotSpec::Builtin(name) => builtin::by_name(name, bot_seed(seed, seat))
-                .ok_or_else(|| BadInput(format!("snakebattle has no built-in bot {name:?} (built-in bots: {})", builtin::NAMES.join(", ")))),
+            BotSpec::Builtin(name) => builtin::by_name(name, bot_seed(seed, seat)).map(Some).ok_or_else(|| {
+                BadInput(format!("snakebattle has no built-in bot {name:?} (built-in bots: {})", builtin::NAMES.join(", ")))
+            }),
             BotSpec::Http(url) => Err(BadInput(format!("{url}: HTTP snakes play battlesnake, not snakebattle"))),
-            BotSpec::Process { .. } => Err(BadInput(format!("{spec}: process bots play carrots, duel and multisnake, not snakebattle"))),
+            BotSpec::Process { .. } => Ok(None),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(SnakebattleTable { tally: vec![SeatTally::default(); bots.len()], bots })
+    Ok(SnakebattleTable {
+        tally: vec![SeatTally::default(); bots.len()],
+        process: ProcessSeats::new(GameKind::Snakebattle, specs)?,
+        bots,
+    })
 }
 
 /// Reads a map file; defects come back as `FILE: line N: problem`.
@@ -50,34 +60,63 @@ fn load_map(path: &Path) -> anyhow::Result<Map> {
 
 /// The bots of a SnakeBattle game and the counts the engine does not keep.
 pub(super) struct SnakebattleTable {
-    bots: Vec<Box<dyn SnakeBot>>,
+    /// By seat; `None` for a process seat.
+    bots: Vec<Option<Box<dyn SnakeBot>>>,
+    process: ProcessSeats,
     tally: Vec<SeatTally>,
 }
 
 impl Table<SnakeBattle> for SnakebattleTable {
+    fn echo(&mut self, options: &RunOptions) {
+        self.process.echo(options);
+    }
+
     async fn follow(&mut self, game: &SnakeBattle) {
         // The bots read the same boards and keep whatever they keep.
         for (bot, board) in self.bots.iter_mut().zip(render_boards(game)) {
-            bot.answer(&message(&board));
+            if let Some(bot) = bot {
+                bot.answer(&message(&board));
+            }
         }
     }
 
     async fn actions(&mut self, game: &SnakeBattle, out: &mut Vec<Action>) -> anyhow::Result<()> {
+        out.extend(self.process.decide(game).await);
         let rule = game.settings().commands;
         for (seat, (bot, board)) in self.bots.iter_mut().zip(render_boards(game)).enumerate() {
-            let answer = bot.answer(&message(&board));
-            tracing::trace!(tick = game.tick() + 1, seat, answer, "bot answered");
-            out.push(parse_action(&answer, rule));
+            if let Some(bot) = bot {
+                let answer = bot.answer(&message(&board));
+                tracing::trace!(tick = game.tick() + 1, seat, answer, "bot answered");
+                out[seat] = parse_action(&answer, rule);
+            }
         }
         Ok(())
     }
 
-    async fn observe(&mut self, _game: &SnakeBattle, events: &[Event]) {
+    async fn observe(&mut self, game: &SnakeBattle, events: &[Event]) {
         count(&mut self.tally, events);
+        self.process.observe(game);
+    }
+
+    async fn end(&mut self, _game: &SnakeBattle) {
+        self.process.stop();
+    }
+
+    fn forfeits(&self, _game: &SnakeBattle) -> Vec<u32> {
+        self.process.faults().to_vec()
+    }
+
+    fn take_log(&mut self) -> String {
+        self.process.take_log()
+    }
+
+    fn busy_start(&self) -> bool {
+        self.process.busy_start()
     }
 
     fn summary(&self, game: &SnakeBattle, players: &[String]) -> String {
-        score_table(game, players, &self.tally)
+        let forfeits = self.process.any().then(|| self.process.faults());
+        score_table(game, players, &self.tally, forfeits)
     }
 }
 
@@ -101,16 +140,26 @@ fn count(tally: &mut [SeatTally], events: &[Event]) {
     }
 }
 
-fn score_table(game: &SnakeBattle, players: &[String], tally: &[SeatTally]) -> String {
+/// The result table; with process seats, a last column counts each seat's
+/// forfeits.
+fn score_table(game: &SnakeBattle, players: &[String], tally: &[SeatTally], forfeits: Option<&[u32]>) -> String {
     let width = players.iter().map(|p| p.chars().count()).max().unwrap_or(0).max(3);
-    let mut table = format!("{:>4}  {:<width$}  {:>6}  {:>6}  {:>6}  {:>5}\n", "seat", "bot", "score", "length", "deaths", "kills");
+    let mut table = format!("{:>4}  {:<width$}  {:>6}  {:>6}  {:>6}  {:>5}", "seat", "bot", "score", "length", "deaths", "kills");
+    if forfeits.is_some() {
+        table.push_str("  forfeits");
+    }
+    table.push('\n');
     for (seat, snake) in game.snakes().iter().enumerate() {
         let length = if snake.alive { snake.len() } else { 0 };
         let t = &tally[seat];
         table.push_str(&format!(
-            "{seat:>4}  {:<width$}  {:>6}  {length:>6}  {:>6}  {:>5}\n",
+            "{seat:>4}  {:<width$}  {:>6}  {length:>6}  {:>6}  {:>5}",
             players[seat], snake.score, t.deaths, t.kills
         ));
+        if let Some(f) = forfeits {
+            table.push_str(&format!("  {:>8}", f[seat]));
+        }
+        table.push('\n');
     }
     table
 }

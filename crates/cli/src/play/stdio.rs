@@ -1,24 +1,7 @@
 //! The stdin/stdout arenas at `play`: CodeCarrots (`carrots`), KingOfBots
 //! (`duel`) and SOI Multisnake (`multisnake`), with process bots in the
-//! sandbox and built-in random movers.
-//!
-//! A process bot is any `--bot` that is not `builtin:` or a URL: a command
-//! line such as `python3 starters/multisnake/python/bot.py` or `./a.out`,
-//! whose files are copied into the bot's own folder
-//! ([`BotCommand::from_command_line`]). It speaks the game's own format, or
-//! the JSON-lines protocol with a `json:` prefix. The process side is
-//! [`StdioSeats`]: the arena's deadlines, SIGSTOP only for carrots, and
-//! the arena's rule for a bot that fails (the forfeit action). Every fault
-//! is printed on stderr with the exact bytes and the reason, and with
-//! `--bot-stderr` so is what the bots write on stderr (the user running
-//! `play` owns every bot).
-//!
-//! With `--replay FILE`, what the bots wrote on stderr and every fault go
-//! to `FILE.stderr.jsonl` too, one line per seat and tick that has any:
-//! `{"dropped":0,"fault":"...","seat":1,"stderr":["..."],"t":3}` (keys
-//! sorted; `fault` is null when the seat answered). The
-//! replay itself holds only what re-simulation needs (and is public; the
-//! stderr log is for the bots' owners).
+//! sandbox ([`ProcessSeats`]: deadlines, faults, stderr log) and built-in
+//! random movers.
 //!
 //! `builtin:random` is a seeded random mover that avoids the cells that
 //! kill at once, computed from the engine's state (it is a stand-in for a
@@ -27,18 +10,17 @@
 //! most cells reachable behind it (a flood fill), keeping away from the
 //! other head when it can; its random stream breaks ties.
 
+use super::process::ProcessSeats;
 use super::{GameFlags, GameKind, RunOptions, Table, places_by, refuse_flag};
 use crate::bot_spec::{BotSpec, bot_seed};
 use crate::exit::BadInput;
 use crate::input;
 use anyhow::Context;
-use snakepit_bots::process::BotCommand;
-use snakepit_bots::stdio_match::{MatchSettings, Seat, SeatFault, SeatOutcome, SeatTick, StdioSeats};
 use snakepit_engine::carrots::{self, Carrots};
 use snakepit_engine::duel::{self, Duel, DuelMap};
 use snakepit_engine::multisnake::{self, Map, Multisnake, Tile};
 use snakepit_engine::{Dir, Pos, Rng};
-use snakepit_protocol::stdio::{StdioGame, Wire};
+use snakepit_protocol::stdio::StdioGame;
 use std::fmt::Write;
 
 /// The settings of `--set` (and `--width`/`--height` for carrots).
@@ -139,110 +121,31 @@ impl Builtin {
 /// The players of a stdio game: process bots, and built-in movers with
 /// their own random streams.
 pub(super) struct StdioTable {
-    seats: StdioSeats,
+    process: ProcessSeats,
     builtins: Vec<Option<Builtin>>,
-    labels: Vec<String>,
-    /// The seat reports of the tick being played, kept for `observe`.
-    last: Vec<SeatTick>,
-    faults: Vec<u32>,
-    echo_faults: bool,
-    echo_bot_stderr: bool,
-    /// The owners' log: stderr and faults, one JSON line per seat and tick.
-    log: String,
-    /// Whether a bot could not start because its program file was busy
-    /// (see [`is_busy_start`]).
-    busy_start: bool,
 }
-
 
 impl StdioTable {
     /// The players of a game of `kind` with this seed.
     pub(super) fn new(kind: GameKind, bots: &[BotSpec], seed: u64) -> anyhow::Result<StdioTable> {
-        let settings = MatchSettings::for_game(kind.name());
-        let mut seats = Vec::new();
-        let mut builtins = Vec::new();
         let names = if kind == GameKind::Duel { "random, greedy" } else { "random" };
+        let mut builtins = Vec::new();
         for (seat, spec) in bots.iter().enumerate() {
-            match spec {
+            builtins.push(match spec {
                 BotSpec::Builtin(name) => {
                     let rng = Rng::new(bot_seed(seed, seat));
-                    let bot = match name.as_str() {
+                    Some(match name.as_str() {
                         "random" => Builtin::Random(rng),
                         "greedy" if kind == GameKind::Duel => Builtin::Greedy(rng),
                         _ => return Err(BadInput(format!("{} has no built-in bot {name:?} (built-in bots: {names})", kind.name())).into()),
-                    };
-                    seats.push(None);
-                    builtins.push(Some(bot));
+                    })
                 }
                 BotSpec::Http(url) => return Err(BadInput(format!("{url}: HTTP snakes play battlesnake, not {}", kind.name())).into()),
-                BotSpec::Process { line, json } => {
-                    let command = BotCommand::from_command_line(line, &settings.limits.system_paths_read_only)
-                        .map_err(|e| BadInput(format!("--bot {line:?}: {e}")))?;
-                    let wire = if *json { Wire::Json } else { Wire::Text };
-                    seats.push(Some(Seat { label: spec.to_string(), command, wire }));
-                    builtins.push(None);
-                }
-            }
+                BotSpec::Process { .. } => None,
+            });
         }
-        Ok(StdioTable {
-            busy_start: false,
-            log: String::new(),
-            seats: StdioSeats::new(seats, settings),
-            builtins,
-            labels: bots.iter().map(ToString::to_string).collect(),
-            last: Vec::new(),
-            faults: vec![0; bots.len()],
-            echo_faults: false,
-            echo_bot_stderr: false,
-        })
+        Ok(StdioTable { process: ProcessSeats::new(kind, bots)?, builtins })
     }
-
-    /// Counts and logs this tick's faults and stderr; prints them as the
-    /// options say.
-    fn report(&mut self, tick: u64) {
-        for (seat, r) in self.last.iter().enumerate() {
-            let fault = match &r.outcome {
-                SeatOutcome::Failed(fault) => Some(fault.to_string()),
-                _ => None,
-            };
-            self.busy_start |= is_busy_start(&r.outcome);
-            if let Some(fault) = &fault {
-                self.faults[seat] += 1;
-                if self.echo_faults {
-                    eprintln!("tick {tick}: seat {seat} ({}) forfeits: {fault}", self.labels[seat]);
-                }
-            }
-            if fault.is_some() || !r.stderr.lines.is_empty() || r.stderr.dropped_lines > 0 {
-                let line = serde_json::json!({
-                    "t": tick,
-                    "seat": seat,
-                    "stderr": r.stderr.lines,
-                    "dropped": r.stderr.dropped_lines,
-                    "fault": fault,
-                });
-                let _ = writeln!(self.log, "{line}");
-            }
-            if self.echo_bot_stderr {
-                for line in &r.stderr.lines {
-                    eprintln!("[seat {seat}] {line}");
-                }
-                if r.stderr.dropped_lines > 0 {
-                    eprintln!("[seat {seat}] ({} stderr lines dropped)", r.stderr.dropped_lines);
-                }
-            }
-        }
-    }
-}
-
-/// Whether a seat failed because its program could not be run for being
-/// open for writing ("text file busy", errno 26 on Linux). Every bot's
-/// program is copied into its own folder before it runs; when several
-/// threads of this process start bots at once (`tournament`), a child
-/// forked by one thread inherits another thread's copy in progress and
-/// holds it open until it execs or exits, and the run fails. Nothing the
-/// bot did caused it, so such a game is played again.
-fn is_busy_start(outcome: &SeatOutcome) -> bool {
-    matches!(outcome, SeatOutcome::Failed(SeatFault::Spawn(why)) if why.contains("(os error 26)"))
 }
 
 /// What a stdio game offers the CLI beyond the protocol: the moves that
@@ -268,8 +171,7 @@ pub(crate) trait StdioPlay: StdioGame + snakepit_viewer::text::TerminalView {
 
 impl<G: StdioPlay + super::Playable> Table<G> for StdioTable {
     fn echo(&mut self, options: &RunOptions) {
-        self.echo_faults = options.echo_faults;
-        self.echo_bot_stderr = options.echo_bot_stderr;
+        self.process.echo(options);
     }
 
     async fn follow(&mut self, game: &G) {
@@ -281,29 +183,21 @@ impl<G: StdioPlay + super::Playable> Table<G> for StdioTable {
     }
 
     async fn actions(&mut self, game: &G, out: &mut Vec<G::Action>) -> anyhow::Result<()> {
-        let (actions, reports) = self.seats.decide(game).await;
-        out.extend(actions);
+        out.extend(self.process.decide(game).await);
         for (seat, bot) in self.builtins.iter_mut().enumerate() {
             if let Some(action) = bot.as_mut().and_then(|b| b.choose(game, seat)) {
                 out[seat] = action;
             }
         }
-        self.last = reports;
         Ok(())
     }
 
     async fn observe(&mut self, game: &G, _events: &[G::Event]) {
-        if self.last.is_empty() {
-            // A recorded tick of a fork: nobody was asked.
-            return;
-        }
-        self.seats.after_step(game, &mut self.last);
-        self.report(game.tick());
-        self.last.clear();
+        self.process.observe(game);
     }
 
     async fn end(&mut self, _game: &G) {
-        self.seats.stop();
+        self.process.stop();
     }
 
     fn places(&self, game: &G) -> Vec<usize> {
@@ -311,15 +205,15 @@ impl<G: StdioPlay + super::Playable> Table<G> for StdioTable {
     }
 
     fn forfeits(&self, _game: &G) -> Vec<u32> {
-        self.faults.clone()
+        self.process.faults().to_vec()
     }
 
     fn take_log(&mut self) -> String {
-        std::mem::take(&mut self.log)
+        self.process.take_log()
     }
 
     fn busy_start(&self) -> bool {
-        self.busy_start
+        self.process.busy_start()
     }
 
     fn summary(&self, game: &G, players: &[String]) -> String {
@@ -330,7 +224,7 @@ impl<G: StdioPlay + super::Playable> Table<G> for StdioTable {
                 table,
                 "{seat:>4}  {:<width$}  {score:>6}  {:>8}  {}",
                 players[seat],
-                self.faults[seat],
+                self.process.faults()[seat],
                 game.standing(seat)
             );
         }

@@ -40,6 +40,14 @@ pub const COMMAND_TOKENS_MAX: usize = 16;
 /// Never panics; reads at most [`COMMAND_CHARS_MAX`] characters and returns
 /// at most [`COMMAND_TOKENS_MAX`] tokens.
 pub fn parse_command(text: &str) -> Vec<Token> {
+    parse_command_counted(text).0
+}
+
+/// [`parse_command`], and how many commands were matched in all: messages
+/// and malformed `ACT(...)`s, which yield no token, count too. Zero means
+/// the answer holds no command word at all, which the stdin/stdout arena
+/// rejects as not an answer (an empty one is "keep going").
+pub fn parse_command_counted(text: &str) -> (Vec<Token>, usize) {
     let text = match text.char_indices().nth(COMMAND_CHARS_MAX) {
         Some((cut, _)) => &text[..cut],
         None => text,
@@ -49,11 +57,13 @@ pub fn parse_command(text: &str) -> Vec<Token> {
     let message_first = text.starts_with("message('");
     let text = if message_first { Cow::Borrowed(text) } else { join_commas(text) };
     let mut tokens = Vec::new();
+    let mut matched = 0;
     let mut at = 0;
     while at < text.len() && tokens.len() < COMMAND_TOKENS_MAX {
         match command_at(&text, at, message_first) {
             Some((len, token)) => {
                 tokens.extend(token);
+                matched += 1;
                 at += len;
             }
             // Command words are ASCII, so stepping a byte at a time can
@@ -61,7 +71,7 @@ pub fn parse_command(text: &str) -> Vec<Token> {
             None => at += 1,
         }
     }
-    tokens
+    (tokens, matched)
 }
 
 /// What an answer makes a snake do under a rule profile.

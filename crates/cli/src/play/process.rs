@@ -1,0 +1,215 @@
+//! Process bots at `play`, in any game: the seats whose `--bot` is a
+//! command line, run in the sandbox through [`StdioSeats`], with what
+//! `play` does around them.
+//!
+//! A process bot is any `--bot` that is not `builtin:` or a URL: a command
+//! line such as `python3 bot.py` or `./a.out`, whose files are copied into
+//! the bot's own folder ([`BotCommand::from_command_line`]). It speaks the
+//! game's own text format, or the JSON-lines protocol with a `json:` prefix
+//! (`snakepit_protocol::stdio`). The process side is [`StdioSeats`]: the
+//! arena's deadlines ([`MatchSettings::for_game`]: 5 s per move and SIGSTOP
+//! between moves for carrots, 1 s elsewhere, the first move 10 s longer)
+//! and the arena's rule for a bot that fails (the game's forfeit action).
+//! Every fault is printed on stderr with the exact bytes and the reason,
+//! and with `--bot-stderr` so is what the bots write on stderr (the user
+//! running `play` owns every bot).
+//!
+//! With `--replay FILE`, what the bots wrote on stderr and every fault go
+//! to `FILE.stderr.jsonl` too, one line per seat and tick that has any:
+//! `{"dropped":0,"fault":"...","seat":1,"stderr":["..."],"t":3}` (keys
+//! sorted; `fault` is null when the seat answered). The replay itself holds
+//! only what re-simulation needs (and is public; the stderr log is for the
+//! bots' owners).
+//!
+//! Every game's table holds one [`ProcessSeats`] next to its own players
+//! (built-in bots, HTTP snakes) and calls it from the same `Table` hooks:
+//! [`decide`](ProcessSeats::decide) in `actions`, [`observe`](ProcessSeats::observe)
+//! after the step, [`stop`](ProcessSeats::stop) at the end.
+
+use super::{GameKind, RunOptions};
+use crate::bot_spec::BotSpec;
+use crate::exit::BadInput;
+use snakepit_bots::process::BotCommand;
+use snakepit_bots::stdio_match::{MatchSettings, Seat, SeatFault, SeatOutcome, SeatTick, StdioSeats};
+use snakepit_protocol::stdio::{StdioGame, Wire};
+use std::fmt::Write;
+use std::path::Path;
+
+/// The process bots of one game, and their faults and stderr.
+pub(super) struct ProcessSeats {
+    seats: StdioSeats,
+    /// Whether any seat is a process bot; when none is, nothing is asked.
+    any: bool,
+    labels: Vec<String>,
+    /// The seat reports of the tick being played, kept for `observe`.
+    last: Vec<SeatTick>,
+    faults: Vec<u32>,
+    echo_faults: bool,
+    echo_bot_stderr: bool,
+    /// The owners' log: stderr and faults, one JSON line per seat and tick.
+    log: String,
+    /// Whether a bot could not start because its program file was busy
+    /// (see [`is_busy_start`]).
+    busy_start: bool,
+}
+
+impl ProcessSeats {
+    /// A process seat for every [`BotSpec::Process`] of `bots`, with the
+    /// arena's settings for `kind`; the other seats are the caller's.
+    pub(super) fn new(kind: GameKind, bots: &[BotSpec]) -> anyhow::Result<ProcessSeats> {
+        let settings = MatchSettings::for_game(kind.name());
+        let mut seats = Vec::with_capacity(bots.len());
+        for spec in bots {
+            let seat = match spec {
+                BotSpec::Process { line, json } => {
+                    // A program named by a path that is not there would fail
+                    // at every tick of the games that ask every seat every
+                    // tick (SnakeBattle, Hex): refuse it before the game.
+                    let program = line.split_whitespace().next().unwrap_or("");
+                    if program.contains('/') && !Path::new(program).exists() {
+                        return Err(BadInput(format!(
+                            "--bot {line:?}: {program} does not exist (paths are relative to the folder snakepit runs in)"
+                        ))
+                        .into());
+                    }
+                    let command = BotCommand::from_command_line(line, &settings.limits.system_paths_read_only)
+                        .map_err(|e| BadInput(format!("--bot {line:?}: {e}")))?;
+                    let wire = if *json { Wire::Json } else { Wire::Text };
+                    Some(Seat { label: spec.to_string(), command, wire })
+                }
+                BotSpec::Builtin(_) | BotSpec::Http(_) => None,
+            };
+            seats.push(seat);
+        }
+        Ok(ProcessSeats {
+            any: seats.iter().any(Option::is_some),
+            seats: StdioSeats::new(seats, settings),
+            labels: bots.iter().map(ToString::to_string).collect(),
+            last: Vec::new(),
+            faults: vec![0; bots.len()],
+            echo_faults: false,
+            echo_bot_stderr: false,
+            log: String::new(),
+            busy_start: false,
+        })
+    }
+
+    /// Whether any seat is a process bot.
+    pub(super) fn any(&self) -> bool {
+        self.any
+    }
+
+    /// Takes the caller's wishes about printing.
+    pub(super) fn echo(&mut self, options: &RunOptions) {
+        self.echo_faults = options.echo_faults;
+        self.echo_bot_stderr = options.echo_bot_stderr;
+    }
+
+    /// The actions of the next tick of `game`, by seat: the process seats'
+    /// answers or forfeits, the default action elsewhere.
+    pub(super) async fn decide<G: StdioGame>(&mut self, game: &G) -> Vec<G::Action> {
+        if !self.any {
+            return vec![G::Action::default(); self.labels.len()];
+        }
+        let (actions, reports) = self.seats.decide(game).await;
+        self.last = reports;
+        actions
+    }
+
+    /// [`decide`](Self::decide) with the text inputs the caller rendered
+    /// (see [`StdioSeats::decide_with`]).
+    pub(super) async fn decide_with<G: StdioGame>(&mut self, game: &G, text_inputs: Vec<Option<String>>) -> Vec<G::Action> {
+        if !self.any {
+            return vec![G::Action::default(); self.labels.len()];
+        }
+        let (actions, reports) = self.seats.decide_with(game, text_inputs).await;
+        self.last = reports;
+        actions
+    }
+
+    /// What each seat did in the tick being played (empty before the first
+    /// [`decide`](Self::decide) of a tick and for a game without process
+    /// seats).
+    pub(super) fn last(&self) -> &[SeatTick] {
+        &self.last
+    }
+
+    /// After the step: kills what the end of the game ends, then counts,
+    /// logs and prints the tick's faults and stderr.
+    pub(super) fn observe<G: StdioGame>(&mut self, game: &G) {
+        if self.last.is_empty() {
+            // A recorded tick of a fork, or no process seat: nobody was asked.
+            return;
+        }
+        self.seats.after_step(game, &mut self.last);
+        self.report(game.tick());
+        self.last.clear();
+    }
+
+    /// Kills every process.
+    pub(super) fn stop(&mut self) {
+        self.seats.stop();
+    }
+
+    /// Each seat's forfeits so far.
+    pub(super) fn faults(&self) -> &[u32] {
+        &self.faults
+    }
+
+    /// The stderr log (see the module docs).
+    pub(super) fn take_log(&mut self) -> String {
+        std::mem::take(&mut self.log)
+    }
+
+    /// See `GameOutcome::busy_start`.
+    pub(super) fn busy_start(&self) -> bool {
+        self.busy_start
+    }
+
+    /// Counts and logs this tick's faults and stderr; prints them as the
+    /// options say.
+    fn report(&mut self, tick: u64) {
+        for (seat, r) in self.last.iter().enumerate() {
+            let fault = match &r.outcome {
+                SeatOutcome::Failed(fault) => Some(fault.to_string()),
+                _ => None,
+            };
+            self.busy_start |= is_busy_start(&r.outcome);
+            if let Some(fault) = &fault {
+                self.faults[seat] += 1;
+                if self.echo_faults {
+                    eprintln!("tick {tick}: seat {seat} ({}) forfeits: {fault}", self.labels[seat]);
+                }
+            }
+            if fault.is_some() || !r.stderr.lines.is_empty() || r.stderr.dropped_lines > 0 {
+                let line = serde_json::json!({
+                    "t": tick,
+                    "seat": seat,
+                    "stderr": r.stderr.lines,
+                    "dropped": r.stderr.dropped_lines,
+                    "fault": fault,
+                });
+                let _ = writeln!(self.log, "{line}");
+            }
+            if self.echo_bot_stderr {
+                for line in &r.stderr.lines {
+                    eprintln!("[seat {seat}] {line}");
+                }
+                if r.stderr.dropped_lines > 0 {
+                    eprintln!("[seat {seat}] ({} stderr lines dropped)", r.stderr.dropped_lines);
+                }
+            }
+        }
+    }
+}
+
+/// Whether a seat failed because its program could not be run for being
+/// open for writing ("text file busy", errno 26 on Linux). Every bot's
+/// program is copied into its own folder before it runs; when several
+/// threads of this process start bots at once (`tournament`), a child
+/// forked by one thread inherits another thread's copy in progress and
+/// holds it open until it execs or exits, and the run fails. Nothing the
+/// bot did caused it, so such a game is played again.
+fn is_busy_start(outcome: &SeatOutcome) -> bool {
+    matches!(outcome, SeatOutcome::Failed(SeatFault::Spawn(why)) if why.contains("(os error 26)"))
+}
