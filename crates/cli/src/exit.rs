@@ -41,6 +41,9 @@ pub fn code(err: &anyhow::Error) -> u8 {
             || cause.is::<ReplayError>()
             || cause.is::<SetupError>()
             || cause.is::<MapError>()
+            || cause.is::<snakepit_engine::duel::MapError>()
+            || cause.is::<snakepit_engine::multisnake::MapError>()
+            || cause.is::<snakepit_engine::hex::MapError>()
             || cause.is::<SettingsError>()
             || cause.is::<NewGameError>()
     });
@@ -59,5 +62,13 @@ mod tests {
         let e = anyhow::Error::new(BadInput("a.txt: no such file".into())).context("outer");
         assert_eq!(code(&e), BAD_INPUT);
         assert_eq!(code(&anyhow::anyhow!("disk full")), FAILURE);
+        for map in ["", "#"] {
+            let duel = snakepit_engine::duel::DuelMap::parse(map).unwrap_err();
+            assert_eq!(code(&anyhow::Error::new(duel).context("map.txt")), BAD_INPUT);
+            let multi = snakepit_engine::multisnake::Map::parse(map).unwrap_err();
+            assert_eq!(code(&anyhow::Error::new(multi).context("map.txt")), BAD_INPUT);
+            let hex = snakepit_engine::hex::Map::parse(map).unwrap_err();
+            assert_eq!(code(&anyhow::Error::new(hex).context("map.txt")), BAD_INPUT);
+        }
     }
 }

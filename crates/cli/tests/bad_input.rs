@@ -132,6 +132,24 @@ fn defective_maps() {
 
     let missing = dir.join("missing.txt");
     assert_bad_input(&play_with_map(&missing), &missing, "No such file");
+
+    // The maps of the other games' files are input too: exit 2, one line
+    // naming the file.
+    for game in ["duel", "multisnake", "hex"] {
+        let bad = dir.write(&format!("{game}.txt"), "#\n");
+        let out = snakepit([
+            "play".as_ref(),
+            "--game".as_ref(),
+            game.as_ref(),
+            "--bot".as_ref(),
+            "builtin:random".as_ref(),
+            "--bot".as_ref(),
+            "builtin:random".as_ref(),
+            "--map".as_ref(),
+            bad.as_os_str(),
+        ]);
+        assert_bad_input(&out, &bad, "");
+    }
 }
 
 #[test]
