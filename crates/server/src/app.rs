@@ -37,6 +37,8 @@ pub struct AppState {
     pub admin_token: String,
     /// Bounds the number of open WebSockets.
     pub sockets: Arc<Semaphore>,
+    /// Pages of kept games, made once.
+    pub pages: crate::replays::PageCache,
     next_conn: AtomicU64,
 }
 
@@ -47,6 +49,7 @@ impl AppState {
             store,
             rooms,
             sockets: Arc::new(Semaphore::new(cfg.limits.max_connections)),
+            pages: Default::default(),
             cfg,
             admin_token,
             next_conn: AtomicU64::new(1),

@@ -33,9 +33,9 @@ use std::sync::Arc;
 
 type Shared = State<Arc<AppState>>;
 
-/// The games whose kept replays a worker can continue (every game of
-/// `snakepit play`; Hex rooms' games are kept and shown, not forked).
-const FORKABLE_GAMES: &[&str] = &["snakebattle", "battlesnake", "carrots", "duel", "multisnake"];
+/// The games whose replays a worker (and `replay --from-tick`) can
+/// continue: every game of `snakepit play`.
+const FORKABLE_GAMES: &[&str] = &["snakebattle", "battlesnake", "carrots", "duel", "multisnake", "hex"];
 
 /// Built-in bots that every forkable game has.
 const FORK_BUILTINS: &[&str] = &["builtin:greedy", "builtin:random"];
@@ -115,6 +115,18 @@ async fn fork_bots(st: &AppState, owner: Option<&str>) -> Result<Vec<String>, Ap
 /// fork button.
 pub async fn replay_page(State(st): Shared, Path(id): Path<i64>, Query(who): Query<Owner>) -> Result<Response, AppError> {
     let owner = who.check(&st).await?;
+    let html = |page: Arc<str>| ([(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")], page.to_string()).into_response();
+    // The public page of a kept game never changes: made once, it is
+    // served from memory to every spectator while the game is kept.
+    if owner.is_none()
+        && let Some(page) = st.pages.get(id)
+        && st.store.has_replay(id).await?
+    {
+        return Ok(html(page));
+    }
+    let Ok(_permit) = tokio::time::timeout(RENDER_WAIT, st.pages.rendering.acquire()).await else {
+        return Err(AppError::Client(StatusCode::SERVICE_UNAVAILABLE, "the server is busy showing other games; try again".into()));
+    };
     let Some((info, body)) = st.store.replay(id).await? else {
         return Err(AppError::Client(StatusCode::NOT_FOUND, format!("no game {id}")));
     };
@@ -138,7 +150,75 @@ pub async fn replay_page(State(st): Shared, Path(id): Path<i64>, Query(who): Que
     .await
     .map_err(|e| AppError::Server(anyhow::anyhow!("the viewer of kept game {id} failed: {e}")))?
     .map_err(|e| AppError::Server(anyhow::anyhow!("kept game {id} does not replay: {e}")))?;
-    Ok(([(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response())
+    let page: Arc<str> = page.into();
+    if owner.is_none() {
+        st.pages.put(id, page.clone());
+    }
+    Ok(html(page))
+}
+
+/// How long a page of a kept game waits for its turn to be made.
+const RENDER_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Kept games' pages re-simulated at once (the rest wait their turn).
+const RENDERING_AT_ONCE_MAX: usize = 2;
+
+/// Public pages of kept games kept in memory, at most, in bytes.
+const PAGE_CACHE_BYTES_MAX: usize = 32 << 20;
+
+/// The public pages of kept games, made once and served from memory, and
+/// the permits to make new ones.
+pub struct PageCache {
+    /// Permits to re-simulate a kept game for its page.
+    rendering: tokio::sync::Semaphore,
+    /// Permits to receive and re-simulate a file for `/replays/open`.
+    opening: tokio::sync::Semaphore,
+    pages: std::sync::Mutex<Pages>,
+}
+
+/// The cached pages.
+#[derive(Default)]
+struct Pages {
+    by_id: std::collections::BTreeMap<i64, Arc<str>>,
+    /// Ids in the order their pages came in: the oldest goes first when
+    /// the cache is full.
+    order: std::collections::VecDeque<i64>,
+    bytes: usize,
+}
+
+impl Default for PageCache {
+    fn default() -> Self {
+        PageCache {
+            rendering: tokio::sync::Semaphore::new(RENDERING_AT_ONCE_MAX),
+            opening: tokio::sync::Semaphore::new(OPEN_AT_ONCE_MAX),
+            pages: Default::default(),
+        }
+    }
+}
+
+impl PageCache {
+    fn get(&self, id: i64) -> Option<Arc<str>> {
+        self.pages.lock().unwrap_or_else(|e| e.into_inner()).by_id.get(&id).cloned()
+    }
+
+    fn put(&self, id: i64, page: Arc<str>) {
+        if page.len() > PAGE_CACHE_BYTES_MAX / 4 {
+            return;
+        }
+        let mut p = self.pages.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(old) = p.by_id.insert(id, page.clone()) {
+            p.bytes -= old.len();
+        } else {
+            p.order.push_back(id);
+        }
+        p.bytes += page.len();
+        while p.bytes > PAGE_CACHE_BYTES_MAX {
+            let Some(oldest) = p.order.pop_front() else { break };
+            if let Some(gone) = p.by_id.remove(&oldest) {
+                p.bytes -= gone.len();
+            }
+        }
+    }
 }
 
 /// Most games `/api/replays` lists at once.
@@ -213,7 +293,8 @@ pub const OPEN_BUDGET: snakepit_viewer::html::Budget =
 /// pages never take every blocking thread or core.
 const OPEN_AT_ONCE_MAX: usize = 2;
 
-static OPENING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(OPEN_AT_ONCE_MAX);
+/// The longest a visitor may take to send a replay file.
+const OPEN_UPLOAD_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// A replay file from the visitor's disk, as the replays page posts it.
 #[derive(Deserialize)]
@@ -231,32 +312,38 @@ pub struct OpenForm {
 /// `POST /replays/open`: a replay file's page in the viewer, re-simulated
 /// here and kept nowhere. A file that does not replay is answered 400 with
 /// the reason (the line and what is wrong with it), and one that would cost
-/// more than [`OPEN_BUDGET`] with what it asks for.
-pub async fn open(axum::Form(form): axum::Form<OpenForm>) -> Response {
-    let refuse = |why: String| {
-        let text = format!("This replay cannot be shown: {why}\n");
-        (StatusCode::BAD_REQUEST, [(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
+/// more than [`OPEN_BUDGET`] with what it asks for. At most
+/// `OPEN_AT_ONCE_MAX` files are received and re-simulated at once, each
+/// within `OPEN_UPLOAD_WAIT` for its upload: a visitor who finds them busy
+/// is answered 503 before the file is read.
+pub async fn open(State(st): Shared, request: axum::extract::Request) -> Response {
+    let text_response = |status: StatusCode, text: String| {
+        (status, [(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
     };
-    let header = match Header::parse(&form.replay) {
-        Ok(h) => h,
-        Err(e) => return refuse(e.to_string()),
+    let refuse = |why: String| text_response(StatusCode::BAD_REQUEST, format!("This replay cannot be shown: {why}\n"));
+    let Ok(_permit) = st.pages.opening.try_acquire() else {
+        let why = "Other replays are being opened right now; try again in a moment.\n";
+        return text_response(StatusCode::SERVICE_UNAVAILABLE, why.to_string());
     };
-    let name: String = form.name.chars().filter(|c| !c.is_control()).take(FILE_NAME_MAX_CHARS).collect();
-    let name = if name.is_empty() { "game.jsonl".to_string() } else { name };
-    // The fork command is offered for the games `replay --from-tick` plays.
-    let fork_file = FORKABLE_GAMES.contains(&header.game.as_str()).then(|| name.clone());
-    let log = (!form.log.trim().is_empty()).then(|| (form.log, std::path::PathBuf::from(format!("{name}.stderr.jsonl"))));
-    let text = form.replay;
-    let Ok(_permit) = OPENING.try_acquire() else {
-        let text = "Other replays are being opened right now; try again in a moment.\n";
-        return (StatusCode::SERVICE_UNAVAILABLE, [(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")], text)
-            .into_response();
+    let body = match tokio::time::timeout(OPEN_UPLOAD_WAIT, axum::body::to_bytes(request.into_body(), OPEN_BYTES_MAX)).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(e)) => return text_response(StatusCode::PAYLOAD_TOO_LARGE, format!("The file could not be read (at most {OPEN_BYTES_MAX} bytes): {e}\n")),
+        Err(_) => return text_response(StatusCode::REQUEST_TIMEOUT, "The file took too long to arrive.\n".to_string()),
     };
-    // Re-simulating a long game takes a while: off the async workers.
+    // Decoding and re-simulating a large file takes a while: off the async
+    // workers.
     let page = tokio::task::spawn_blocking(move || {
-        let fork = fork_file.as_deref().map(|file| snakepit_viewer::html::ForkOffer::Command { file });
-        let log = log.as_ref().map(|(t, p)| (t.as_str(), p.as_path()));
-        snakepit_viewer::html::page_within(&text, log, fork, &OPEN_BUDGET).map_err(|e| e.to_string())
+        let form: OpenForm = serde_urlencoded::from_bytes(&body).map_err(|e| format!("not the replays page's form: {e}"))?;
+        let header = Header::parse(&form.replay).map_err(|e| e.to_string())?;
+        let name: String = form.name.chars().filter(|c| !c.is_control()).take(FILE_NAME_MAX_CHARS).collect();
+        let name = if name.is_empty() { "game.jsonl".to_string() } else { name };
+        // The fork command is offered for the games `replay --from-tick` plays.
+        let fork = FORKABLE_GAMES
+            .contains(&header.game.as_str())
+            .then_some(snakepit_viewer::html::ForkOffer::Command { file: &name });
+        let log_name = std::path::PathBuf::from(format!("{name}.stderr.jsonl"));
+        let log = (!form.log.trim().is_empty()).then_some((form.log.as_str(), log_name.as_path()));
+        snakepit_viewer::html::page_within(&form.replay, log, fork, &OPEN_BUDGET).map_err(|e| e.to_string())
     })
     .await;
     match page {
@@ -384,5 +471,23 @@ mod tests {
     fn query_parts_are_escaped() {
         assert_eq!(url_part("a b&c=d/é"), "a%20b%26c%3Dd%2F%C3%A9");
         assert_eq!(url_part("Az09-_.~"), "Az09-_.~");
+    }
+
+    #[test]
+    fn the_page_cache_drops_its_oldest_pages_beyond_its_size() {
+        let cache = PageCache::default();
+        let page = |c: char| -> Arc<str> { c.to_string().repeat(PAGE_CACHE_BYTES_MAX / 5).into() };
+        for id in 0..5 {
+            cache.put(id, page('a'));
+        }
+        assert!((0..5).all(|id| cache.get(id).is_some()), "five fifths fit");
+        cache.put(5, page('b'));
+        assert!(cache.get(0).is_none(), "the oldest went");
+        assert!((1..6).all(|id| cache.get(id).is_some()));
+        cache.put(3, page('c'));
+        assert_eq!(cache.get(3).as_deref().map(|p| p.starts_with('c')), Some(true), "a page is replaced in place");
+        assert!(cache.get(1).is_some(), "replacing frees the old page's bytes");
+        cache.put(9, "x".repeat(PAGE_CACHE_BYTES_MAX / 2).into());
+        assert!(cache.get(9).is_none(), "a page of over a quarter of the cache is not kept");
     }
 }

@@ -106,6 +106,13 @@ async fn a_finished_duel_is_kept_replays_exactly_and_its_stderr_is_its_owners() 
     let (status, public) = http(addr, "GET", &format!("/replays/{replay_id}"), None, None).await;
     assert_eq!(status, 200);
     assert!(!public.contains("kept-marker"), "nobody else does");
+    // The public page is made once and served again as it was; the
+    // owner's copy is never taken from (or put into) that cache.
+    let (status, again) = http(addr, "GET", &format!("/replays/{replay_id}"), None, None).await;
+    assert_eq!((status, again == public), (200, true));
+    let (status, mine_again) = http(addr, "GET", &format!("/replays/{replay_id}?player={id}&code={code}"), None, None).await;
+    assert_eq!(status, 200);
+    assert!(mine_again.contains("kept-marker"), "the owner still sees their stderr");
     let (status, _) = http(addr, "GET", &format!("/replays/{replay_id}?player={id}&code=wrong"), None, None).await;
     assert_eq!(status, 403);
     let (status, _) = http(addr, "GET", "/replays/999999", None, None).await;
@@ -301,5 +308,38 @@ async fn a_replay_file_from_disk_opens_in_the_viewer_and_a_bad_one_says_why() {
     let (status, why) = post_form(addr, "/replays/open", &[("replay", &carrots(2, 100, 3))]).await;
     assert_eq!(status, 400, "{why}");
     assert!(why.contains("tick 1"), "{why}");
+    // Two uploads that never finish hold both places: a third visitor is
+    // told to come back before sending anything, and is served once they
+    // go.
+    let mut slow = Vec::new();
+    for _ in 0..2 {
+        use tokio::io::AsyncWriteExt;
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let head = format!(
+            "POST /replays/open HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000000\r\n\r\nreplay="
+        );
+        s.write_all(head.as_bytes()).await.unwrap();
+        slow.push(s);
+    }
+    let end = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (status, why) = post_form(addr, "/replays/open", &[("replay", &carrots(2, 100, 3))]).await;
+        if status == 503 {
+            assert!(why.contains("try again"), "{why}");
+            break;
+        }
+        assert!(tokio::time::Instant::now() < end, "never busy: {status} {why}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    drop(slow);
+    let end = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (status, why) = post_form(addr, "/replays/open", &[("replay", &carrots(2, 100, 3))]).await;
+        if status == 400 {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < end, "still busy: {status} {why}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     server.shutdown().await;
 }

@@ -393,6 +393,11 @@ impl Store {
         dispatch!(self.prune_unowned_replays(origin, keep))
     }
 
+    /// Whether a replay is kept (it may have been pruned).
+    pub async fn has_replay(&self, id: i64) -> Result<bool, StoreError> {
+        dispatch!(self.has_replay(id))
+    }
+
     /// A kept replay's summary and body.
     pub async fn replay(&self, id: i64) -> Result<Option<(ReplayInfo, String)>, StoreError> {
         dispatch!(self.replay(id))

@@ -331,6 +331,10 @@ impl Postgres {
         Ok(deleted)
     }
 
+    pub(crate) async fn has_replay(&self, id: i64) -> Result<bool, StoreError> {
+        Ok(self.client().await.query_opt("SELECT 1 FROM replays WHERE id = $1", &[&id]).await?.is_some())
+    }
+
     pub(crate) async fn replay(&self, id: i64) -> Result<Option<(ReplayInfo, String)>, StoreError> {
         let row = self
             .client()

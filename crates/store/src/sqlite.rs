@@ -329,6 +329,11 @@ impl Sqlite {
         .await
     }
 
+    pub(crate) async fn has_replay(&self, id: i64) -> Result<bool, StoreError> {
+        self.call(move |c| Ok(c.query_row("SELECT 1 FROM replays WHERE id = ?1", [id], |_| Ok(())).optional()?.is_some()))
+            .await
+    }
+
     pub(crate) async fn replay(&self, id: i64) -> Result<Option<(ReplayInfo, String)>, StoreError> {
         self.call(move |c| {
             let row = c

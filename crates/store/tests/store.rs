@@ -213,6 +213,7 @@ async fn unowned_replays_are_pruned_per_origin(s: Store) {
     let left: Vec<_> = s.replays_from("duel-room", 10).await.unwrap().into_iter().map(|r| r.id).collect();
     assert_eq!(left, vec![room[5], room[4], room[3], room[1]], "a player's games are never pruned");
     assert_eq!(s.replay(room[0]).await.unwrap(), None);
+    assert!(!s.has_replay(room[0]).await.unwrap() && s.has_replay(room[1]).await.unwrap());
     assert_eq!(s.replays_from("other-room", 10).await.unwrap().len(), 1, "other origins are left alone");
     assert_eq!(s.prune_unowned_replays("duel-room", 2).await.unwrap(), 0);
     assert_eq!(s.prune_unowned_replays("other-room", 0).await.unwrap(), 1);
