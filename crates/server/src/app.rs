@@ -25,6 +25,42 @@ pub const NAME_MAX_CHARS: usize = 40;
 /// Largest accepted HTTP request body.
 pub const BODY_MAX_BYTES: usize = 16 * 1024;
 
+/// Sign-ups allowed per address: a bucket of `per_hour` that refills
+/// evenly over an hour. Addresses whose bucket is full again are forgotten,
+/// so the map holds only recent sign-ups.
+struct SignUps {
+    per_hour: f64,
+    buckets: std::sync::Mutex<BTreeMap<std::net::IpAddr, (f64, std::time::Instant)>>,
+}
+
+impl SignUps {
+    fn new(per_hour: u32) -> SignUps {
+        SignUps { per_hour: f64::from(per_hour), buckets: Default::default() }
+    }
+
+    /// Takes one sign-up from `ip`'s bucket at `now`; false when empty.
+    fn take(&self, ip: std::net::IpAddr, now: std::time::Instant) -> bool {
+        let per_hour = self.per_hour;
+        let refilled = |(left, at): (f64, std::time::Instant)| {
+            (left + now.saturating_duration_since(at).as_secs_f64() * per_hour / 3600.0).min(per_hour)
+        };
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        let left = buckets.get(&ip).map_or(per_hour, |b| refilled(*b));
+        if buckets.len() > SIGN_UP_ADDRESSES_MAX {
+            buckets.retain(|_, b| refilled(*b) < per_hour);
+        }
+        if left < 1.0 {
+            buckets.insert(ip, (left, now));
+            return false;
+        }
+        buckets.insert(ip, (left - 1.0, now));
+        true
+    }
+}
+
+/// Addresses remembered before those with a full bucket are forgotten.
+const SIGN_UP_ADDRESSES_MAX: usize = 10_000;
+
 /// State shared by every handler.
 pub struct AppState {
     /// The database.
@@ -39,6 +75,8 @@ pub struct AppState {
     pub sockets: Arc<Semaphore>,
     /// Pages of kept games, made once.
     pub pages: crate::replays::PageCache,
+    /// Sign-ups left to each address.
+    sign_ups: SignUps,
     next_conn: AtomicU64,
 }
 
@@ -50,6 +88,7 @@ impl AppState {
             rooms,
             sockets: Arc::new(Semaphore::new(cfg.limits.max_connections)),
             pages: Default::default(),
+            sign_ups: SignUps::new(cfg.limits.registrations_per_ip_per_hour),
             cfg,
             admin_token,
             next_conn: AtomicU64::new(1),
@@ -275,14 +314,32 @@ pub fn player_url(headers: &HeaderMap, id: &str, code: &str) -> String {
     format!("{scheme}://{host}/codenjoy-contest/board/player/{id}?code={code}")
 }
 
-async fn api_register(State(st): Shared, headers: HeaderMap, Json(r): Json<Register>) -> Result<impl IntoResponse, AppError> {
+async fn api_register(
+    State(st): Shared,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<crate::ws::PeerAddr>,
+    headers: HeaderMap,
+    Json(r): Json<Register>,
+) -> Result<impl IntoResponse, AppError> {
+    if !st.sign_ups.take(peer.0.ip(), std::time::Instant::now()) {
+        let why = format!(
+            "too many sign-ups from your address (at most {} an hour); try again later",
+            st.cfg.limits.registrations_per_ip_per_hour
+        );
+        return Err(AppError::Client(StatusCode::TOO_MANY_REQUESTS, why));
+    }
+    register(&st, &headers, r).await
+}
+
+/// Adds a player (from the sign-up form or the admin) and answers with
+/// their secret URL.
+async fn register(st: &AppState, headers: &HeaderMap, r: Register) -> Result<impl IntoResponse + use<>, AppError> {
     let name = check_name(&r.name)?;
     let game = r.game.unwrap_or_else(|| "snakebattle".to_string());
     if !st.rooms.hosts(&game) {
         return Err(AppError::Client(StatusCode::BAD_REQUEST, format!("this server hosts {}", crate::rooms::GAMES.join(", "))));
     }
     let p = st.store.add_player(&name, &game).await?;
-    let url = player_url(&headers, &p.id, &p.code);
+    let url = player_url(headers, &p.id, &p.code);
     Ok((StatusCode::CREATED, Json(serde_json::json!({ "id": p.id, "name": p.name, "game": p.game, "code": p.code, "url": url }))))
 }
 
@@ -312,7 +369,7 @@ async fn admin_players(State(st): Shared, headers: HeaderMap) -> Result<impl Int
 
 async fn admin_add_player(State(st): Shared, headers: HeaderMap, Json(r): Json<Register>) -> Result<impl IntoResponse, AppError> {
     require_admin(&st, &headers)?;
-    api_register(State(st), headers, Json(r)).await
+    register(&st, &headers, r).await
 }
 
 async fn admin_kick(
@@ -455,4 +512,26 @@ async fn admin_metrics_reset(State(st): Shared, headers: HeaderMap) -> Result<im
     require_admin(&st, &headers)?;
     st.rooms.latency.reset();
     Ok(Json(serde_json::json!({ "reset": true })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn sign_ups_refill_over_the_hour_per_address() {
+        let s = SignUps::new(3);
+        let (a, b): (std::net::IpAddr, std::net::IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
+        let t0 = Instant::now();
+        assert_eq!((0..4).map(|_| s.take(a, t0)).collect::<Vec<_>>(), [true, true, true, false]);
+        assert!(s.take(b, t0), "another address has its own bucket");
+        // Three an hour: one more after twenty minutes, not before.
+        assert!(!s.take(a, t0 + Duration::from_secs(19 * 60)));
+        assert!(s.take(a, t0 + Duration::from_secs(21 * 60)));
+        assert!(!s.take(a, t0 + Duration::from_secs(21 * 60)));
+        // A bucket never holds more than an hour's worth.
+        let later = t0 + Duration::from_secs(10 * 3600);
+        assert_eq!((0..4).map(|_| s.take(a, later)).collect::<Vec<_>>(), [true, true, true, false]);
+    }
 }

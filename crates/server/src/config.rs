@@ -228,11 +228,25 @@ pub struct Limits {
     pub pages_per_player: usize,
     /// Simultaneous WebSocket connections in all.
     pub max_connections: usize,
+    /// Simultaneous WebSocket connections from one address (bots, pages,
+    /// spectators and forwarded sockets alike), so that one client cannot
+    /// take all of `max_connections`. The address is the peer of the TCP
+    /// connection: behind a reverse proxy every client shares the proxy's,
+    /// and in a cluster a node's forwarded sockets share that node's, so
+    /// raise it there.
+    pub sockets_per_ip: usize,
     /// A seat whose player has had no connection this long goes to a bot.
     pub seat_release_ms: u64,
     /// Finished games of built-in bots only that a room keeps (its latest);
     /// games with a registered player are always kept.
     pub bot_games_kept_per_room: u32,
+    /// Rooms of one game the server holds at most: rooms are opened as
+    /// players arrive and never closed, each plays on with built-in bots.
+    pub rooms_per_game_max: usize,
+    /// Sign-ups from one address per hour (a bucket of this many that
+    /// refills over the hour); behind a reverse proxy every client has
+    /// the proxy's address, so raise it there.
+    pub registrations_per_ip_per_hour: u32,
 }
 
 impl Default for Config {
@@ -279,8 +293,11 @@ impl Default for Limits {
             send_timeout_ms: 10_000,
             pages_per_player: 4,
             max_connections: 20_000,
+            sockets_per_ip: 64,
             seat_release_ms: 600_000,
             bot_games_kept_per_room: 200,
+            rooms_per_game_max: 200,
+            registrations_per_ip_per_hour: 120,
         }
     }
 }
@@ -375,7 +392,13 @@ mod tests {
         assert_eq!(cfg.snakebattle.fill_bots, d.snakebattle.fill_bots);
         assert_eq!(cfg.limits.max_message_bytes, d.limits.max_message_bytes);
         assert_eq!(cfg.limits.seat_release_ms, d.limits.seat_release_ms);
+        assert_eq!(
+            (cfg.limits.messages_per_sec, cfg.limits.max_connections, cfg.limits.sockets_per_ip),
+            (d.limits.messages_per_sec, d.limits.max_connections, d.limits.sockets_per_ip)
+        );
         assert_eq!(cfg.limits.bot_games_kept_per_room, d.limits.bot_games_kept_per_room);
+        assert_eq!(cfg.limits.rooms_per_game_max, d.limits.rooms_per_game_max);
+        assert_eq!(cfg.limits.registrations_per_ip_per_hour, d.limits.registrations_per_ip_per_hour);
         let rooms = |c: &Config| c.rooms.iter().map(|r| (r.name.clone(), r.game.clone())).collect::<Vec<_>>();
         assert_eq!(rooms(&cfg), rooms(&d));
         for game in ["carrots", "duel", "multisnake"] {

@@ -107,9 +107,14 @@ impl Server {
         code::start_saved(&state).await;
         let stop = Arc::new(Notify::new());
         let app = app::router(state.clone());
+        let per_ip = state.cfg.limits.sockets_per_ip;
         let stopped = stop.clone();
         let task = tokio::spawn(async move {
-            let serve = axum::serve(listener, app).with_graceful_shutdown(async move { stopped.notified().await });
+            // Each socket knows its peer's address (ConnectInfo) and the
+            // per-address count it is held to (limits.sockets_per_ip);
+            // connections close gracefully (ws::Lingering).
+            let app = app.layer(axum::Extension(ws::SocketsPerIp::new(per_ip))).into_make_service_with_connect_info::<ws::PeerAddr>();
+            let serve = axum::serve(ws::Lingering(listener), app).with_graceful_shutdown(async move { stopped.notified().await });
             if let Err(e) = serve.await {
                 tracing::error!("server stopped: {e}");
             }

@@ -43,6 +43,11 @@ use tokio::time::MissedTickBehavior;
 
 /// Inputs a room accepts before it applies back-pressure.
 pub const ROOM_QUEUE_LEN: usize = 1024;
+/// Inputs a room handles between two ticks before a due tick takes
+/// precedence over the next input. Far above what honest seats send in a
+/// tick (one answer each, plus pages and notes), so it only matters when
+/// clients flood the room's queue.
+pub const INPUTS_PER_TICK_MAX: usize = 256;
 /// Messages waiting for one connection; boards are never queued behind an
 /// unanswered one, so this only absorbs page updates and close frames.
 pub const CONN_QUEUE_LEN: usize = 8;
@@ -409,43 +414,64 @@ fn builtin_holder<G: RoomGame>(game: &G, cfg: &RoomConfig, seed: u64, seat: usiz
 impl<G: RoomGame> Room<G> {
     async fn run(mut self, mut rx: mpsc::Receiver<RoomInput>) {
         let mut interval = new_interval(self.cfg.tick_ms);
+        let mut inputs_since_tick = 0usize;
         loop {
-            tokio::select! {
-                biased;
-                input = rx.recv() => match input {
-                    Some(RoomInput::Shutdown(done)) => {
-                        self.flush_scores(true).await;
-                        for s in &mut self.seats {
-                            s.close_all(1001, "the server is shutting down");
-                        }
-                        let _ = done.send(());
-                        return;
+            // Inputs come first so that an answer that arrived in time is
+            // applied this tick; but once a tick's share is used up the
+            // clock comes first, so a flood of inputs delays a due tick by
+            // at most one input. Inputs are still read (not left queued)
+            // while the tick is not due: Shutdown and Moved stay prompt, and
+            // a late answer is applied at the next tick as before.
+            let running = !self.cfg.paused;
+            let input = if inputs_since_tick >= INPUTS_PER_TICK_MAX {
+                tokio::select! {
+                    biased;
+                    _ = interval.tick(), if running => None,
+                    input = rx.recv() => Some(input),
+                }
+            } else {
+                tokio::select! {
+                    biased;
+                    input = rx.recv() => Some(input),
+                    _ = interval.tick(), if running => None,
+                }
+            };
+            let Some(input) = input else {
+                inputs_since_tick = 0;
+                self.tick();
+                // Scores first, then the frame: in a cluster a score
+                // anyone has seen is in the store, even if this node
+                // dies right after.
+                self.flush_scores(self.cfg.flush_every_tick).await;
+                self.publish(false);
+                continue;
+            };
+            inputs_since_tick = inputs_since_tick.saturating_add(1);
+            match input {
+                Some(RoomInput::Shutdown(done)) => {
+                    self.flush_scores(true).await;
+                    for s in &mut self.seats {
+                        s.close_all(1001, "the server is shutting down");
                     }
-                    Some(RoomInput::Moved) => {
-                        self.flush_scores(true).await;
-                        for s in &mut self.seats {
-                            s.close_all(MOVED_CLOSE_CODE, MOVED_REASON);
-                        }
-                        return;
+                    let _ = done.send(());
+                    return;
+                }
+                Some(RoomInput::Moved) => {
+                    self.flush_scores(true).await;
+                    for s in &mut self.seats {
+                        s.close_all(MOVED_CLOSE_CODE, MOVED_REASON);
                     }
-                    Some(RoomInput::SetTick(ms)) => {
-                        self.cfg.tick_ms = ms.clamp(MIN_TICK_MS, MAX_TICK_MS);
-                        interval = new_interval(self.cfg.tick_ms);
-                        self.publish(false);
-                    }
-                    Some(input) => self.handle(input),
-                    None => {
-                        self.flush_scores(true).await;
-                        return;
-                    }
-                },
-                _ = interval.tick(), if !self.cfg.paused => {
-                    self.tick();
-                    // Scores first, then the frame: in a cluster a score
-                    // anyone has seen is in the store, even if this node
-                    // dies right after.
-                    self.flush_scores(self.cfg.flush_every_tick).await;
+                    return;
+                }
+                Some(RoomInput::SetTick(ms)) => {
+                    self.cfg.tick_ms = ms.clamp(MIN_TICK_MS, MAX_TICK_MS);
+                    interval = new_interval(self.cfg.tick_ms);
                     self.publish(false);
+                }
+                Some(input) => self.handle(input),
+                None => {
+                    self.flush_scores(true).await;
+                    return;
                 }
             }
         }

@@ -59,6 +59,8 @@ pub struct Rooms {
     games: BTreeMap<&'static str, GameSetup>,
     seat_release_ms: u64,
     bot_games_kept_per_room: u32,
+    /// Rooms of one game at most, counting those made by the configuration.
+    rooms_per_game_max: usize,
     pages_per_player: usize,
     /// Tick-to-last-board latency of every room.
     pub latency: Arc<Histogram>,
@@ -161,6 +163,7 @@ impl Rooms {
             games,
             seat_release_ms: cfg.limits.seat_release_ms,
             bot_games_kept_per_room: cfg.limits.bot_games_kept_per_room,
+            rooms_per_game_max: cfg.limits.rooms_per_game_max,
             pages_per_player: cfg.limits.pages_per_player,
             latency: Arc::new(Histogram::default()),
         };
@@ -374,10 +377,21 @@ impl Rooms {
                     match find(&stored) {
                         Some(h) => h,
                         None => {
-                            let taken: BTreeSet<String> = match self.store.rooms().await {
-                                Ok(rows) => rows.into_iter().map(|r| r.name).collect(),
+                            let rows = match self.store.rooms().await {
+                                Ok(rows) => rows,
                                 Err(e) => return Err(format!("cannot open a room: {e}")),
                             };
+                            // Rooms are never removed, and each plays on with
+                            // built-in bots: sign-ups alone must not make
+                            // them without end.
+                            let of_game = rows.iter().filter(|r| r.game == player.game).count();
+                            if of_game >= self.rooms_per_game_max {
+                                return Err(format!(
+                                    "every {} room is full ({of_game} rooms, the most this server opens); try again later",
+                                    player.game
+                                ));
+                            }
+                            let taken: BTreeSet<String> = rows.into_iter().map(|r| r.name).collect();
                             let n = self.lock().rooms.len() + 1;
                             let name = (n..).map(|i| format!("{}-{i}", player.game)).find(|c| !taken.contains(c)).expect("some name is free");
                             self.create_locked(&name, &player.game, None).await.map_err(|e| format!("cannot open a room: {e:#}"))?

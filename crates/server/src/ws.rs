@@ -2,9 +2,16 @@
 //!
 //! A session task owns its socket and nothing else. It forwards what the
 //! client says to the room as [`RoomInput`]s and writes what the room hands
-//! it. Every session is bounded: message size, messages per second, idle
-//! time, and time to take a message. A client that breaks a limit gets a
-//! close frame that says which, and only its own session ends.
+//! it. Every session is bounded: message size, messages per second (every
+//! frame counts: text, binary, ping and pong), idle time, and time to take a
+//! message; and one address holds at most `limits.sockets_per_ip` sockets of
+//! any kind ([`SocketsPerIp`]). A client that breaks a limit gets a close
+//! frame that says which, and only its own session ends.
+//!
+//! Spectators only receive: they are sent a frame when the room publishes a
+//! new one, never in reply to anything, and one that sends a message is
+//! closed with [`SPECTATOR_SENT_REASON`] (pings and pongs are let through,
+//! within the same per-second limit as everyone's).
 //!
 //! In a cluster, a socket whose room runs on another node is proxied there
 //! ([`proxy`]): this node connects to the owner first (so that a refusal,
@@ -18,12 +25,13 @@ use crate::room::{ConnKind, Outgoing, PlayerRef, RoomInput};
 use crate::rooms::Route;
 use futures_util::{SinkExt, StreamExt};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use snakepit_protocol::spectator::{ErrorMsg, envelope};
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use tokio::time::Instant;
@@ -72,11 +80,76 @@ async fn authenticate(st: &Arc<AppState>, q: &BTreeMap<String, String>) -> Resul
     }
 }
 
-fn permit(st: &Arc<AppState>) -> Result<OwnedSemaphorePermit, Box<Response>> {
-    st.sockets
+/// Counts the open sockets of each peer address, to hold each to
+/// `limits.sockets_per_ip`. Cloning shares the count.
+#[derive(Clone, Debug)]
+pub struct SocketsPerIp {
+    max: usize,
+    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+impl SocketsPerIp {
+    /// A count allowing `max` sockets per address (at least one).
+    pub fn new(max: usize) -> SocketsPerIp {
+        SocketsPerIp { max: max.max(1), open: Default::default() }
+    }
+
+    /// Sockets open from `ip` now.
+    pub fn open(&self, ip: IpAddr) -> usize {
+        self.open.lock().map_or(0, |m| m.get(&ip).copied().unwrap_or(0))
+    }
+
+    /// A place for one more socket from `ip`, or a 429 that says why.
+    fn take(&self, ip: IpAddr) -> Result<IpPermit, Box<Response>> {
+        let refused = || {
+            let why = format!("too many connections from your address (at most {})", self.max);
+            Box::new((StatusCode::TOO_MANY_REQUESTS, why).into_response())
+        };
+        // A poisoned lock only means a panic elsewhere while counting;
+        // the counts themselves are still whole numbers.
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let n = open.entry(ip).or_insert(0);
+        if *n >= self.max {
+            return Err(refused());
+        }
+        *n += 1;
+        Ok(IpPermit { ip, open: self.open.clone() })
+    }
+}
+
+/// One socket's place in [`SocketsPerIp`]; dropping it frees the place.
+#[derive(Debug)]
+struct IpPermit {
+    ip: IpAddr,
+    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+impl Drop for IpPermit {
+    fn drop(&mut self) {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = open.get_mut(&self.ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// What an open socket holds: its place among all sockets and among its
+/// address's.
+struct Permit {
+    _all: OwnedSemaphorePermit,
+    _ip: IpPermit,
+}
+
+fn permit(st: &Arc<AppState>, ip: IpPermit) -> Result<Permit, Box<Response>> {
+    let all = st
+        .sockets
         .clone()
         .try_acquire_owned()
-        .map_err(|_| Box::new((StatusCode::SERVICE_UNAVAILABLE, "too many connections").into_response()))
+        .map_err(|_| Box::new((StatusCode::SERVICE_UNAVAILABLE, "too many connections").into_response()))?;
+    Ok(Permit { _all: all, _ip: ip })
 }
 
 /// Where a socket goes: `None` to serve it here, or the response (a proxy
@@ -88,26 +161,164 @@ async fn elsewhere(
     route: impl std::future::Future<Output = Result<Route, snakepit_store::StoreError>>,
     ws: WebSocketUpgrade,
     max_message_bytes: usize,
-) -> Result<WebSocketUpgrade, Response> {
+    ip: IpPermit,
+) -> Result<(WebSocketUpgrade, IpPermit), Response> {
     if st.rooms.cluster().is_none() || headers.contains_key(FORWARDED_HEADER) {
-        return Ok(ws);
+        return Ok((ws, ip));
     }
     match route.await {
-        Ok(Route::Local) => Ok(ws),
-        Ok(Route::Remote(base)) => Err(proxy(st, ws, &base, uri, max_message_bytes).await),
+        Ok(Route::Local) => Ok((ws, ip)),
+        Ok(Route::Remote(base)) => Err(proxy(st, ws, &base, uri, max_message_bytes, ip).await),
         Ok(Route::Unavailable(why)) => Err((StatusCode::SERVICE_UNAVAILABLE, why).into_response()),
         Err(e) => Err(AppError::from(e).into_response()),
     }
 }
 
+/// Where a socket comes from: the peer of its TCP connection (behind a
+/// reverse proxy, the proxy), and the count it is held to.
+type Peer = (ConnectInfo<PeerAddr>, Extension<SocketsPerIp>);
+
+/// The address of the other end of a connection, as [`Lingering`] accepted
+/// it.
+#[derive(Clone, Copy, Debug)]
+pub struct PeerAddr(pub SocketAddr);
+
+impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, Lingering>> for PeerAddr {
+    fn connect_info(stream: axum::serve::IncomingStream<'_, Lingering>) -> PeerAddr {
+        PeerAddr(*stream.remote_addr())
+    }
+}
+
+/// How long a closed connection is still read (and what arrives
+/// discarded) after this side has finished writing.
+const LINGER_MS: u64 = 1000;
+
+/// The server's listener: TCP connections that close gracefully.
+///
+/// Closing a socket that still has unread data makes the kernel reset the
+/// connection, and a client still writing (a message over the size limit,
+/// a flood) then gets "connection reset" instead of the close frame that
+/// says why. So a dropped connection first finishes writing, then is read
+/// and discarded until the client closes its side, for at most
+/// [`LINGER_MS`]. This is done here because a WebSocket session cannot read
+/// its socket any more once the library has refused a message.
+pub struct Lingering(pub tokio::net::TcpListener);
+
+impl axum::serve::Listener for Lingering {
+    type Io = LingeringStream;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (LingeringStream, SocketAddr) {
+        // The plain listener's accept retries and logs accept errors.
+        let (stream, addr) = axum::serve::Listener::accept(&mut self.0).await;
+        (LingeringStream(Some(stream)), addr)
+    }
+
+    fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.0.local_addr()
+    }
+}
+
+/// A connection accepted by [`Lingering`]; see there.
+pub struct LingeringStream(Option<tokio::net::TcpStream>);
+
+impl LingeringStream {
+    fn stream(&mut self) -> std::io::Result<&mut tokio::net::TcpStream> {
+        self.0.as_mut().ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotConnected))
+    }
+}
+
+impl tokio::io::AsyncRead for LingeringStream {
+    fn poll_read(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>, buf: &mut tokio::io::ReadBuf<'_>) -> std::task::Poll<std::io::Result<()>> {
+        match self.stream() {
+            Ok(s) => std::pin::Pin::new(s).poll_read(cx, buf),
+            Err(e) => std::task::Poll::Ready(Err(e)),
+        }
+    }
+}
+
+impl tokio::io::AsyncWrite for LingeringStream {
+    fn poll_write(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>, buf: &[u8]) -> std::task::Poll<std::io::Result<usize>> {
+        match self.stream() {
+            Ok(s) => std::pin::Pin::new(s).poll_write(cx, buf),
+            Err(e) => std::task::Poll::Ready(Err(e)),
+        }
+    }
+
+    fn poll_flush(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<()>> {
+        match self.stream() {
+            Ok(s) => std::pin::Pin::new(s).poll_flush(cx),
+            Err(e) => std::task::Poll::Ready(Err(e)),
+        }
+    }
+
+    fn poll_shutdown(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<()>> {
+        match self.stream() {
+            Ok(s) => std::pin::Pin::new(s).poll_shutdown(cx),
+            Err(e) => std::task::Poll::Ready(Err(e)),
+        }
+    }
+
+    fn poll_write_vectored(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>, bufs: &[std::io::IoSlice<'_>]) -> std::task::Poll<std::io::Result<usize>> {
+        match self.stream() {
+            Ok(s) => std::pin::Pin::new(s).poll_write_vectored(cx, bufs),
+            Err(e) => std::task::Poll::Ready(Err(e)),
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.0.as_ref().is_some_and(|s| s.is_write_vectored())
+    }
+}
+
+impl Drop for LingeringStream {
+    fn drop(&mut self) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let Some(mut stream) = self.0.take() else { return };
+        // Outside a runtime (never the case while serving) the socket just
+        // closes.
+        let Ok(rt) = tokio::runtime::Handle::try_current() else { return };
+        rt.spawn(async move {
+            let linger = async {
+                // Our side is done: the client sees the end of the stream
+                // after everything we wrote, then closes its own side.
+                let _ = stream.shutdown().await;
+                let mut sink = [0u8; 4096];
+                while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
+            };
+            let _ = tokio::time::timeout(Duration::from_millis(LINGER_MS), linger).await;
+        });
+    }
+}
+
 /// `GET /codenjoy-contest/ws?user=ID&code=CODE`: a bot.
-pub async fn bot_socket(State(st): State<Arc<AppState>>, Query(q): Q, headers: HeaderMap, uri: Uri, ws: WebSocketUpgrade) -> Response {
-    player_socket(st, q, headers, uri, ws, ConnKind::Bot).await
+pub async fn bot_socket(
+    State(st): State<Arc<AppState>>,
+    (ConnectInfo(PeerAddr(peer)), Extension(per_ip)): Peer,
+    Query(q): Q,
+    headers: HeaderMap,
+    uri: Uri,
+    ws: WebSocketUpgrade,
+) -> Response {
+    match per_ip.take(peer.ip()) {
+        Ok(ip) => player_socket(st, ip, q, headers, uri, ws, ConnKind::Bot).await,
+        Err(r) => *r,
+    }
 }
 
 /// `GET /ws/player?user=ID&code=CODE`: a player's own page.
-pub async fn page_socket(State(st): State<Arc<AppState>>, Query(q): Q, headers: HeaderMap, uri: Uri, ws: WebSocketUpgrade) -> Response {
-    player_socket(st, q, headers, uri, ws, ConnKind::Page).await
+pub async fn page_socket(
+    State(st): State<Arc<AppState>>,
+    (ConnectInfo(PeerAddr(peer)), Extension(per_ip)): Peer,
+    Query(q): Q,
+    headers: HeaderMap,
+    uri: Uri,
+    ws: WebSocketUpgrade,
+) -> Response {
+    match per_ip.take(peer.ip()) {
+        Ok(ip) => player_socket(st, ip, q, headers, uri, ws, ConnKind::Page).await,
+        Err(r) => *r,
+    }
 }
 
 /// Authenticates a player's socket, takes a connection permit and starts
@@ -115,6 +326,7 @@ pub async fn page_socket(State(st): State<Arc<AppState>>, Query(q): Q, headers: 
 /// bots and pages differ only in what the session does.
 async fn player_socket(
     st: Arc<AppState>,
+    ip: IpPermit,
     q: BTreeMap<String, String>,
     headers: HeaderMap,
     uri: Uri,
@@ -126,11 +338,11 @@ async fn player_socket(
         Err(r) => return r,
     };
     let max = st.cfg.limits.max_message_bytes;
-    let ws = match elsewhere(&st, &headers, &uri, st.rooms.route_player(&player.id), ws, max).await {
-        Ok(ws) => ws,
+    let (ws, ip) = match elsewhere(&st, &headers, &uri, st.rooms.route_player(&player.id), ws, max, ip).await {
+        Ok(ok) => ok,
         Err(r) => return r,
     };
-    let permit = match permit(&st) {
+    let permit = match permit(&st, ip) {
         Ok(p) => p,
         Err(r) => return *r,
     };
@@ -140,53 +352,80 @@ async fn player_socket(
 /// `GET /ws/room/NAME`: a spectator. Receives frames, sends nothing.
 pub async fn spectator_socket(
     State(st): State<Arc<AppState>>,
+    (ConnectInfo(PeerAddr(peer)), Extension(per_ip)): Peer,
     Path(name): Path<String>,
     headers: HeaderMap,
     uri: Uri,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let ws = match elsewhere(&st, &headers, &uri, st.rooms.route_room(&name), ws, SPECTATOR_MESSAGE_BYTES).await {
-        Ok(ws) => ws,
+    let ip = match per_ip.take(peer.ip()) {
+        Ok(ip) => ip,
+        Err(r) => return *r,
+    };
+    let (ws, ip) = match elsewhere(&st, &headers, &uri, st.rooms.route_room(&name), ws, SPECTATOR_MESSAGE_BYTES, ip).await {
+        Ok(ok) => ok,
         Err(r) => return r,
     };
     let Some(room) = st.rooms.get(&name) else {
         return (StatusCode::NOT_FOUND, "no such room").into_response();
     };
-    let permit = match permit(&st) {
+    let permit = match permit(&st, ip) {
         Ok(p) => p,
         Err(r) => return *r,
     };
     let send_timeout = Duration::from_millis(st.cfg.limits.send_timeout_ms);
-    configure(ws, SPECTATOR_MESSAGE_BYTES).on_upgrade(move |mut socket| async move {
-        let _permit = permit;
-        let mut frames = room.frames.clone();
-        loop {
-            let frame = frames.borrow_and_update().clone();
-            if !send(&mut socket, Message::Text(Utf8Bytes::from(&*frame)), send_timeout).await {
-                return;
-            }
-            tokio::select! {
-                changed = frames.changed() => if changed.is_err() { break },
-                msg = socket.recv() => match msg {
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                    Some(Ok(_)) => {}
-                },
-            }
-        }
-        close(&mut socket, 1001, "the room has closed or moved to another node", send_timeout).await;
-    })
+    let messages_per_sec = st.cfg.limits.messages_per_sec;
+    configure(ws, SPECTATOR_MESSAGE_BYTES).on_upgrade(move |socket| spectate(socket, room.frames.clone(), messages_per_sec, send_timeout, permit))
 }
 
 /// Largest message a spectator may send (they send nothing of use).
 const SPECTATOR_MESSAGE_BYTES: usize = 1024;
+/// Why a spectator that sent a message is closed (code 1008).
+pub const SPECTATOR_SENT_REASON: &str = "spectators send nothing: this socket only receives the room's frames";
+
+/// A spectator's session: the current frame, then each new one as the room
+/// publishes it. What the client sends never causes a frame.
+async fn spectate(mut socket: WebSocket, mut frames: tokio::sync::watch::Receiver<Arc<str>>, messages_per_sec: u32, send_timeout: Duration, _permit: Permit) {
+    let mut bucket = Bucket::new(messages_per_sec);
+    let frame = frames.borrow_and_update().clone();
+    if !send(&mut socket, Message::Text(Utf8Bytes::from(&*frame)), send_timeout).await {
+        return;
+    }
+    let (code, why) = loop {
+        tokio::select! {
+            changed = frames.changed() => {
+                if changed.is_err() {
+                    break (1001, "the room has closed or moved to another node".to_string());
+                }
+                let frame = frames.borrow_and_update().clone();
+                if !send(&mut socket, Message::Text(Utf8Bytes::from(&*frame)), send_timeout).await {
+                    return;
+                }
+            }
+            msg = socket.recv() => match msg {
+                Some(Ok(Message::Close(_))) | None => return,
+                Some(Err(e)) => break (1009, format!("bad message (spectators send nothing): {e}")),
+                Some(Ok(Message::Text(_) | Message::Binary(_))) => break (1008, SPECTATOR_SENT_REASON.to_string()),
+                // Keep-alive pings are answered by the library; they count
+                // against the same limit as everyone's messages.
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {
+                    if !bucket.take() {
+                        break (1008, format!("flood: more than {messages_per_sec} messages per second"));
+                    }
+                }
+            },
+        }
+    };
+    close(&mut socket, code, &why, send_timeout).await;
+}
 
 /// Connects to the node at `base` with the same path and query, then
 /// upgrades the client's socket and copies frames between the two. A node
 /// that cannot be reached is a 503; a refusal by the owner (401, 503)
 /// is passed on.
-async fn proxy(st: &Arc<AppState>, ws: WebSocketUpgrade, base: &str, uri: &Uri, max_message_bytes: usize) -> Response {
+async fn proxy(st: &Arc<AppState>, ws: WebSocketUpgrade, base: &str, uri: &Uri, max_message_bytes: usize, ip: IpPermit) -> Response {
     use tungstenite::client::IntoClientRequest;
-    let permit = match permit(st) {
+    let permit = match permit(st, ip) {
         Ok(p) => p,
         Err(r) => return *r,
     };
@@ -232,7 +471,7 @@ async fn pipe(
     mut client: WebSocket,
     mut upstream: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
     send_timeout: Duration,
-    _permit: OwnedSemaphorePermit,
+    _permit: Permit,
 ) {
     use tungstenite::Message as Up;
     loop {
@@ -293,9 +532,27 @@ async fn send(socket: &mut WebSocket, msg: Message, timeout: Duration) -> bool {
     matches!(tokio::time::timeout(timeout, socket.send(msg)).await, Ok(Ok(())))
 }
 
+/// How long a socket that was sent a close frame is read (and what it
+/// sends discarded) while waiting for the client's close or end of stream.
+const CLOSE_WAIT_MS: u64 = 1000;
+
+/// Sends a close frame, then reads until the client closes too (at most
+/// [`CLOSE_WAIT_MS`]), so that the client gets the reason; see [`Lingering`]
+/// for why unread data matters (a socket whose last message was refused
+/// cannot be read here, and lingers there instead).
 async fn close(socket: &mut WebSocket, code: u16, reason: &str, timeout: Duration) {
     let frame = CloseFrame { code, reason: Utf8Bytes::from(reason) };
-    let _ = tokio::time::timeout(timeout, socket.send(Message::Close(Some(frame)))).await;
+    if !matches!(tokio::time::timeout(timeout, socket.send(Message::Close(Some(frame)))).await, Ok(Ok(()))) {
+        return;
+    }
+    let drain = async {
+        while let Some(Ok(msg)) = socket.recv().await {
+            if matches!(msg, Message::Close(_)) {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_millis(CLOSE_WAIT_MS), drain).await;
 }
 
 /// Tokens refill at `rate` per second up to a burst of `2 * rate`.
@@ -324,7 +581,7 @@ impl Bucket {
     }
 }
 
-async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, kind: ConnKind, _permit: OwnedSemaphorePermit) {
+async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, kind: ConnKind, _permit: Permit) {
     let limits = st.cfg.limits.clone();
     let send_timeout = Duration::from_millis(limits.send_timeout_ms);
     let idle = Duration::from_millis(limits.idle_timeout_ms);
@@ -346,6 +603,9 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
         let _ = send(&mut socket, Message::Text(Utf8Bytes::from(&*frame)), send_timeout).await;
     }
     let mut bucket = Bucket::new(limits.messages_per_sec);
+    // Binary messages are ignored; the player is told once per connection,
+    // so that they cannot fill the room's queue with notes.
+    let mut binary_noted = false;
     let deadline = tokio::time::sleep(idle);
     tokio::pin!(deadline);
     let note = |note: String| RoomInput::Note { player_id: player.id.clone(), note };
@@ -380,19 +640,32 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
                 }
             },
             msg = socket.recv() => match msg {
-                None | Some(Ok(Message::Close(_))) => break None,
+                None => break None,
                 Some(Err(e)) => {
                     let why = format!("bad message (at most {} bytes of UTF-8 text): {e}", limits.max_message_bytes);
                     let _ = room.tx.try_send(note(format!("disconnected: {why}")));
                     break Some((1009, why));
                 }
-                Some(Ok(Message::Text(text))) => {
+                Some(Ok(Message::Close(_))) => break None,
+                Some(Ok(msg)) => {
+                    // Every frame counts against the limit, whatever its
+                    // kind: each costs the server a read, and some a note.
                     deadline.as_mut().reset(Instant::now() + idle);
                     if !bucket.take() {
                         let why = format!("flood: more than {} messages per second", limits.messages_per_sec);
                         let _ = room.tx.try_send(note(format!("disconnected: {why}")));
                         break Some((1008, why));
                     }
+                    let text = match msg {
+                        Message::Text(text) => text,
+                        Message::Binary(_) => {
+                            if !std::mem::replace(&mut binary_noted, true) {
+                                let _ = room.tx.try_send(note("binary message ignored: send commands as text".into()));
+                            }
+                            continue;
+                        }
+                        Message::Ping(_) | Message::Pong(_) | Message::Close(_) => continue,
+                    };
                     let text = text.as_str().to_string();
                     let input = match kind {
                         ConnKind::Bot | ConnKind::Code => RoomInput::Answer { player_id: player.id.clone(), conn_id, text },
@@ -402,11 +675,6 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
                     // answer is dropped rather than blocking the socket.
                     let _ = room.tx.try_send(input);
                 }
-                Some(Ok(Message::Binary(_))) => {
-                    deadline.as_mut().reset(Instant::now() + idle);
-                    let _ = room.tx.try_send(note("binary message ignored: send commands as text".into()));
-                }
-                Some(Ok(_)) => deadline.as_mut().reset(Instant::now() + idle),
             },
             _ = &mut deadline, if kind == ConnKind::Bot => {
                 let why = format!("idle for {} s", idle.as_secs());
