@@ -487,51 +487,89 @@ async fn read_more(conn: &mut TcpStream, buf: &mut Vec<u8>) -> Result<usize, Htt
 
 /// Decodes a chunked body whose first bytes are in `buf`.
 async fn read_chunked(conn: &mut TcpStream, mut buf: Vec<u8>) -> Result<Vec<u8>, HttpError> {
-    let bad = |m: &str| HttpError::BadResponse(format!("chunked body: {m}"));
-    let mut body = Vec::new();
-    let mut at = 0;
+    let mut decoder = Chunked::default();
     loop {
-        // The size line.
-        let line_end = loop {
-            if let Some(i) = find(&buf[at..], b"\r\n") {
-                break at + i;
-            }
-            if read_more(conn, &mut buf).await? == 0 {
-                return Err(bad("ends inside a size line"));
-            }
-        };
-        let line = std::str::from_utf8(&buf[at..line_end]).map_err(|_| bad("a size line is not text"))?;
-        let size_text = line.split(';').next().unwrap_or("").trim();
-        let size = usize::from_str_radix(size_text, 16).map_err(|_| bad("a size is not hex"))?;
-        at = line_end + 2;
-        if size == 0 {
-            // Trailers, if any, end with an empty line.
-            loop {
-                if let Some(i) = find(&buf[at..], b"\r\n") {
-                    if i == 0 {
-                        return Ok(body);
-                    }
-                    at += i + 2;
-                    continue;
+        if decoder.advance(&buf)? {
+            return Ok(decoder.body);
+        }
+        if read_more(conn, &mut buf).await? == 0 {
+            return decoder.at_end();
+        }
+    }
+}
+
+/// A chunked body decoded as its bytes arrive; never trusts a size before
+/// checking it against [`BODY_BYTES_MAX`].
+#[derive(Debug, Default)]
+struct Chunked {
+    body: Vec<u8>,
+    /// Where the next size line (or trailer line) starts.
+    at: usize,
+    /// The last chunk was seen: only trailers are left.
+    trailers: bool,
+    /// A size line was read and its chunk is not all there yet.
+    inside_chunk: bool,
+}
+
+impl Chunked {
+    /// Decodes what `buf` (every byte of the body received so far) holds
+    /// past the last call; `true` once the body is complete.
+    fn advance(&mut self, buf: &[u8]) -> Result<bool, HttpError> {
+        let bad = |m: &str| HttpError::BadResponse(format!("chunked body: {m}"));
+        loop {
+            let Some(line_len) = buf.get(self.at..).and_then(|rest| find(rest, b"\r\n")) else {
+                return Ok(false);
+            };
+            let line_end = self.at + line_len;
+            if self.trailers {
+                // Trailers, if any, end with an empty line.
+                if line_len == 0 {
+                    return Ok(true);
                 }
-                if read_more(conn, &mut buf).await? == 0 {
-                    return Ok(body);
-                }
+                self.at = line_end + 2;
+                continue;
             }
-        }
-        if body.len() + size > BODY_BYTES_MAX {
-            return Err(bad("over the body limit"));
-        }
-        while buf.len() < at + size + 2 {
-            if read_more(conn, &mut buf).await? == 0 {
-                return Err(bad("ends inside a chunk"));
+            let line = std::str::from_utf8(&buf[self.at..line_end]).map_err(|_| bad("a size line is not text"))?;
+            let size_text = line.split(';').next().unwrap_or("").trim();
+            if size_text.is_empty() || !size_text.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(bad("a size is not hex"));
             }
+            // Leading zeros aside, a size of more hex digits than that
+            // cannot fit any body.
+            let size = usize::from_str_radix(size_text, 16).map_err(|_| bad("a chunk is over the body limit"))?;
+            if size == 0 {
+                self.trailers = true;
+                self.at = line_end + 2;
+                continue;
+            }
+            // Checked before any arithmetic on the size, which the peer
+            // chose freely.
+            if size > BODY_BYTES_MAX - self.body.len() {
+                return Err(bad(&format!("a chunk of {size} bytes is over the {BODY_BYTES_MAX}-byte body limit")));
+            }
+            let data = line_end + 2;
+            let Some(chunk) = buf.get(data..data + size + 2) else {
+                self.inside_chunk = true;
+                return Ok(false);
+            };
+            self.inside_chunk = false;
+            if &chunk[size..] != b"\r\n" {
+                return Err(bad("a chunk does not end with CRLF"));
+            }
+            self.body.extend_from_slice(&chunk[..size]);
+            self.at = data + size + 2;
         }
-        body.extend_from_slice(&buf[at..at + size]);
-        if &buf[at + size..at + size + 2] != b"\r\n" {
-            return Err(bad("a chunk does not end with CRLF"));
+    }
+
+    /// The body when the stream ends before it is complete: whole once
+    /// the last chunk was seen (trailers may be cut), an error otherwise.
+    fn at_end(self) -> Result<Vec<u8>, HttpError> {
+        let bad = |m: &str| Err(HttpError::BadResponse(format!("chunked body: {m}")));
+        match (self.trailers, self.inside_chunk) {
+            (true, _) => Ok(self.body),
+            (false, true) => bad("ends inside a chunk"),
+            (false, false) => bad("ends inside a size line"),
         }
-        at += size + 2;
     }
 }
 
@@ -553,6 +591,101 @@ mod tests {
         assert_eq!((u.host.as_str(), u.port, u.host_header()), ("::1", 9, "[::1]:9".into()));
         for bad in ["https://a", "ftp://a", "http://", "http://a:99999", "http://a/?q=1", "http://u@a", "127.0.0.1:8000"] {
             assert!(SnakeUrl::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// Feeds `wire` to a decoder in pieces ending at `cuts`, as reads
+    /// would deliver it, then ends the stream.
+    fn decode_in_pieces(wire: &[u8], cuts: &[usize]) -> Result<Vec<u8>, HttpError> {
+        let mut ends: Vec<usize> = cuts.iter().map(|&c| c.min(wire.len())).collect();
+        ends.push(wire.len());
+        ends.sort_unstable();
+        let mut decoder = Chunked::default();
+        for end in ends {
+            if decoder.advance(&wire[..end])? {
+                return Ok(decoder.body);
+            }
+        }
+        decoder.at_end()
+    }
+
+    #[test]
+    fn a_huge_chunk_size_is_refused() {
+        for size in ["ffffffffffffffff", "fffffffffffffffff", "10001", "FFFFFFFFFFFFFFFE"] {
+            let wire = format!("1\r\nx\r\n{size}\r\nabcd\r\n0\r\n\r\n");
+            let e = decode_in_pieces(wire.as_bytes(), &[]).unwrap_err();
+            assert!(matches!(&e, HttpError::BadResponse(m) if m.contains("body limit")), "{size}: {e:?}");
+        }
+        // Up to the limit exactly is fine.
+        let wire = format!("1\r\nx\r\n{:x}\r\n{}\r\n0\r\n\r\n", BODY_BYTES_MAX - 1, "y".repeat(BODY_BYTES_MAX - 1));
+        assert_eq!(decode_in_pieces(wire.as_bytes(), &[]).unwrap().len(), BODY_BYTES_MAX);
+        for sign in ["+5", "-5", "", " ", "0x5"] {
+            let wire = format!("{sign}\r\nhello\r\n0\r\n\r\n");
+            assert!(decode_in_pieces(wire.as_bytes(), &[]).is_err(), "{sign:?}");
+        }
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        /// Any body, cut into any chunks (with leading zeros, upper-case
+        /// digits and extensions), read in any pieces, decodes to itself.
+        #[test]
+        fn chunked_bodies_decode_whole(
+            body in proptest::collection::vec(proptest::num::u8::ANY, 0..300),
+            splits in proptest::collection::vec(0usize..300, 0..8),
+            upper in proptest::bool::ANY,
+            zeros in 0usize..3,
+            extension in proptest::bool::ANY,
+            cuts in proptest::collection::vec(0usize..600, 0..8),
+        ) {
+            let mut bounds: Vec<usize> = splits.into_iter().map(|c| c.min(body.len())).collect();
+            bounds.push(0);
+            bounds.push(body.len());
+            bounds.sort_unstable();
+            bounds.dedup();
+            let mut wire = Vec::new();
+            for w in bounds.windows(2) {
+                let size = if upper { format!("{:X}", w[1] - w[0]) } else { format!("{:x}", w[1] - w[0]) };
+                wire.extend_from_slice(format!("{}{size}{}\r\n", "0".repeat(zeros), if extension { ";a=b" } else { "" }).as_bytes());
+                wire.extend_from_slice(&body[w[0]..w[1]]);
+                wire.extend_from_slice(b"\r\n");
+            }
+            wire.extend_from_slice(b"0\r\nX-Trailer: 1\r\n\r\n");
+            proptest::prop_assert_eq!(decode_in_pieces(&wire, &cuts).unwrap(), body);
+        }
+
+        /// Whatever the size lines and bytes, decoding ends in a body or an
+        /// error, never a panic, and never a body over the limit.
+        #[test]
+        fn chunked_decoding_never_panics(
+            parts in proptest::collection::vec(
+                (
+                    proptest::prop_oneof![
+                        "[0-9a-fA-F]{0,20}",
+                        proptest::num::u64::ANY.prop_map(|n| format!("{n:x}")),
+                        proptest::num::u128::ANY.prop_map(|n| format!("{n:X}")),
+                        "[ -~]{0,12}",
+                    ],
+                    proptest::collection::vec(proptest::num::u8::ANY, 0..40),
+                    proptest::bool::ANY,
+                ),
+                0..6,
+            ),
+            cuts in proptest::collection::vec(0usize..400, 0..6),
+        ) {
+            let mut wire = Vec::new();
+            for (size, bytes, crlf) in parts {
+                wire.extend_from_slice(size.as_bytes());
+                wire.extend_from_slice(b"\r\n");
+                wire.extend_from_slice(&bytes);
+                if crlf {
+                    wire.extend_from_slice(b"\r\n");
+                }
+            }
+            if let Ok(body) = decode_in_pieces(&wire, &cuts) {
+                proptest::prop_assert!(body.len() <= BODY_BYTES_MAX);
+            }
         }
     }
 

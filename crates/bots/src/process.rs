@@ -24,11 +24,16 @@
 //! needs every answer before it goes on, uses it.
 //!
 //! **Invariant:** no bot process outlives its [`ProcessBot`]. Dropping it
-//! (also during a panic) kills the whole process group, and every process
-//! of the bot's uid, reaps the child and removes the folder; if the runner
+//! (also during a panic) sends SIGKILL to the whole process group, and to
+//! every process of the bot's uid, before the drop returns; if the runner
 //! itself dies, the kernel sends the bot SIGKILL (`PR_SET_PDEATHSIG`).
-//! [`ProcessBot::kill_in_background`] kills the same way at once and leaves
-//! the reaping and the folder to a background thread.
+//!
+//! **Invariant:** dropping a bot never blocks: the reaping of the main
+//! process, the removal of the folder (which the bot may have filled with
+//! many files) and the end of its uid's lease go to a background thread, a
+//! moment later. [`ProcessBot::kill_in_background`] does the same and
+//! returns a [`Reaping`] to wait for that end; [`ProcessBot::kill`] does it
+//! all on the calling thread and returns the exit status.
 //!
 //! **Invariant:** the runner never waits for a bot without a deadline, and
 //! never buffers more than the limits: one answer line of at most
@@ -405,10 +410,10 @@ impl ProcessBot {
         self.gone
     }
 
-    /// Kills every process of the bot at once, as dropping it does, but
-    /// leaves the reaping of the main process, the removal of its folder
-    /// and the end of its uid's lease to a background thread, so that the
-    /// caller (a game turn in which a snake died) does not wait for the
+    /// Kills every process of the bot at once and leaves the reaping of
+    /// the main process, the removal of its folder and the end of its
+    /// uid's lease to a background thread, as dropping it does, so that
+    /// the caller (a game turn in which a snake died) does not wait for the
     /// kernel to tear the processes down. Every process of the bot has
     /// been sent SIGKILL when this returns; the folder goes a moment later,
     /// which the returned [`Reaping`] can wait for.
@@ -417,19 +422,21 @@ impl ProcessBot {
         self.guard.reap_later()
     }
 
-    /// Kills every process of the bot, reaps it and removes its folder;
-    /// returns how the main process ended, when known. Dropping the bot
-    /// does the same.
+    /// Kills every process of the bot, reaps it and removes its folder,
+    /// all before returning (a folder of many files takes a while: an
+    /// async caller that need not wait drops the bot instead); returns how
+    /// the main process ended, when known.
     pub fn kill(mut self) -> Option<std::process::ExitStatus> {
         self.gone = true;
-        self.guard.kill()
+        self.guard.finish_now()
     }
 }
 
 impl Drop for ProcessBot {
     fn drop(&mut self) {
         self.stderr_task.abort();
-        // `guard` is dropped after this and kills and reaps.
+        // `guard` is dropped after this: it kills every process at once
+        // and leaves the reaping and the folder to the reaper thread.
     }
 }
 

@@ -306,8 +306,9 @@ impl StdioSeats {
                 requests.push(None);
                 continue;
             };
-            if st.bot.as_ref().is_some_and(ProcessBot::is_gone) {
-                st.bot = None;
+            if let Some(gone) = st.bot.take_if(|bot| bot.is_gone()) {
+                self.reaping.retain(|r| !r.is_done());
+                self.reaping.push(gone.kill_in_background());
             }
             let mut request = input;
             let mut deadline = self.settings.move_deadline;
@@ -376,7 +377,10 @@ impl StdioSeats {
             if matches!(outcome, SeatOutcome::Failed(_)) {
                 // A bad answer leaves the process running; the rule ends
                 // it (and a restart, where the arena has one, starts fresh).
-                st.bot = None;
+                if let Some(bot) = st.bot.take() {
+                    self.reaping.retain(|r| !r.is_done());
+                    self.reaping.push(bot.kill_in_background());
+                }
                 report.killed = true;
             }
             report.outcome = outcome;
@@ -394,6 +398,7 @@ impl StdioSeats {
             if let Some(mut bot) = st.as_mut().and_then(|st| st.bot.take()) {
                 append_stderr(&mut report.stderr, bot.take_stderr());
                 report.killed = true;
+                self.reaping.push(bot.kill_in_background());
             }
         }
     }
@@ -402,10 +407,12 @@ impl StdioSeats {
     /// ones where needed.
     pub fn stop(&mut self) {
         for st in self.seats.iter_mut().flatten() {
-            st.bot = None;
+            if let Some(bot) = st.bot.take() {
+                self.reaping.push(bot.kill_in_background());
+            }
         }
-        // The bots of dead snakes, killed during the game: their folders
-        // are removed before the match counts as stopped.
+        // Every bot, those killed during the game too: their folders are
+        // removed before the match counts as stopped.
         let until = Instant::now() + REAPING_WAIT_MAX;
         for reaping in self.reaping.drain(..) {
             reaping.wait_until(until);

@@ -160,7 +160,8 @@ fn wait_until(wait_max: Duration, mut done: impl FnMut() -> bool) -> bool {
 }
 
 /// What a dropped bot must leave: no living process of its group or uid,
-/// no unreaped main process, no folder.
+/// and, once the background reaper is done, no unreaped main process and
+/// no folder.
 struct Remains {
     pid: u32,
     uid: Option<u32>,
@@ -178,7 +179,11 @@ impl Remains {
 
     fn assert_none(&self) {
         assert!(
-            !Path::new(&format!("/proc/{}", self.pid)).exists(),
+            wait_until(Duration::from_secs(10), || !Path::new(&format!(
+                "/proc/{}",
+                self.pid
+            ))
+            .exists()),
             "main process {} not reaped",
             self.pid
         );
@@ -193,7 +198,7 @@ impl Remains {
             );
         }
         assert!(
-            !self.folder.exists(),
+            wait_until(Duration::from_secs(10), || !self.folder.exists()),
             "folder {} left",
             self.folder.display()
         );

@@ -1,9 +1,13 @@
 //! The owner of a bot's processes: kills the whole group (and, with a
-//! dedicated uid, every process of that uid), reaps the child and removes
-//! the folder when dropped, including while a panic unwinds, like
-//! rust-analyzer's `JodChild`. A guard may also be dropped with the
-//! reaping and the folder's removal left to a background thread
-//! ([`GroupGuard::reap_later`]), once every process has been sent SIGKILL.
+//! dedicated uid, every process of that uid) when dropped, including while
+//! a panic unwinds, like rust-analyzer's `JodChild`.
+//!
+//! Dropping a guard never blocks: it sends SIGKILL to every process at
+//! once and hands the rest (reaping the main process, removing the folder,
+//! which may hold a great many files, and ending the uid's lease) to the
+//! `snakepit-reaper` thread, so that an async worker that drops a bot is
+//! not held up. Only [`GroupGuard::finish_now`] (behind
+//! `ProcessBot::kill`) waits for all of it on the calling thread.
 
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::process::{Child, ExitStatus};
@@ -18,8 +22,8 @@ use tempfile::TempDir;
 use super::batch::poll;
 use super::sandbox::{UidLease, kill_all_of_uid};
 
-/// How long a drop waits for the killed child to be reaped before it hands
-/// the wait to a background thread. SIGKILL ends a process within
+/// How long a reap waits for the killed child before it hands the wait to
+/// a thread of its own. SIGKILL ends a process within
 /// milliseconds unless it is stuck in the kernel.
 const REAP_WAIT_MAX: Duration = Duration::from_secs(2);
 
@@ -30,7 +34,8 @@ pub(crate) enum Ended {
     Signaled(i32),
 }
 
-/// Kills and reaps the bot's processes and removes its folder on drop.
+/// Kills the bot's processes on drop, and has them reaped and the folder
+/// removed (by the reaper thread).
 #[derive(Debug)]
 pub(crate) struct GroupGuard {
     child: Option<Child>,
@@ -40,9 +45,10 @@ pub(crate) struct GroupGuard {
     status: Option<ExitStatus>,
     /// SIGKILL went to the group and the uid.
     signalled: bool,
-    /// On drop, the reaping and the folder go to the reaper thread.
-    reap_later: bool,
-    /// Told when the drop has reaped and removed everything.
+    /// Set on the reaper thread's copy: its drop reaps and removes in
+    /// place instead of handing itself on again.
+    in_place: bool,
+    /// Told when everything is reaped and removed.
     done: Option<Reaping>,
 }
 
@@ -93,7 +99,7 @@ impl GroupGuard {
             folder: Some(folder),
             status: None,
             signalled: false,
-            reap_later: false,
+            in_place: false,
             done: None,
         }
     }
@@ -147,14 +153,29 @@ impl GroupGuard {
         }
     }
 
-    /// Sends SIGKILL to every process of the bot now and makes the drop
-    /// hand the rest (the reaping, the folder's removal, the end of the
-    /// uid's lease) to the reaper thread: a process takes hundreds of µs to
-    /// be torn down, which the caller need not wait for.
+    /// Sends SIGKILL to every process of the bot now and returns what
+    /// tells when the reaper thread, to which the drop hands the rest (the
+    /// reaping, the folder's removal, the end of the uid's lease), is done:
+    /// a process takes hundreds of µs to be torn down, which the caller
+    /// need not wait for.
     pub(crate) fn reap_later(&mut self) -> Reaping {
         self.signal_kill();
-        self.reap_later = true;
         self.done.get_or_insert_with(Reaping::default).clone()
+    }
+
+    /// Kills every process of the bot, reaps the main one, removes the
+    /// folder and ends the uid's lease, all on the calling thread; returns
+    /// how the main process ended, when known. Idempotent.
+    pub(crate) fn finish_now(&mut self) -> Option<ExitStatus> {
+        let status = self.kill();
+        // TempDir removes the folder (as the runner, so whatever modes the
+        // bot set); an error leaves a folder behind and nothing worse.
+        self.folder.take();
+        self.uid.take();
+        if let Some(done) = self.done.take() {
+            done.set();
+        }
+        status
     }
 
     /// Kills every process of the bot and reaps the main one. Idempotent.
@@ -220,30 +241,35 @@ fn pidfd_open(pid: u32) -> Option<OwnedFd> {
 
 impl Drop for GroupGuard {
     fn drop(&mut self) {
-        if std::mem::take(&mut self.reap_later) {
-            let rest = GroupGuard {
-                child: self.child.take(),
-                pgid: self.pgid,
-                uid: self.uid.take(),
-                folder: self.folder.take(),
-                status: self.status,
-                signalled: self.signalled,
-                reap_later: false,
-                done: self.done.take(),
-            };
-            // Without a reaper thread, `rest` is dropped here, in place.
-            if let Some(reaper) = reaper() {
-                let _ = reaper.send(rest);
+        if self.in_place {
+            self.finish_now();
+            return;
+        }
+        // Every process gets SIGKILL before the drop returns, so none
+        // outlives the bot; what may take long (reaping a process stuck in
+        // the kernel, removing a folder of many files) is left behind.
+        self.signal_kill();
+        let nothing_left = self.child.is_none() && self.folder.is_none() && self.uid.is_none();
+        if nothing_left {
+            if let Some(done) = self.done.take() {
+                done.set();
             }
             return;
         }
-        self.kill();
-        // TempDir removes the folder (as the runner, so whatever modes the
-        // bot set); an error leaves a folder behind and nothing worse.
-        self.folder.take();
-        self.uid.take();
-        if let Some(done) = self.done.take() {
-            done.set();
+        let rest = GroupGuard {
+            child: self.child.take(),
+            pgid: self.pgid,
+            uid: self.uid.take(),
+            folder: self.folder.take(),
+            status: self.status,
+            signalled: self.signalled,
+            in_place: true,
+            done: self.done.take(),
+        };
+        // Without a reaper thread (or if it is gone), `rest` is dropped,
+        // and so finished, here in place.
+        if let Some(reaper) = reaper() {
+            let _ = reaper.send(rest);
         }
     }
 }

@@ -5,6 +5,12 @@
 //! move. After each answer the runner also drains what is already in the
 //! pipe, so the lines a bot wrote before answering are attributed to that
 //! move. Both read under the ring's lock, which keeps the bytes in order.
+//!
+//! A bot may write to stderr without end, faster than the runner reads:
+//! the task reads at most [`PUMP_WAKE_BYTES_MAX`] per wake-up and then
+//! yields, so it never holds a runtime worker, and a drain on demand reads
+//! at most [`DRAIN_NOW_BYTES_MAX`]. Lines that cannot be kept are only
+//! counted, never turned into strings.
 
 use std::collections::VecDeque;
 use std::io;
@@ -12,6 +18,18 @@ use std::os::fd::AsFd;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::net::unix::pipe;
+
+/// Bytes the background task reads per wake-up at most, before it yields
+/// to the runtime (a bot flooding stderr would otherwise hold the worker).
+pub(crate) const PUMP_WAKE_BYTES_MAX: usize = 64 * 1024;
+
+/// Bytes a drain on demand reads at most: the most an unprivileged bot's
+/// pipe can hold (Linux's default `pipe-max-size`), so it reads what was
+/// there at the call, and never chases a bot that writes on.
+pub(crate) const DRAIN_NOW_BYTES_MAX: usize = 1024 * 1024;
+
+/// Bytes of one read from the pipe.
+const READ_CHUNK_BYTES: usize = 16 * 1024;
 
 /// The stderr lines collected since the last
 /// [`take_stderr`](super::ProcessBot::take_stderr).
@@ -41,23 +59,57 @@ struct Ring {
 }
 
 impl Ring {
-    fn push_bytes(&mut self, mut bytes: &[u8]) {
-        while !bytes.is_empty() {
-            let (piece, rest, complete) = match bytes.iter().position(|&b| b == b'\n') {
-                Some(i) => (&bytes[..i], &bytes[i + 1..], true),
-                None => (bytes, &[][..], false),
-            };
-            let room = self.line_bytes_max.saturating_sub(self.partial.len());
-            if piece.len() > room {
-                self.partial_truncated = true;
-            }
-            self.partial
-                .extend_from_slice(&piece[..piece.len().min(room)]);
-            if complete {
+    /// Adds the bytes of one read. Of the complete lines in `bytes`, only
+    /// the last `lines_max` can survive in the ring, so the others are
+    /// counted as dropped without being copied.
+    fn push_bytes(&mut self, bytes: &[u8]) {
+        let Some(first) = bytes.iter().position(|&b| b == b'\n') else {
+            self.extend_partial(bytes);
+            return;
+        };
+        self.extend_partial(&bytes[..first]);
+        self.finish_line();
+        let rest = &bytes[first + 1..];
+        let (complete, tail) = match rest.iter().rposition(|&b| b == b'\n') {
+            Some(last) => rest.split_at(last + 1),
+            None => (&[][..], rest),
+        };
+        let lines = complete.iter().filter(|&&b| b == b'\n').count();
+        let kept = lines.min(self.lines_max);
+        let skipped = lines - kept;
+        // The kept lines start after the newline that ends the last
+        // skipped one.
+        let start = if skipped == 0 {
+            0
+        } else {
+            complete
+                .iter()
+                .enumerate()
+                .rev()
+                .filter(|&(_, &b)| b == b'\n')
+                .nth(kept)
+                .map_or(0, |(i, _)| i + 1)
+        };
+        self.dropped_lines += skipped as u64;
+        if kept > 0 {
+            // Without the final newline, `split` yields exactly the lines.
+            for line in complete[start..complete.len() - 1].split(|&b| b == b'\n') {
+                self.extend_partial(line);
                 self.finish_line();
             }
-            bytes = rest;
         }
+        self.extend_partial(tail);
+    }
+
+    /// Adds bytes without a newline to the line being assembled, cut at
+    /// `line_bytes_max`.
+    fn extend_partial(&mut self, piece: &[u8]) {
+        let room = self.line_bytes_max.saturating_sub(self.partial.len());
+        if piece.len() > room {
+            self.partial_truncated = true;
+        }
+        self.partial
+            .extend_from_slice(&piece[..piece.len().min(room)]);
     }
 
     fn finish_line(&mut self) {
@@ -88,10 +140,14 @@ pub(crate) struct Stderr {
     ring: Mutex<Ring>,
 }
 
-/// Whether the pipe can still deliver bytes.
+/// Where a drain stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Drain {
+    /// The pipe is empty for now.
     Open,
+    /// The bytes allowed were read; more may be waiting.
+    Full,
+    /// The stream has ended.
     Ended,
 }
 
@@ -131,8 +187,12 @@ impl Stderr {
             }
             // `try_read` (not a raw read) so that tokio clears the
             // readiness it cached when the pipe runs dry.
-            if self.drain_with(|buf| self.pipe.try_read(buf)) == Drain::Ended {
-                return;
+            match self.drain_with(PUMP_WAKE_BYTES_MAX, |buf| self.pipe.try_read(buf)) {
+                Drain::Ended => return,
+                // The pipe is still readable: let the other tasks (and the
+                // timers) of this worker run before reading on.
+                Drain::Full => tokio::task::yield_now().await,
+                Drain::Open => {}
             }
         }
     }
@@ -148,26 +208,42 @@ impl Stderr {
         self.ring().ended
     }
 
-    /// Reads what is already in the pipe, now, without waiting. This uses
+    /// Reads what is already in the pipe, now, without waiting (at most
+    /// [`DRAIN_NOW_BYTES_MAX`]; the background task reads on). This uses
     /// the raw non-blocking fd, because tokio's cached readiness may not
     /// yet know about bytes the bot wrote a moment ago.
     pub(crate) fn drain_now(&self) {
-        self.drain_with(|buf| nix::unistd::read(self.pipe.as_fd(), buf).map_err(io::Error::from));
+        self.drain_with(DRAIN_NOW_BYTES_MAX, |buf| {
+            nix::unistd::read(self.pipe.as_fd(), buf).map_err(io::Error::from)
+        });
     }
 
-    fn drain_with(&self, mut read: impl FnMut(&mut [u8]) -> io::Result<usize>) -> Drain {
+    /// Reads until the pipe is empty or ends, or `bytes_max` bytes are read.
+    fn drain_with(
+        &self,
+        bytes_max: usize,
+        mut read: impl FnMut(&mut [u8]) -> io::Result<usize>,
+    ) -> Drain {
         let mut ring = self.ring();
         if ring.ended {
             return Drain::Ended;
         }
-        let mut chunk = [0u8; 8192];
+        let mut chunk = [0u8; READ_CHUNK_BYTES];
+        let mut left = bytes_max;
         loop {
-            match read(&mut chunk) {
+            if left == 0 {
+                return Drain::Full;
+            }
+            let want = left.min(chunk.len());
+            match read(&mut chunk[..want]) {
                 Ok(0) => {
                     ring.end();
                     return Drain::Ended;
                 }
-                Ok(n) => ring.push_bytes(&chunk[..n]),
+                Ok(n) => {
+                    ring.push_bytes(&chunk[..n]);
+                    left = left.saturating_sub(n);
+                }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Drain::Open,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => {
@@ -221,6 +297,67 @@ mod tests {
         assert!(r.lines[0].1 && !r.lines[1].1);
         r.end();
         assert_eq!(texts(&r), ["x", "y"]);
+    }
+
+    /// The ring as the plain rule states it: byte by byte, every line
+    /// built and then dropped from the front.
+    fn reference(
+        bytes: &[u8],
+        lines_max: usize,
+        line_bytes_max: usize,
+    ) -> (Vec<(String, bool)>, u64) {
+        let (mut lines, mut dropped) = (VecDeque::new(), 0);
+        let (mut partial, mut cut) = (Vec::new(), false);
+        for &b in bytes {
+            if b == b'\n' {
+                lines.push_back((String::from_utf8_lossy(&partial).into_owned(), cut));
+                (partial, cut) = (Vec::new(), false);
+                if lines.len() > lines_max {
+                    lines.pop_front();
+                    dropped += 1;
+                }
+            } else if partial.len() < line_bytes_max {
+                partial.push(b);
+            } else {
+                cut = true;
+            }
+        }
+        (lines.into(), dropped)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn skipping_lines_matches_the_plain_rule(
+            bytes in proptest::collection::vec(proptest::sample::select(b"ab\n\xff".to_vec()), 0..400),
+            cuts in proptest::collection::vec(0usize..400, 0..6),
+            lines_max in 1usize..6,
+            line_bytes_max in 0usize..5,
+        ) {
+            let mut r = ring(lines_max, line_bytes_max);
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(bytes.len())).collect();
+            cuts.push(0);
+            cuts.push(bytes.len());
+            cuts.sort_unstable();
+            for w in cuts.windows(2) {
+                r.push_bytes(&bytes[w[0]..w[1]]);
+            }
+            let (lines, dropped) = reference(&bytes, lines_max, line_bytes_max);
+            proptest::prop_assert_eq!(r.lines.iter().cloned().collect::<Vec<_>>(), lines);
+            proptest::prop_assert_eq!(r.dropped_lines, dropped);
+        }
+    }
+
+    #[test]
+    fn a_flood_keeps_only_the_last_lines() {
+        let mut r = ring(3, 8);
+        let flood: Vec<u8> = (0..100_000u32)
+            .flat_map(|i| format!("{i}\n").into_bytes())
+            .collect();
+        for piece in flood.chunks(READ_CHUNK_BYTES) {
+            r.push_bytes(piece);
+        }
+        assert_eq!(texts(&r), ["99997", "99998", "99999"]);
+        assert_eq!(r.dropped_lines, 99_997);
     }
 
     #[test]
