@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{TempDir, snakepit, stderr, stdout};
+use common::{TempDir, play_and_verify, snakepit, stderr, stdout};
 use std::path::PathBuf;
 
 /// Writes a Python bot into `dir` and returns its command line (with the
@@ -16,20 +16,6 @@ fn python_bot(dir: &TempDir, name: &str, source: &str) -> String {
     format!("python3 {}", path.display())
 }
 
-/// Plays `args` with a replay in `dir`, checks that it verifies, and
-/// returns the play's stdout, stderr and replay text.
-fn play_and_verify(dir: &TempDir, args: &[&str]) -> (String, String, String) {
-    let replay = dir.join("r.jsonl");
-    let mut all: Vec<&std::ffi::OsStr> = vec!["play".as_ref()];
-    all.extend(args.iter().map(std::ffi::OsStr::new));
-    all.extend(["--replay".as_ref(), replay.as_os_str()]);
-    let out = snakepit(&all);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let verified = snakepit(["replay".as_ref(), replay.as_os_str(), "--verify".as_ref()]);
-    assert!(verified.status.success(), "{}", stderr(&verified));
-    assert!(stdout(&verified).starts_with("ok: "), "{}", stdout(&verified));
-    (stdout(&out), stderr(&out), std::fs::read_to_string(&replay).unwrap())
-}
 
 /// The recorded moves of `seat`, tick by tick.
 fn moves_of(replay: &str, seat: usize) -> Vec<String> {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{TempDir, snakepit, stderr, stdout};
+use common::{TempDir, play_and_verify};
 
 const STARTERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../starters");
 
@@ -13,26 +13,12 @@ fn starter(path: &str) -> String {
     format!("{interpreter} {STARTERS}/{path}")
 }
 
-/// Plays `args` with a replay in `dir`, checks it verifies, and returns
-/// the play's stdout and stderr.
-fn play_and_verify(dir: &TempDir, args: &[&str]) -> (String, String) {
-    let replay = dir.join("r.jsonl");
-    let mut all: Vec<&std::ffi::OsStr> = vec!["play".as_ref()];
-    all.extend(args.iter().map(std::ffi::OsStr::new));
-    all.extend(["--replay".as_ref(), replay.as_os_str()]);
-    let out = snakepit(&all);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let verified = snakepit(["replay".as_ref(), replay.as_os_str(), "--verify".as_ref()]);
-    assert!(verified.status.success(), "{}", stderr(&verified));
-    assert!(stdout(&verified).starts_with("ok: "), "{}", stdout(&verified));
-    (stdout(&out), stderr(&out))
-}
 
 #[test]
 fn multisnake_starters_and_builtins_play_to_the_end() {
     let dir = TempDir::new("multisnake_starters_and_builtins");
     let (py, js) = (starter("multisnake/python/bot.py"), starter("multisnake/js/bot.js"));
-    let (out, err) = play_and_verify(
+    let (out, err, _) = play_and_verify(
         &dir,
         &["--game", "multisnake", "--seed", "5", "--ticks", "3000", "--bot", &py, "--bot", &js, "--bot", "builtin:random", "--bot", "builtin:random"],
     );
@@ -44,7 +30,7 @@ fn multisnake_starters_and_builtins_play_to_the_end() {
 #[test]
 fn a_bad_answer_is_reported_with_its_bytes() {
     let dir = TempDir::new("a_bad_answer_is_reported");
-    let (out, err) = play_and_verify(
+    let (out, err, _) = play_and_verify(
         &dir,
         &["--game", "multisnake", "--seed", "1", "--bot", "sh -c 'read h; echo nope; sleep 5'", "--bot", "builtin:random"],
     );
@@ -60,10 +46,10 @@ fn a_bad_answer_is_reported_with_its_bytes() {
 fn duel_and_carrots_play_and_replay() {
     let dir = TempDir::new("duel_and_carrots");
     let py = starter("duel/python/bot.py");
-    let (out, _) = play_and_verify(&dir, &["--game", "duel", "--seed", "2", "--bot", &py, "--bot", "builtin:random"]);
+    let (out, _, _) = play_and_verify(&dir, &["--game", "duel", "--seed", "2", "--bot", &py, "--bot", "builtin:random"]);
     assert!(out.starts_with("duel: "), "{out}");
     let py = format!("{} 20 10", starter("carrots/python/bot.py"));
-    let (out, err) = play_and_verify(
+    let (out, err, _) = play_and_verify(
         &dir,
         &["--game", "carrots", "--width", "20", "--height", "10", "--ticks", "30", "--bot", &py, "--bot", "builtin:random"],
     );

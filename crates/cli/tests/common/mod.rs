@@ -152,3 +152,19 @@ pub fn c_starter(game: &str, fixed_seed: bool) -> PathBuf {
     built.insert((game.to_string(), fixed_seed), bin.clone());
     bin
 }
+
+/// Plays `args` (after `play`) with a replay in `dir`, checks that the
+/// replay verifies, and returns the play's stdout, stderr and the replay's
+/// text.
+pub fn play_and_verify(dir: &TempDir, args: &[&str]) -> (String, String, String) {
+    let replay = dir.join("r.jsonl");
+    let mut all: Vec<&std::ffi::OsStr> = vec!["play".as_ref()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    all.extend(["--replay".as_ref(), replay.as_os_str()]);
+    let out = snakepit(&all);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let verified = snakepit(["replay".as_ref(), replay.as_os_str(), "--verify".as_ref()]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+    assert!(stdout(&verified).starts_with("ok: "), "{}", stdout(&verified));
+    (stdout(&out), stderr(&out), std::fs::read_to_string(&replay).unwrap())
+}
