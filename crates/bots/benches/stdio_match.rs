@@ -13,7 +13,9 @@
 //! trips alone, to four more bots of the same program in the same sandbox,
 //! asked the same map each time. The 4-bot turn's median minus the floor's
 //! is the runner's own cost, both taken in the same minutes (the machine's
-//! speed drifts by up to a factor of two between runs).
+//! speed drifts by up to a factor of two between runs). After each game,
+//! its turns are played again without any process (render, parse, step):
+//! the runner's own CPU work per turn, the rest being the kernel's.
 //!
 //! Turns in which a process is killed (a snake died in the turn before)
 //! are reported apart: they cost the kill of the bot, not a round trip.
@@ -39,6 +41,10 @@ fn main() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../starters/multisnake/c/bot.c");
     let ok = std::process::Command::new("cc").args(["-O2", "-o"]).arg(&bin).arg(src).status();
     assert!(ok.expect("cc must be installed").success());
+    let driver = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-pipe-floor");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/pipe_floor.c");
+    let ok = std::process::Command::new("cc").args(["-O2", "-o"]).arg(&driver).arg(src).status();
+    assert!(ok.expect("cc must be installed").success());
 
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let base = MatchSettings::for_game("multisnake");
@@ -56,13 +62,14 @@ fn main() {
         .map(|&spin| {
             let mut settings = base.clone();
             settings.limits.answer_spin_max_us = spin;
-            let floor = Floor::start(&rt, &bin, &settings, &map);
+            let floor = Floor::start(&rt, &bin, &driver, &settings, &map);
             Variant {
                 settings,
                 floor,
                 by_asked: vec![Vec::new(); 5],
                 deaths: Vec::new(),
                 first_turns: Vec::new(),
+                cpu: Vec::new(),
                 measured: 0,
             }
         })
@@ -76,12 +83,14 @@ fn main() {
         games += 1;
         let game = Multisnake::new(multisnake::Settings::default(), map.clone(), games.div_ceil(spins.len() as u64));
         let seats = (0..4).map(|i| Seat::text(format!("c{i}"), BotCommand::executable(&bin))).collect();
-        let mut m = StdioMatch::new(game, seats, v.settings.clone());
+        let mut m = StdioMatch::new(game.clone(), seats, v.settings.clone());
+        let mut played: Vec<Vec<multisnake::Action>> = Vec::new();
         let mut first = true;
         while !m.is_finished() {
             let started = Instant::now();
             let report = rt.block_on(m.tick());
             let took = started.elapsed();
+            played.push(report.actions.clone());
             if let Some((seat, f)) = report.faults().next() {
                 panic!("game {games} turn {} seat {seat}: {f}", report.tick);
             }
@@ -98,6 +107,7 @@ fn main() {
             v.by_asked[asked].push(took);
             v.measured += 1;
         }
+        v.cpu.push(resimulate(game, &played));
     }
     let wall = wall.elapsed();
 
@@ -126,6 +136,9 @@ struct Variant {
     deaths: Vec<Duration>,
     /// First turns (four spawns).
     first_turns: Vec<Duration>,
+    /// Per game, the runner's work per turn without any process (see
+    /// [`resimulate`]).
+    cpu: Vec<Duration>,
     measured: usize,
 }
 
@@ -164,12 +177,24 @@ impl Variant {
             turns as f64 / all.as_secs_f64(),
             self.first_turns.iter().sum::<Duration>().as_secs_f64() * 1e3 / self.first_turns.len() as f64,
         );
+        self.cpu.sort();
+        println!(
+            "  the same games again without processes (render every map, parse, step): median {:.1} µs per turn",
+            micros(percentile(&self.cpu, 50))
+        );
         self.floor.times.sort();
         println!(
             "  transport alone, between the games (4 more bots, same sandbox, asked the starting map with \
              ProcessBot::ask_all, no game): median {:.1} µs over {} rounds",
             micros(percentile(&self.floor.times, 50)),
             self.floor.times.len()
+        );
+        self.floor.c_times.sort();
+        println!(
+            "  the machine's floor, between the games (benches/pipe_floor.c: 4 bots of the same program, no sandbox, \
+             a driver in C): median {:.1} µs over {} rounds",
+            micros(percentile(&self.floor.c_times, 50)),
+            self.floor.c_times.len()
         );
     }
 }
@@ -188,16 +213,29 @@ const FLOOR_ROUNDS_PER_GAME: usize = 100;
 /// sandbox, asked the starting map over and over through
 /// [`ProcessBot::ask_all`] (as the runner asks them), without rendering,
 /// parsing or stepping anything, one round right after the other.
+///
+/// Under that, the machine's own floor: `benches/pipe_floor.c`, a driver
+/// in C that asks four bots of the same program the same map, with no
+/// sandbox and no checks, run for as many rounds before each game.
 struct Floor {
     bots: Vec<ProcessBot>,
     input: String,
     deadline: Duration,
     times: Vec<Duration>,
+    /// The C driver and the file it sends (header line, then the map).
+    driver: (std::path::PathBuf, std::path::PathBuf, std::path::PathBuf),
+    c_times: Vec<Duration>,
 }
 
 impl Floor {
     /// Starts the bots and sends each its header with the first map.
-    fn start(rt: &tokio::runtime::Runtime, bin: &Path, settings: &MatchSettings, map: &multisnake::Map) -> Floor {
+    fn start(
+        rt: &tokio::runtime::Runtime,
+        bin: &Path,
+        driver: &Path,
+        settings: &MatchSettings,
+        map: &multisnake::Map,
+    ) -> Floor {
         let game = Multisnake::new(multisnake::Settings::default(), map.clone(), 1);
         let input = Wire::Text.input(&game, 0).unwrap();
         let _entered = rt.enter();
@@ -213,7 +251,16 @@ impl Floor {
             answer.expect("a starter answers its first map");
         }
         drop(asks);
-        Floor { bots, input, deadline: settings.move_deadline, times: Vec::new() }
+        let map_file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-pipe-floor-map.txt");
+        std::fs::write(&map_file, &firsts[0]).unwrap();
+        Floor {
+            bots,
+            input,
+            deadline: settings.move_deadline,
+            times: Vec::new(),
+            driver: (driver.to_path_buf(), bin.to_path_buf(), map_file),
+            c_times: Vec::new(),
+        }
     }
 
     /// Measures `rounds` more rounds.
@@ -227,6 +274,16 @@ impl Floor {
             }
             self.times.push(started.elapsed());
         }
+        let (driver, bot, map_file) = &self.driver;
+        let out = std::process::Command::new(driver)
+            .arg(bot)
+            .arg(rounds.to_string())
+            .arg(map_file)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "pipe_floor failed: {}", out.status);
+        let text = String::from_utf8(out.stdout).unwrap();
+        self.c_times.extend(text.lines().map(|ns| Duration::from_nanos(ns.parse().unwrap())));
     }
 }
 
@@ -244,6 +301,23 @@ fn render_and_parse(map: &multisnake::Map) -> Duration {
         }
     }
     started.elapsed() / rounds
+}
+
+/// The runner's own work per turn in a game already played: the game
+/// replayed from `game` with the `played` actions, rendering every turn's
+/// maps and parsing an answer per live seat as the runner does, without
+/// asking anyone. Mean per turn.
+fn resimulate(mut game: Multisnake, played: &[Vec<multisnake::Action>]) -> Duration {
+    use snakepit_engine::Game;
+    let started = Instant::now();
+    for actions in played {
+        let inputs = std::hint::black_box(Wire::Text.inputs(&game));
+        for _ in inputs.iter().flatten() {
+            std::hint::black_box(Wire::Text.parse_answer::<Multisnake>(b"^").ok());
+        }
+        std::hint::black_box(game.step(actions));
+    }
+    started.elapsed() / played.len().max(1) as u32
 }
 
 fn micros(d: Duration) -> f64 {
