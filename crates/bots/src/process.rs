@@ -48,11 +48,12 @@
 //! does), so a bot cannot think in the background; start-up therefore
 //! counts against the first move, whose deadline the caller makes longer.
 //!
-//! The sandbox has five independent [`Layer`]s, each applied where
+//! The sandbox has six independent [`Layer`]s, each applied where
 //! [`SandboxReport`] found that the machine allows it: rlimits, a dedicated
-//! uid when the runner is root, a network namespace, a seccomp filter and
-//! landlock. Each bot runs in a fresh folder of its own, with an environment
-//! of `PATH`, `HOME`, `TMPDIR` and `LANG` only.
+//! uid when the runner is root, a network namespace, a folder quota (an
+//! overlay on a tmpfs of the bot's own) when the runner is root, a seccomp
+//! filter and landlock. Each bot runs in a fresh folder of its own, with an
+//! environment of `PATH`, `HOME`, `TMPDIR` and `LANG` only.
 //!
 //! [`ProcessBot::spawn`] is synchronous but must run inside a tokio runtime,
 //! on a thread that lives as long as the bot (any runtime worker does; not
@@ -390,7 +391,10 @@ impl ProcessBot {
         self.guard.pid()
     }
 
-    /// The bot's own folder (its working directory and `HOME`).
+    /// The bot's own folder (its working directory and `HOME`), as the
+    /// runner sees it: what the runner put there. Under
+    /// [`Layer::FolderQuota`] what the bot writes there stays in the bot's
+    /// own mount namespace and is not seen here.
     pub fn folder(&self) -> &Path {
         self.guard.folder().unwrap_or(Path::new(""))
     }

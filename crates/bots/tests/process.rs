@@ -1118,11 +1118,56 @@ async fn hostile_write_outside_its_folder_fails() {
             "wrote"
         );
         assert_eq!(
-            fs::read_to_string(bot.folder().join("mine.txt")).unwrap(),
-            "escaped\n"
+            bot.ask("read mine.txt\n", ANSWER).await.unwrap().line,
+            "read escaped"
+        );
+        // Under the folder quota the bot's writes stay in its own mount
+        // namespace; otherwise they are in the folder the runner made.
+        assert_eq!(
+            fs::read_to_string(bot.folder().join("mine.txt")).is_ok(),
+            !bot.layers().contains(Layer::FolderQuota),
+            "{layers}"
         );
     }
     assert_eq!(victim.ask("ping\n", ANSWER).await.unwrap().line, "ping");
+}
+
+/// A bot that fills its folder with empty files, and then with bytes, is
+/// stopped by its folder quota (`RLIMIT_FSIZE` bounds each file, not how
+/// many there are); nothing it wrote reaches the runner's disk, it plays
+/// on, and the next bot has its whole quota.
+#[tokio::test]
+async fn hostile_disk_filler_is_bounded_by_the_folder_quota() {
+    if !available("disk filler", LayerSet::NONE.with(Layer::FolderQuota)) {
+        return;
+    }
+    let limits = SandboxLimits {
+        folder_files_max: 200,
+        folder_bytes_max: 4 * MIB,
+        ..limits()
+    };
+    // Files of 1 MiB, the most `limits()` allows in one file.
+    let filler = BotCommand::shell(
+        "read x; n=0; while [ $n -lt 100000 ] && true >f$n 2>/dev/null; do n=$((n+1)); done; echo files $n; \
+         read x; rm -f f*; m=0; while [ $m -lt 1000 ] && head -c 1048576 /dev/zero >b$m 2>/dev/null; do m=$((m+1)); done; \
+         echo mib $m; read x; echo alive",
+    );
+    let mut bot = ProcessBot::spawn(&filler, &limits).unwrap();
+    let long = Duration::from_secs(60);
+    let files = bot.ask("go\n", long).await.unwrap().line;
+    let files: u64 = files.strip_prefix("files ").unwrap().parse().unwrap();
+    assert!((190..=200).contains(&files), "{files} files made");
+    let mib = bot.ask("go\n", long).await.unwrap().line;
+    // The fourth MiB does not fit whole (the quota counts the folders too).
+    assert!(mib == "mib 3" || mib == "mib 4", "{mib}");
+    assert_eq!(bot.ask("go\n", ANSWER).await.unwrap().line, "alive");
+    let seen: Vec<_> = fs::read_dir(bot.folder()).unwrap().collect();
+    assert!(seen.is_empty(), "the runner sees {} of the bot's files", seen.len());
+    drop(bot);
+
+    let next = BotCommand::shell("read x; head -c 1048576 /dev/zero >b && ls | wc -l");
+    let mut next = ProcessBot::spawn(&next, &limits).unwrap();
+    assert_eq!(next.ask("go\n", long).await.unwrap().line, "1");
 }
 
 /// A child that calls setsid() would leave the group (and escape SIGSTOP

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use snakepit_bots::process::{BotCommand, ProcessBot, SandboxLimits};
+use snakepit_bots::process::{BotCommand, Layer, LayerSet, ProcessBot, SandboxLimits};
 
 /// How long a whole test may take before its runtime counts as held.
 const TEST_WAIT_MAX: Duration = Duration::from_secs(120);
@@ -107,6 +107,16 @@ fn take_stderr_returns_while_a_bot_floods_stderr() {
     assert!(takes.iter().all(|t| t.lines.iter().all(|l| l == "y")));
 }
 
+/// The default limits without the folder quota: these tests need the
+/// bot's files in the folder the runner removes (under the quota they are
+/// in the bot's own tmpfs, 4096 at most, and gone with its last process).
+fn limits_without_quota() -> SandboxLimits {
+    SandboxLimits {
+        layers: LayerSet::ALL.without(Layer::FolderQuota),
+        ..SandboxLimits::default()
+    }
+}
+
 fn entries(folder: &Path) -> usize {
     std::fs::read_dir(folder).map_or(0, Iterator::count)
 }
@@ -116,7 +126,7 @@ fn dropping_a_bot_with_many_files_does_not_hold_the_runtime() {
     const FILES: usize = 40_000;
     let (folder, drop_took, late) = on_own_runtime(|| async {
         let cmd = BotCommand::shell(format!("read x; seq {FILES} | xargs touch; echo made"));
-        let mut bot = ProcessBot::spawn(&cmd, &SandboxLimits::default()).unwrap();
+        let mut bot = ProcessBot::spawn(&cmd, &limits_without_quota()).unwrap();
         assert_eq!(
             bot.ask("go\n", Duration::from_secs(60)).await.unwrap().line,
             "made"
@@ -151,7 +161,7 @@ fn dropping_a_bot_with_many_files_does_not_hold_the_runtime() {
 fn kill_removes_the_folder_before_returning() {
     let folder = on_own_runtime(|| async {
         let cmd = BotCommand::shell("read x; seq 1000 | xargs touch; echo made");
-        let mut bot = ProcessBot::spawn(&cmd, &SandboxLimits::default()).unwrap();
+        let mut bot = ProcessBot::spawn(&cmd, &limits_without_quota()).unwrap();
         assert_eq!(
             bot.ask("go\n", Duration::from_secs(60)).await.unwrap().line,
             "made"

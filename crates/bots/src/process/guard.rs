@@ -17,10 +17,9 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{Signal, killpg};
 use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
 use nix::unistd::Pid;
-use tempfile::TempDir;
 
 use super::batch::poll;
-use super::sandbox::{UidLease, kill_all_of_uid};
+use super::sandbox::{BotFolder, UidLease, kill_all_of_uid};
 
 /// How long a reap waits for the killed child before it hands the wait to
 /// a thread of its own. SIGKILL ends a process within
@@ -41,7 +40,7 @@ pub(crate) struct GroupGuard {
     child: Option<Child>,
     pgid: Pid,
     uid: Option<UidLease>,
-    folder: Option<TempDir>,
+    folder: Option<BotFolder>,
     status: Option<ExitStatus>,
     /// SIGKILL went to the group and the uid.
     signalled: bool,
@@ -89,7 +88,7 @@ impl Reaping {
 }
 
 impl GroupGuard {
-    pub(crate) fn new(child: Child, uid: Option<UidLease>, folder: TempDir) -> GroupGuard {
+    pub(crate) fn new(child: Child, uid: Option<UidLease>, folder: BotFolder) -> GroupGuard {
         // The child called setpgid(0, 0), so its group id is its pid.
         let pgid = Pid::from_raw(child.id() as i32);
         GroupGuard {
@@ -109,7 +108,7 @@ impl GroupGuard {
     }
 
     pub(crate) fn folder(&self) -> Option<&std::path::Path> {
-        self.folder.as_ref().map(TempDir::path)
+        self.folder.as_ref().map(BotFolder::path)
     }
 
     pub(crate) fn uid(&self) -> Option<u32> {

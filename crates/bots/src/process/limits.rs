@@ -38,13 +38,23 @@ pub enum Layer {
     /// (ABI 4+), no signals and no abstract Unix sockets beyond the bot's
     /// own processes (ABI 6+).
     Landlock,
+    /// When the runner is root: the bot's folder is an overlay whose
+    /// writable layer is a tmpfs of [`SandboxLimits::folder_bytes_max`]
+    /// bytes and [`SandboxLimits::folder_files_max`] files, mounted in a
+    /// mount namespace of the bot's own. What the bot writes never reaches
+    /// the runner's disk, it cannot fill the disk or its inodes (which
+    /// `RLIMIT_FSIZE`, a limit per file, does not prevent), and it is gone
+    /// with the bot's last process.
+    FolderQuota,
 }
 
 impl Layer {
     /// Every layer, in the order they are applied in the child.
-    pub const ALL: [Layer; 5] = [
+    pub const ALL: [Layer; 6] = [
         Layer::Rlimits,
         Layer::NetworkNamespace,
+        // Mounting needs root: before the uid changes.
+        Layer::FolderQuota,
         Layer::DedicatedUid,
         Layer::Landlock,
         Layer::Seccomp,
@@ -58,6 +68,7 @@ impl Layer {
             Layer::NetworkNamespace => "network namespace",
             Layer::Seccomp => "seccomp",
             Layer::Landlock => "landlock",
+            Layer::FolderQuota => "folder quota",
         }
     }
 
@@ -68,6 +79,7 @@ impl Layer {
             Layer::NetworkNamespace => 4,
             Layer::Seccomp => 8,
             Layer::Landlock => 16,
+            Layer::FolderQuota => 32,
         }
     }
 
@@ -96,7 +108,7 @@ impl LayerSet {
     /// No layer.
     pub const NONE: LayerSet = LayerSet(0);
     /// Every layer.
-    pub const ALL: LayerSet = LayerSet(31);
+    pub const ALL: LayerSet = LayerSet(63);
 
     /// This set with `layer` added.
     #[must_use]
@@ -179,6 +191,13 @@ pub struct SandboxLimits {
     pub processes_max: Option<u64>,
     /// `RLIMIT_FSIZE`, bytes in any one file the bot writes.
     pub file_size_bytes_max: Option<u64>,
+    /// Under [`Layer::FolderQuota`], the bytes the bot may write in its
+    /// folder, all files together (held in memory, as a tmpfs, and only as
+    /// much as is written).
+    pub folder_bytes_max: u64,
+    /// Under [`Layer::FolderQuota`], the files and folders the bot may
+    /// create in its folder.
+    pub folder_files_max: u64,
     /// `RLIMIT_NOFILE`, open file descriptors.
     pub open_files_max: Option<u64>,
     /// The layers wanted; each is applied where the machine allows it.
@@ -241,6 +260,8 @@ impl Default for SandboxLimits {
             address_space_bytes_max: Some(2048 * MIB),
             processes_max: Some(64),
             file_size_bytes_max: Some(16 * MIB),
+            folder_bytes_max: 64 * MIB,
+            folder_files_max: 4096,
             open_files_max: Some(64),
             layers: LayerSet::ALL,
             layers_required: LayerSet::NONE,

@@ -9,10 +9,11 @@
 //! calls with them.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::CString;
 use std::fmt;
 use std::fs;
 use std::io;
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
@@ -52,7 +53,7 @@ const SANDBOX_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 /// A started child with what it owns: its folder and its uid.
 pub(crate) struct Launched {
     pub(crate) child: Child,
-    pub(crate) folder: TempDir,
+    pub(crate) folder: BotFolder,
     pub(crate) uid: Option<UidLease>,
     pub(crate) layers: LayerSet,
 }
@@ -96,6 +97,22 @@ pub(crate) fn launch(
             source,
         })?;
     fill_folder(folder.path(), &spec.files, uid.as_ref().map(|u| u.uid))?;
+    // The quota's tmpfs is mounted on an empty folder beside the bot's (an
+    // overlay's writable layer may not lie inside the layer below it).
+    let scratch = if layers.contains(Layer::FolderQuota) {
+        Some(
+            tempfile::Builder::new()
+                .prefix("snakepit-quota-")
+                .permissions(fs::Permissions::from_mode(0o700))
+                .tempdir_in(&root)
+                .map_err(|source| SpawnError::Folder {
+                    path: root.clone(),
+                    source,
+                })?,
+        )
+    } else {
+        None
+    };
 
     let (report_read, report_write) = nix::unistd::pipe2(OFlag::O_CLOEXEC | OFlag::O_NONBLOCK)
         .map_err(|e| SpawnError::Setup(e.to_string()))?;
@@ -103,6 +120,7 @@ pub(crate) fn launch(
         limits,
         layers,
         folder.path(),
+        scratch.as_ref().map(TempDir::path),
         uid.as_ref().map(|u| u.uid),
         report_write,
     )?;
@@ -130,7 +148,10 @@ pub(crate) fn launch(
     match spawned {
         Ok(child) => Ok(Launched {
             child,
-            folder,
+            folder: BotFolder {
+                home: folder,
+                _scratch: scratch,
+            },
             uid,
             layers,
         }),
@@ -176,11 +197,212 @@ fn spawn_when_not_busy(cmd: &mut Command) -> io::Result<Child> {
 /// How long a spawn keeps trying while exec finds the program busy.
 const EXEC_BUSY_WAIT_MAX: Duration = Duration::from_millis(500);
 
+/// A bot's folder, with the empty folder that its quota's tmpfs is
+/// mounted on in the bot's mount namespace; both are removed on drop (in
+/// the runner's namespace they hold only what the runner put there).
+#[derive(Debug)]
+pub(crate) struct BotFolder {
+    home: TempDir,
+    _scratch: Option<TempDir>,
+}
+
+impl BotFolder {
+    /// The bot's folder, its working directory.
+    pub(crate) fn path(&self) -> &Path {
+        self.home.path()
+    }
+}
+
+/// The mounts of [`Layer::FolderQuota`], with every path and option made
+/// into a C string before the fork.
+struct QuotaMounts {
+    /// The empty folder the tmpfs is mounted on.
+    scratch: CString,
+    tmpfs_options: CString,
+    /// The overlay's writable layer and work folder, in the tmpfs.
+    upper: CString,
+    work: CString,
+    /// The bot's folder: the overlay's lower layer and its mount point.
+    folder: CString,
+    overlay_options: CString,
+    /// The bot's uid, which owns the writable layer.
+    owner: Option<u32>,
+    /// Under landlock, the ruleset (a second descriptor of it) and the
+    /// folder's access rights, for the folder's rule: the rule made in the
+    /// runner names the folder below the overlay, and landlock does not
+    /// look at a mount point, only at what is above it.
+    landlock_rule: Option<(OwnedFd, u64)>,
+}
+
+impl QuotaMounts {
+    fn build(
+        limits: &SandboxLimits,
+        folder: &Path,
+        scratch: &Path,
+        owner: Option<u32>,
+    ) -> Result<QuotaMounts, SpawnError> {
+        let text = |path: &Path| -> Result<String, SpawnError> {
+            match path.to_str() {
+                // The overlay's options are split at commas and its lower
+                // layers at colons.
+                Some(t) if !t.contains([',', ':', '\\']) => Ok(t.to_string()),
+                _ => Err(SpawnError::Setup(format!(
+                    "folder quota: the path {} must be UTF-8 without ',', ':' or '\\' (set folder_root elsewhere)",
+                    path.display()
+                ))),
+            }
+        };
+        let (folder, scratch) = (text(folder)?, text(scratch)?);
+        let c = |s: String| CString::new(s).map_err(|e| SpawnError::Setup(format!("folder quota: {e}")));
+        // The tmpfs's own root, the writable layer, the work folder and
+        // the work folder the overlay makes inside it take four inodes.
+        let inodes = limits.folder_files_max.saturating_add(4);
+        Ok(QuotaMounts {
+            tmpfs_options: c(format!(
+                "size={},nr_inodes={inodes},mode=0700",
+                limits.folder_bytes_max
+            ))?,
+            upper: c(format!("{scratch}/upper"))?,
+            work: c(format!("{scratch}/work"))?,
+            overlay_options: c(format!(
+                "lowerdir={folder},upperdir={scratch}/upper,workdir={scratch}/work"
+            ))?,
+            folder: c(folder)?,
+            scratch: c(scratch)?,
+            owner,
+            landlock_rule: None,
+        })
+    }
+
+    /// Has the folder's landlock rule added in the child, to `ruleset`.
+    fn with_landlock_rule(mut self, ruleset: &RulesetCreated) -> Result<QuotaMounts, SpawnError> {
+        let fd: Option<OwnedFd> = ruleset
+            .try_clone()
+            .map_err(|e| SpawnError::Setup(format!("landlock: {e}")))?
+            .into();
+        let fd = fd.ok_or_else(|| SpawnError::Setup("landlock: the ruleset has no descriptor".into()))?;
+        self.landlock_rule = Some((fd, folder_access().bits()));
+        Ok(self)
+    }
+
+    /// Runs in the child, as root, before the uid changes: a mount
+    /// namespace of its own, the tmpfs, the overlay over the bot's folder,
+    /// and the working directory moved onto the overlay (it was entered
+    /// before the mount, so it still is the folder below). Only raw
+    /// system calls on the strings made before the fork; returns the
+    /// errno of the first that fails.
+    #[allow(unsafe_code)]
+    fn mount(&self) -> Result<(), i32> {
+        let check = |ret: libc::c_int| {
+            if ret == 0 {
+                Ok(())
+            } else {
+                Err(Errno::last_raw())
+            }
+        };
+        let flags = libc::MS_NOSUID | libc::MS_NODEV;
+        // SAFETY: unshare, mount, mkdir, chown and chdir take integers and
+        // pointers to NUL-terminated strings that live in `self` for the
+        // whole call; they change only this process's mount namespace, the
+        // new tmpfs and the working directory.
+        unsafe {
+            check(libc::unshare(libc::CLONE_NEWNS))?;
+            // Nothing mounted here may show in the runner's namespace.
+            check(libc::mount(
+                std::ptr::null(),
+                c"/".as_ptr(),
+                std::ptr::null(),
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            ))?;
+            check(libc::mount(
+                c"snakepit-bot".as_ptr(),
+                self.scratch.as_ptr(),
+                c"tmpfs".as_ptr(),
+                flags,
+                self.tmpfs_options.as_ptr().cast(),
+            ))?;
+            check(libc::mkdir(self.upper.as_ptr(), 0o700))?;
+            check(libc::mkdir(self.work.as_ptr(), 0o700))?;
+            if let Some(uid) = self.owner {
+                check(libc::chown(self.upper.as_ptr(), uid, uid))?;
+            }
+            check(libc::mount(
+                c"snakepit-bot".as_ptr(),
+                self.folder.as_ptr(),
+                c"overlay".as_ptr(),
+                flags,
+                self.overlay_options.as_ptr().cast(),
+            ))?;
+            check(libc::chdir(self.folder.as_ptr()))?;
+        }
+        if let Some((ruleset, access)) = &self.landlock_rule {
+            // The kernel's `struct landlock_path_beneath_attr`.
+            #[repr(C, packed)]
+            struct PathBeneath {
+                allowed_access: u64,
+                parent_fd: i32,
+            }
+            const LANDLOCK_RULE_PATH_BENEATH: libc::c_long = 1;
+            // SAFETY: open and close take a live NUL-terminated string and
+            // integers; landlock_add_rule reads the attribute, a live
+            // local of the kernel's layout, and adds a rule to the ruleset.
+            unsafe {
+                let folder = libc::open(
+                    self.folder.as_ptr(),
+                    libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+                );
+                if folder < 0 {
+                    return Err(Errno::last_raw());
+                }
+                let attr = PathBeneath {
+                    allowed_access: *access,
+                    parent_fd: folder,
+                };
+                let added = libc::syscall(
+                    libc::SYS_landlock_add_rule,
+                    ruleset.as_raw_fd(),
+                    LANDLOCK_RULE_PATH_BENEATH,
+                    &raw const attr,
+                    0,
+                );
+                let errno = Errno::last_raw();
+                libc::close(folder);
+                if added != 0 {
+                    return Err(errno);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The access rights of the bot's folder: all that the ruleset handles,
+/// which is what both [`LANDLOCK_ABI`] and the kernel know (the ruleset
+/// is made best effort).
+#[allow(unsafe_code)]
+fn folder_access() -> landlock::BitFlags<AccessFs> {
+    const LANDLOCK_CREATE_RULESET_VERSION: libc::c_long = 1;
+    // SAFETY: with a null attribute and the version flag, the call only
+    // returns the kernel's landlock ABI version.
+    let version = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            LANDLOCK_CREATE_RULESET_VERSION,
+        )
+    };
+    let kernel = ABI::from(i32::try_from(version).unwrap_or(0));
+    AccessFs::from_all(kernel) & AccessFs::from_all(LANDLOCK_ABI)
+}
+
 /// What the child applies between `fork` and `exec`, all prepared in the
 /// runner.
 struct ChildSetup {
     rlimits: Vec<(Resource, u64)>,
     unshare: Option<CloneFlags>,
+    quota: Option<QuotaMounts>,
     uid: Option<u32>,
     landlock: Option<RulesetCreated>,
     seccomp: Option<BpfProgram>,
@@ -195,6 +417,7 @@ impl ChildSetup {
         limits: &SandboxLimits,
         layers: LayerSet,
         folder: &Path,
+        scratch: Option<&Path>,
         uid: Option<u32>,
         report: OwnedFd,
     ) -> Result<ChildSetup, SpawnError> {
@@ -226,6 +449,7 @@ impl ChildSetup {
                 CloneFlags::CLONE_NEWUSER | CloneFlags::CLONE_NEWNET
             }
         });
+        let owner = uid.filter(|_| layers.contains(Layer::DedicatedUid));
         let landlock = if layers.contains(Layer::Landlock) {
             Some(
                 landlock_ruleset(limits, folder)
@@ -233,6 +457,16 @@ impl ChildSetup {
             )
         } else {
             None
+        };
+        let quota = match scratch {
+            Some(scratch) if layers.contains(Layer::FolderQuota) => {
+                let mounts = QuotaMounts::build(limits, folder, scratch, owner)?;
+                Some(match &landlock {
+                    Some(ruleset) => mounts.with_landlock_rule(ruleset)?,
+                    None => mounts,
+                })
+            }
+            _ => None,
         };
         let seccomp = if layers.contains(Layer::Seccomp) {
             Some(seccomp_program().map_err(|e| SpawnError::Setup(format!("seccomp: {e}")))?)
@@ -242,7 +476,8 @@ impl ChildSetup {
         Ok(ChildSetup {
             rlimits,
             unshare,
-            uid: uid.filter(|_| layers.contains(Layer::DedicatedUid)),
+            quota,
+            uid: owner,
             landlock,
             seccomp,
             runner_pid: Pid::this(),
@@ -259,6 +494,13 @@ impl ChildSetup {
     fn apply(&mut self) -> io::Result<()> {
         // close_range(2), only setting a flag.
         mark_inherited_fds_cloexec();
+        // First, while the runner's descriptors still count against no
+        // lower RLIMIT_NOFILE: it opens the folder for its landlock rule.
+        if let Some(quota) = &self.quota
+            && let Err(errno) = quota.mount()
+        {
+            return self.fail(Layer::FolderQuota, errno);
+        }
         for &(resource, value) in &self.rlimits {
             // Soft and hard limits are equal, except the CPU limit, whose
             // soft limit sends SIGXCPU and whose hard limit a second later
@@ -721,6 +963,23 @@ fn detect_layer(layer: Layer) -> LayerStatus {
                 "unshare(CLONE_NEWUSER | CLONE_NEWNET)".into()
             },
         ),
+        Layer::FolderQuota => {
+            if !is_root {
+                return LayerStatus::Unavailable(
+                    "the runner is not root; a bot can fill the disk with files (RLIMIT_FSIZE bounds each file only)"
+                        .into(),
+                );
+            }
+            let limits = SandboxLimits::default();
+            (
+                r#"test "$(stat -f -c %T .)" = overlayfs"#,
+                format!(
+                    "the folder is an overlay on a tmpfs of its own, {} MiB and {} files at most",
+                    limits.folder_bytes_max / (1024 * 1024),
+                    limits.folder_files_max
+                ),
+            )
+        }
         Layer::Seccomp => (
             "exit 0",
             "no AF_INET/AF_INET6/AF_PACKET sockets, io_uring, setsid/setpgid, ptrace".into(),
