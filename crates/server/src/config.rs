@@ -241,8 +241,14 @@ pub struct Limits {
     /// games with a registered player are always kept.
     pub bot_games_kept_per_room: u32,
     /// Rooms of one game the server holds at most: rooms are opened as
-    /// players arrive and never closed, each plays on with built-in bots.
+    /// players arrive, and each plays on with built-in bots until it is
+    /// closed (`idle_room_close_ms`).
     pub rooms_per_game_max: usize,
+    /// A room the server opened for arriving players is closed, and
+    /// deleted, once no player has sat in it for this long (every seat
+    /// empty or a built-in bot's); 0 keeps such rooms for ever. Rooms of
+    /// the configuration and rooms an admin made are never closed.
+    pub idle_room_close_ms: u64,
     /// Sign-ups from one address per hour (a bucket of this many that
     /// refills over the hour); behind a reverse proxy every client has
     /// the proxy's address, so raise it there.
@@ -297,6 +303,7 @@ impl Default for Limits {
             seat_release_ms: 600_000,
             bot_games_kept_per_room: 200,
             rooms_per_game_max: 200,
+            idle_room_close_ms: 1_800_000,
             registrations_per_ip_per_hour: 120,
         }
     }
@@ -398,6 +405,7 @@ mod tests {
         );
         assert_eq!(cfg.limits.bot_games_kept_per_room, d.limits.bot_games_kept_per_room);
         assert_eq!(cfg.limits.rooms_per_game_max, d.limits.rooms_per_game_max);
+        assert_eq!(cfg.limits.idle_room_close_ms, d.limits.idle_room_close_ms);
         assert_eq!(cfg.limits.registrations_per_ip_per_hour, d.limits.registrations_per_ip_per_hour);
         let rooms = |c: &Config| c.rooms.iter().map(|r| (r.name.clone(), r.game.clone())).collect::<Vec<_>>();
         assert_eq!(rooms(&cfg), rooms(&d));

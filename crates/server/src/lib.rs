@@ -70,6 +70,8 @@ pub struct Server {
     task: tokio::task::JoinHandle<()>,
     /// The cluster's step loop, in cluster mode.
     steps: Option<tokio::task::JoinHandle<()>>,
+    /// The loop that closes idle rooms, unless they are kept.
+    sweeper: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Server {
@@ -105,6 +107,7 @@ impl Server {
             None => None,
         };
         code::start_saved(&state).await;
+        let sweeper = state.rooms.idle_check_period().map(|every| tokio::spawn(idle_room_loop(state.clone(), every)));
         let stop = Arc::new(Notify::new());
         let app = app::router(state.clone());
         let per_ip = state.cfg.limits.sockets_per_ip;
@@ -119,7 +122,7 @@ impl Server {
                 tracing::error!("server stopped: {e}");
             }
         });
-        Ok(Server { addr, admin_token, state, stop, task, steps })
+        Ok(Server { addr, admin_token, state, stop, task, steps, sweeper })
     }
 
     /// In cluster mode, this node's name and the URL it advertises.
@@ -132,6 +135,9 @@ impl Server {
     pub async fn shutdown(self) {
         if let Some(steps) = &self.steps {
             steps.abort();
+        }
+        if let Some(sweeper) = &self.sweeper {
+            sweeper.abort();
         }
         for room in self.state.rooms.list() {
             let (tx, rx) = oneshot::channel();
@@ -154,6 +160,17 @@ impl Server {
         let all = u32::try_from(self.state.cfg.limits.max_connections).unwrap_or(u32::MAX);
         let wait = Duration::from_millis(SOCKETS_CLOSE_WAIT_MS);
         let _ = tokio::time::timeout(wait, self.state.sockets.acquire_many(all)).await;
+    }
+}
+
+/// Closes idle rooms opened for arriving players, looking every `every`,
+/// until the server stops.
+async fn idle_room_loop(state: Arc<AppState>, every: Duration) {
+    let mut ticks = tokio::time::interval(every);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        state.rooms.close_idle_rooms(std::time::Instant::now()).await;
     }
 }
 

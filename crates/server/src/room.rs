@@ -194,6 +194,9 @@ pub enum RoomInput {
     /// Another node runs the room now: write pending scores, close every
     /// connection with [`MOVED_REASON`] and stop.
     Moved,
+    /// The room is closed for good: write pending scores, close every
+    /// connection with this reason (close code 1001, going away) and stop.
+    Close(String),
 }
 
 /// Why a room did not take a connection.
@@ -463,6 +466,13 @@ impl<G: RoomGame> Room<G> {
                     }
                     return;
                 }
+                Some(RoomInput::Close(reason)) => {
+                    self.flush_scores(true).await;
+                    for s in &mut self.seats {
+                        s.close_all(1001, &reason);
+                    }
+                    return;
+                }
                 Some(RoomInput::SetTick(ms)) => {
                     self.cfg.tick_ms = ms.clamp(MIN_TICK_MS, MAX_TICK_MS);
                     interval = new_interval(self.cfg.tick_ms);
@@ -630,7 +640,9 @@ impl<G: RoomGame> Room<G> {
                     s.baseline = self.game.score(i);
                 }
             }
-            RoomInput::SetTick(_) | RoomInput::Shutdown(_) | RoomInput::Moved => unreachable!("handled in run"),
+            RoomInput::SetTick(_) | RoomInput::Shutdown(_) | RoomInput::Moved | RoomInput::Close(_) => {
+                unreachable!("handled in run")
+            }
         }
     }
 

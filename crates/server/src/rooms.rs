@@ -23,6 +23,7 @@ use snakepit_engine::hex::{self, Hex};
 use snakepit_engine::snakebattle::{Map, Settings, SnakeBattle};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
 /// Longest accepted room name.
@@ -61,6 +62,8 @@ pub struct Rooms {
     bot_games_kept_per_room: u32,
     /// Rooms of one game at most, counting those made by the configuration.
     rooms_per_game_max: usize,
+    /// See `limits.idle_room_close_ms`; 0 never closes a room.
+    idle_room_close_ms: u64,
     pages_per_player: usize,
     /// Tick-to-last-board latency of every room.
     pub latency: Arc<Histogram>,
@@ -69,6 +72,10 @@ pub struct Rooms {
 struct Inner {
     rooms: BTreeMap<String, RoomHandle>,
     player_room: BTreeMap<String, String>,
+    /// This node's rooms opened for arriving players, with the moment
+    /// since which no player has sat in them (`None` while one does, or
+    /// before the first look).
+    for_arrivals: BTreeMap<String, Option<Instant>>,
 }
 
 fn read_map<M, E: std::error::Error + Send + Sync + 'static>(
@@ -156,7 +163,7 @@ impl Rooms {
             games.insert(game, GameSetup { setup, fill_bots: a.fill_bots.clone(), tick_ms: a.tick_ms });
         }
         let rooms = Rooms {
-            inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new() }),
+            inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new(), for_arrivals: BTreeMap::new() }),
             creating: tokio::sync::Mutex::new(()),
             store: store.clone(),
             cluster,
@@ -164,13 +171,14 @@ impl Rooms {
             seat_release_ms: cfg.limits.seat_release_ms,
             bot_games_kept_per_room: cfg.limits.bot_games_kept_per_room,
             rooms_per_game_max: cfg.limits.rooms_per_game_max,
+            idle_room_close_ms: cfg.limits.idle_room_close_ms,
             pages_per_player: cfg.limits.pages_per_player,
             latency: Arc::new(Histogram::default()),
         };
         let stored = store.rooms().await?;
         for spec in &cfg.rooms {
             if !stored.iter().any(|r| r.name == spec.name) {
-                let row = rooms.new_row(&spec.name, &spec.game, spec.tick_ms)?;
+                let row = rooms.new_row(&spec.name, &spec.game, spec.tick_ms, false)?;
                 store.save_room(&row).await?;
             }
         }
@@ -221,7 +229,11 @@ impl Rooms {
                 room::spawn(game, cfg, self.store.clone())
             }
         };
-        self.lock().rooms.insert(row.name, handle.clone());
+        let mut inner = self.lock();
+        if row.for_arrivals {
+            inner.for_arrivals.insert(row.name.clone(), None);
+        }
+        inner.rooms.insert(row.name, handle.clone());
         Ok(handle)
     }
 
@@ -229,11 +241,11 @@ impl Rooms {
     /// node, which takes its lease).
     pub async fn create(&self, name: &str, game: &str, tick_ms: Option<u64>) -> anyhow::Result<RoomHandle> {
         let _creating = self.creating.lock().await;
-        self.create_locked(name, game, tick_ms).await
+        self.create_locked(name, game, tick_ms, false).await
     }
 
     /// A new room's row, with a fresh seed.
-    fn new_row(&self, name: &str, game: &str, tick_ms: Option<u64>) -> anyhow::Result<RoomRow> {
+    fn new_row(&self, name: &str, game: &str, tick_ms: Option<u64>, for_arrivals: bool) -> anyhow::Result<RoomRow> {
         anyhow::ensure!(valid_room_name(name), "room names are 1 to {ROOM_NAME_MAX_CHARS} of a-z, 0-9, - and _");
         let (game, setup) = self.games.get_key_value(game).with_context(|| format!("unknown game {game:?}"))?;
         let mut seed = [0u8; 8];
@@ -244,11 +256,12 @@ impl Rooms {
             tick_ms: tick_ms.unwrap_or(setup.tick_ms).clamp(room::MIN_TICK_MS, room::MAX_TICK_MS),
             paused: false,
             seed: u64::from_le_bytes(seed) >> 1,
+            for_arrivals,
         })
     }
 
-    async fn create_locked(&self, name: &str, game: &str, tick_ms: Option<u64>) -> anyhow::Result<RoomHandle> {
-        let row = self.new_row(name, game, tick_ms)?;
+    async fn create_locked(&self, name: &str, game: &str, tick_ms: Option<u64>, for_arrivals: bool) -> anyhow::Result<RoomHandle> {
+        let row = self.new_row(name, game, tick_ms, for_arrivals)?;
         // Every node's rooms are in the store, so this also sees the rooms
         // that run elsewhere.
         anyhow::ensure!(!self.store.rooms().await?.iter().any(|r| r.name == name), "room {name:?} exists");
@@ -381,9 +394,9 @@ impl Rooms {
                                 Ok(rows) => rows,
                                 Err(e) => return Err(format!("cannot open a room: {e}")),
                             };
-                            // Rooms are never removed, and each plays on with
-                            // built-in bots: sign-ups alone must not make
-                            // them without end.
+                            // Each room plays on with built-in bots until it
+                            // has been idle for long: sign-ups alone must not
+                            // make rooms without end.
                             let of_game = rows.iter().filter(|r| r.game == player.game).count();
                             if of_game >= self.rooms_per_game_max {
                                 return Err(format!(
@@ -394,7 +407,7 @@ impl Rooms {
                             let taken: BTreeSet<String> = rows.into_iter().map(|r| r.name).collect();
                             let n = self.lock().rooms.len() + 1;
                             let name = (n..).map(|i| format!("{}-{i}", player.game)).find(|c| !taken.contains(c)).expect("some name is free");
-                            self.create_locked(&name, &player.game, None).await.map_err(|e| format!("cannot open a room: {e:#}"))?
+                            self.create_locked(&name, &player.game, None, true).await.map_err(|e| format!("cannot open a room: {e:#}"))?
                         }
                     }
                 }
@@ -428,6 +441,73 @@ impl Rooms {
             }
         }
         Err("no room could take the player".to_string())
+    }
+}
+
+impl Rooms {
+    /// How often [`close_idle_rooms`](Self::close_idle_rooms) should run:
+    /// a quarter of the idle time, at most a minute; `None` when rooms are
+    /// never closed.
+    pub fn idle_check_period(&self) -> Option<Duration> {
+        (self.idle_room_close_ms > 0)
+            .then(|| Duration::from_millis(self.idle_room_close_ms / 4).clamp(Duration::from_millis(10), Duration::from_secs(60)))
+    }
+
+    /// Closes and deletes this node's rooms opened for arriving players in
+    /// which no player has sat for `limits.idle_room_close_ms` (as seen by
+    /// the calls so far: the first look at a room starts its count).
+    /// Their scores and kept games stay. Returns the rooms closed.
+    pub async fn close_idle_rooms(&self, now: Instant) -> Vec<String> {
+        if self.idle_room_close_ms == 0 {
+            return Vec::new();
+        }
+        let idle_max = Duration::from_millis(self.idle_room_close_ms);
+        let due: Vec<String> = {
+            let mut inner = self.lock();
+            let Inner { rooms, for_arrivals, .. } = &mut *inner;
+            for_arrivals.retain(|name, _| rooms.contains_key(name));
+            let mut due = Vec::new();
+            for (name, since) in for_arrivals.iter_mut() {
+                let seated = rooms[name].summary.borrow().seats.iter().any(|s| !s.bot && !s.name.is_empty());
+                match since {
+                    _ if seated => *since = None,
+                    None => *since = Some(now),
+                    Some(t) if now.duration_since(*t) >= idle_max => due.push(name.clone()),
+                    Some(_) => {}
+                }
+            }
+            due
+        };
+        let mut closed = Vec::new();
+        for name in due {
+            // A player who arrives meanwhile finds another room (or a new one).
+            let _creating = self.creating.lock().await;
+            // Deleted first: no node may start it again. If the store cannot
+            // be written, the room plays on and the next look tries again.
+            if let Err(e) = self.store.remove_room(&name).await {
+                tracing::warn!(room = %name, "closing an idle room: {e}");
+                continue;
+            }
+            let handle = {
+                let mut inner = self.lock();
+                inner.for_arrivals.remove(&name);
+                inner.player_room.retain(|_, r| *r != name);
+                inner.rooms.remove(&name)
+            };
+            if let Some(cluster) = &self.cluster
+                && let Err(e) = self.store.release_lease(&format!("room:{name}"), cluster.node()).await
+            {
+                tracing::warn!(room = %name, "releasing a closed room's lease: {e}");
+            }
+            if let Some(h) = handle {
+                let minutes = self.idle_room_close_ms.div_ceil(60_000);
+                let reason = format!("the room closed: no player sat in it for {minutes} min");
+                let _ = h.tx.send(RoomInput::Close(reason)).await;
+            }
+            tracing::info!(room = %name, "closed an idle room");
+            closed.push(name);
+        }
+        closed
     }
 }
 

@@ -65,3 +65,93 @@ async fn arrivals_open_rooms_up_to_the_limit_and_are_then_told_so() {
     assert_eq!(duels, 1, "{rooms}");
     server.shutdown().await;
 }
+
+/// The names seated in each duel room, by room name, from the lobby.
+async fn duel_rooms(addr: std::net::SocketAddr) -> std::collections::BTreeMap<String, Vec<String>> {
+    let (_, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
+    let rooms: serde_json::Value = serde_json::from_str(&rooms).unwrap();
+    rooms
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["game"] == "duel")
+        .map(|r| {
+            let players = r["seats"].as_array().unwrap().iter().filter(|s| s["bot"] == false).map(|s| s["name"].as_str().unwrap_or("").to_string());
+            (r["name"].as_str().unwrap().to_string(), players.filter(|n| !n.is_empty()).collect())
+        })
+        .collect()
+}
+
+/// Waits until `check` holds for the duel rooms, at most `within`.
+async fn until_rooms(
+    addr: std::net::SocketAddr,
+    within: Duration,
+    check: impl Fn(&std::collections::BTreeMap<String, Vec<String>>) -> bool,
+) -> std::collections::BTreeMap<String, Vec<String>> {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        let rooms = duel_rooms(addr).await;
+        if check(&rooms) || std::time::Instant::now() > deadline {
+            return rooms;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rooms_opened_for_arrivals_close_when_no_player_has_sat_in_them_for_long() {
+    let db = temp_db("idlerooms");
+    let mut cfg = config(db.clone(), 100);
+    cfg.limits.seat_release_ms = 200;
+    cfg.limits.idle_room_close_ms = 1500;
+    let server = start(cfg.clone()).await;
+    let addr = server.addr;
+    let mut pages = Vec::new();
+    let mut urls = Vec::new();
+    for name in ["first", "second", "third"] {
+        let (status, v) = sign_up(addr, name, "duel").await;
+        assert_eq!(status, 201, "{v}");
+        let query = format!("user={}&code={}", v["id"].as_str().unwrap(), v["code"].as_str().unwrap());
+        pages.push(tokio_tungstenite::connect_async(format!("ws://{addr}/ws/player?{query}")).await.unwrap().0);
+        urls.push(query);
+    }
+    // The configured room seats two; the third opens a room.
+    let rooms = until_rooms(addr, Duration::from_secs(10), |r| r.len() == 2 && r.values().any(|p| p == &["third"])).await;
+    let opened = rooms.iter().find(|(_, p)| *p == &["third"]).map(|(n, _)| n.clone()).expect("a room for the third");
+    assert_ne!(opened, "duel", "{rooms:?}");
+    // While someone sits there, the room stays, however long.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert!(duel_rooms(addr).await.contains_key(&opened));
+
+    // Everyone leaves: the seats go to bots, and the room opened for the
+    // third player closes after the idle time; the configured one stays.
+    let third_score_before = score_of(addr, "third").await;
+    pages.clear();
+    let rooms = until_rooms(addr, Duration::from_secs(10), |r| !r.contains_key(&opened)).await;
+    assert!(!rooms.contains_key(&opened), "{rooms:?}");
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(duel_rooms(addr).await.keys().collect::<Vec<_>>(), ["duel"]);
+    assert_eq!(score_of(addr, "third").await, third_score_before, "the player's points stay");
+    server.shutdown().await;
+
+    // Deleted from the store: a restart does not bring it back, and the
+    // third player, back, is seated again (in a room opened anew).
+    let server = start(cfg).await;
+    let addr = server.addr;
+    assert_eq!(duel_rooms(addr).await.keys().collect::<Vec<_>>(), ["duel"]);
+    let mut pages: Vec<_> = Vec::new();
+    for query in &urls {
+        pages.push(tokio_tungstenite::connect_async(format!("ws://{addr}/ws/player?{query}")).await.unwrap().0);
+    }
+    let rooms = until_rooms(addr, Duration::from_secs(10), |r| r.values().flatten().any(|p| p == "third")).await;
+    assert!(rooms.values().flatten().any(|p| p == "third"), "{rooms:?}");
+    drop(pages);
+    server.shutdown().await;
+}
+
+/// A player's points in the duel leaderboard (0 when not listed).
+async fn score_of(addr: std::net::SocketAddr, name: &str) -> i64 {
+    let (_, board) = http(addr, "GET", "/api/leaderboard?game=duel", None, None).await;
+    let board: serde_json::Value = serde_json::from_str(&board).unwrap_or_default();
+    board.as_array().into_iter().flatten().find(|r| r["name"] == name).and_then(|r| r["score"].as_i64()).unwrap_or(0)
+}

@@ -139,6 +139,10 @@ pub struct RoomRow {
     pub paused: bool,
     /// Seed of its current game.
     pub seed: u64,
+    /// Opened by the server for arriving players (closed again when no
+    /// player has sat in it for a while), not by the configuration or an
+    /// admin.
+    pub for_arrivals: bool,
 }
 
 /// A finished game to keep.
@@ -367,6 +371,12 @@ impl Store {
     /// Every room, by name.
     pub async fn rooms(&self) -> Result<Vec<RoomRow>, StoreError> {
         dispatch!(self.rooms())
+    }
+
+    /// Deletes a room, with the players' seats in it and its lobby view;
+    /// `false` when there was no such room. Its scores and kept games stay.
+    pub async fn remove_room(&self, name: &str) -> Result<bool, StoreError> {
+        dispatch!(self.remove_room(name))
     }
 
     /// Records the room a player sits in (replacing the previous one), so

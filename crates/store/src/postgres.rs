@@ -26,6 +26,7 @@ pub(crate) const MIGRATIONS: Migrations = &[
     ("006_replay_stderr", include_str!("../migrations/postgres/006_replay_stderr.sql")),
     ("007_room_views", include_str!("../migrations/postgres/007_room_views.sql")),
     ("008_unowned_replays", include_str!("../migrations/postgres/008_unowned_replays.sql")),
+    ("009_arrival_rooms", include_str!("../migrations/postgres/009_arrival_rooms.sql")),
 ];
 
 /// Connections per node: enough for a room flush, a page and a worker to
@@ -241,13 +242,30 @@ impl Postgres {
         self.client()
             .await
             .execute(
-                "INSERT INTO rooms (name, game, tick_ms, paused, seed) VALUES ($1, $2, $3, $4, $5)
+                "INSERT INTO rooms (name, game, tick_ms, paused, seed, for_arrivals) VALUES ($1, $2, $3, $4, $5, $6)
                  ON CONFLICT (name) DO UPDATE SET game = excluded.game, tick_ms = excluded.tick_ms,
-                   paused = excluded.paused, seed = excluded.seed",
-                &[&room.name, &room.game, &u64_to_db(room.tick_ms), &room.paused, &u64_to_db(room.seed)],
+                   paused = excluded.paused, seed = excluded.seed, for_arrivals = excluded.for_arrivals",
+                &[
+                    &room.name,
+                    &room.game,
+                    &u64_to_db(room.tick_ms),
+                    &room.paused,
+                    &u64_to_db(room.seed),
+                    &i32::from(room.for_arrivals),
+                ],
             )
             .await?;
         Ok(())
+    }
+
+    pub(crate) async fn remove_room(&self, name: &str) -> Result<bool, StoreError> {
+        let mut c = self.client().await;
+        let tx = c.transaction().await?;
+        tx.execute("DELETE FROM seats WHERE room = $1", &[&name]).await?;
+        tx.execute("DELETE FROM room_views WHERE name = $1", &[&name]).await?;
+        let removed = tx.execute("DELETE FROM rooms WHERE name = $1", &[&name]).await?;
+        tx.commit().await?;
+        Ok(removed > 0)
     }
 
     pub(crate) async fn set_seat(&self, player_id: &str, room: &str) -> Result<(), StoreError> {
@@ -272,7 +290,11 @@ impl Postgres {
     }
 
     pub(crate) async fn rooms(&self) -> Result<Vec<RoomRow>, StoreError> {
-        let rows = self.client().await.query("SELECT name, game, tick_ms, paused, seed FROM rooms ORDER BY name", &[]).await?;
+        let rows = self
+            .client()
+            .await
+            .query("SELECT name, game, tick_ms, paused, seed, for_arrivals FROM rooms ORDER BY name", &[])
+            .await?;
         rows.iter()
             .map(|r| {
                 Ok(RoomRow {
@@ -281,6 +303,7 @@ impl Postgres {
                     tick_ms: unsigned(r.get(2), "tick_ms")?,
                     paused: r.get(3),
                     seed: u64_from_db(r.get(4)),
+                    for_arrivals: r.get::<_, i32>(5) != 0,
                 })
             })
             .collect()

@@ -26,6 +26,7 @@ pub(crate) const MIGRATIONS: Migrations = &[
     ("006_replay_stderr", include_str!("../migrations/sqlite/006_replay_stderr.sql")),
     ("007_room_views", include_str!("../migrations/sqlite/007_room_views.sql")),
     ("008_unowned_replays", include_str!("../migrations/sqlite/008_unowned_replays.sql")),
+    ("009_arrival_rooms", include_str!("../migrations/sqlite/009_arrival_rooms.sql")),
 ];
 
 /// The database clock in unix milliseconds, as SQL.
@@ -236,12 +237,32 @@ impl Sqlite {
         let room = room.clone();
         self.call(move |c| {
             c.execute(
-                "INSERT INTO rooms (name, game, tick_ms, paused, seed) VALUES (?1, ?2, ?3, ?4, ?5)
+                "INSERT INTO rooms (name, game, tick_ms, paused, seed, for_arrivals) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                  ON CONFLICT(name) DO UPDATE SET game = excluded.game, tick_ms = excluded.tick_ms,
-                   paused = excluded.paused, seed = excluded.seed",
-                params![room.name, room.game, u64_to_db(room.tick_ms), room.paused, u64_to_db(room.seed)],
+                   paused = excluded.paused, seed = excluded.seed, for_arrivals = excluded.for_arrivals",
+                params![
+                    room.name,
+                    room.game,
+                    u64_to_db(room.tick_ms),
+                    room.paused,
+                    u64_to_db(room.seed),
+                    i64::from(room.for_arrivals)
+                ],
             )?;
             Ok(())
+        })
+        .await
+    }
+
+    pub(crate) async fn remove_room(&self, name: &str) -> Result<bool, StoreError> {
+        let name = name.to_string();
+        self.call(move |c| {
+            let tx = c.transaction()?;
+            tx.execute("DELETE FROM seats WHERE room = ?1", [&name])?;
+            tx.execute("DELETE FROM room_views WHERE name = ?1", [&name])?;
+            let removed = tx.execute("DELETE FROM rooms WHERE name = ?1", [&name])?;
+            tx.commit()?;
+            Ok(removed > 0)
         })
         .await
     }
@@ -270,14 +291,28 @@ impl Sqlite {
 
     pub(crate) async fn rooms(&self) -> Result<Vec<RoomRow>, StoreError> {
         self.call(|c| {
-            let mut st = c.prepare("SELECT name, game, tick_ms, paused, seed FROM rooms ORDER BY name")?;
+            let mut st = c.prepare("SELECT name, game, tick_ms, paused, seed, for_arrivals FROM rooms ORDER BY name")?;
             let rows = st.query_map([], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?, r.get::<_, bool>(3)?, r.get::<_, i64>(4)?))
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, bool>(3)?,
+                    r.get::<_, i64>(4)?,
+                    r.get::<_, i64>(5)?,
+                ))
             })?;
             let mut out = Vec::new();
             for row in rows {
-                let (name, game, tick_ms, paused, seed) = row?;
-                out.push(RoomRow { name, game, tick_ms: unsigned(tick_ms, "tick_ms")?, paused, seed: u64_from_db(seed) });
+                let (name, game, tick_ms, paused, seed, for_arrivals) = row?;
+                out.push(RoomRow {
+                    name,
+                    game,
+                    tick_ms: unsigned(tick_ms, "tick_ms")?,
+                    paused,
+                    seed: u64_from_db(seed),
+                    for_arrivals: for_arrivals != 0,
+                });
             }
             Ok(out)
         })

@@ -38,6 +38,7 @@ suite!(
     scores_of_removed_players_are_dropped,
     migrations_run_once,
     seats,
+    removed_rooms_take_their_seats_and_views,
     uploaded_code,
     replays,
     unowned_replays_are_pruned_per_origin,
@@ -73,7 +74,7 @@ async fn players_scores_rooms(s: Store) {
     assert_eq!(names, ["bob", "ann"]);
     assert!(s.leaderboard("hex").await.unwrap().is_empty());
 
-    let room = RoomRow { name: "r1".into(), game: "snakebattle".into(), tick_ms: 100, paused: true, seed: u64::MAX };
+    let room = RoomRow { name: "r1".into(), game: "snakebattle".into(), tick_ms: 100, paused: true, seed: u64::MAX, for_arrivals: false };
     s.save_room(&room).await.unwrap();
     let moved = RoomRow { paused: false, tick_ms: 250, ..room.clone() };
     s.save_room(&moved).await.unwrap();
@@ -115,6 +116,36 @@ async fn seats(s: Store) {
     assert!(matches!(s.set_seat("nobody", "r1").await, Err(StoreError::NoPlayer(_))));
     s.remove_player(&a.id).await.unwrap();
     assert_eq!(s.seat(&a.id).await.unwrap(), None, "a removed player's seat goes too");
+}
+
+async fn removed_rooms_take_their_seats_and_views(s: Store) {
+    let room = |name: &str, for_arrivals| RoomRow {
+        name: name.into(),
+        game: "duel".into(),
+        tick_ms: 200,
+        paused: false,
+        seed: 5,
+        for_arrivals,
+    };
+    s.save_room(&room("duel", false)).await.unwrap();
+    s.save_room(&room("duel-2", true)).await.unwrap();
+    assert_eq!(s.rooms().await.unwrap(), vec![room("duel", false), room("duel-2", true)]);
+    let a = s.add_player("ann", "duel").await.unwrap();
+    let b = s.add_player("bob", "duel").await.unwrap();
+    s.set_seat(&a.id, "duel-2").await.unwrap();
+    s.set_seat(&b.id, "duel").await.unwrap();
+    s.set_room_views("n1", &[("duel-2".into(), "{}".into()), ("duel".into(), "{}".into())], 60_000).await.unwrap();
+    let d = ScoreDelta { player_id: a.id.clone(), score: 3, ..ScoreDelta::default() };
+    s.add_scores("duel", &[d]).await.unwrap();
+
+    assert!(s.remove_room("duel-2").await.unwrap());
+    assert!(!s.remove_room("duel-2").await.unwrap(), "a second removal finds nothing");
+    assert_eq!(s.rooms().await.unwrap(), vec![room("duel", false)]);
+    assert_eq!(s.seat(&a.id).await.unwrap(), None);
+    assert_eq!(s.seat(&b.id).await.unwrap().as_deref(), Some("duel"), "other rooms' seats stay");
+    let views: Vec<_> = s.room_views().await.unwrap().into_iter().map(|v| v.name).collect();
+    assert_eq!(views, ["duel"]);
+    assert_eq!(s.leaderboard("duel").await.unwrap()[0].score, 3, "scores stay");
 }
 
 async fn uploaded_code(s: Store) {
@@ -362,7 +393,7 @@ impl Host {
 async fn cluster_spreads_rooms_and_moves_them_off_a_dead_node(s: Store) {
     use snakepit_store::cluster::{Cluster, RoomHost};
     for i in 0..6 {
-        let room = RoomRow { name: format!("r{i}"), game: "hex".into(), tick_ms: 100, paused: false, seed: i };
+        let room = RoomRow { name: format!("r{i}"), game: "hex".into(), tick_ms: 100, paused: false, seed: i, for_arrivals: false };
         s.save_room(&room).await.unwrap();
     }
     let lease_ms = 400;
@@ -400,7 +431,7 @@ async fn cluster_spreads_rooms_and_moves_them_off_a_dead_node(s: Store) {
     assert_eq!(r.held, h1.count());
     assert!(r.held >= 3);
     // A node that creates a room takes it at once; the others cannot.
-    let fresh = RoomRow { name: "fresh".into(), game: "hex".into(), tick_ms: 100, paused: false, seed: 9 };
+    let fresh = RoomRow { name: "fresh".into(), game: "hex".into(), tick_ms: 100, paused: false, seed: 9, for_arrivals: true };
     s.save_room(&fresh).await.unwrap();
     assert!(c2.take("fresh").await.unwrap());
     assert!(!c1.take("fresh").await.unwrap());
@@ -481,7 +512,7 @@ async fn a_database_of_the_earlier_server_opens_unchanged() {
     assert_eq!((ann.name.as_str(), ann.game.as_str()), ("ann", "snakebattle"));
     let row = &s.leaderboard("snakebattle").await.unwrap()[0];
     assert_eq!((row.name.as_str(), row.score, row.deaths, row.kills, row.wins), ("ann", 42, 3, 2, 1));
-    let room = RoomRow { name: "snakebattle".into(), game: "snakebattle".into(), tick_ms: 1000, paused: true, seed: 77 };
+    let room = RoomRow { name: "snakebattle".into(), game: "snakebattle".into(), tick_ms: 1000, paused: true, seed: 77, for_arrivals: false };
     assert_eq!(s.rooms().await.unwrap(), vec![room]);
     assert_eq!(s.code("bbbbbbbbbbbbbbbbbbbb").await.unwrap().map(|c| c.source).as_deref(), Some("int main(){}"));
     s.set_seat(&ann.id, "snakebattle").await.unwrap();
