@@ -272,23 +272,32 @@ fn the_ladder_in_the_server_rates_saved_programs_and_shows_their_games() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The "fork from here" of a kept room game, end to end: the room's duel
-/// of built-in bots is kept, a fork of it from tick 4 with another bot is
-/// asked for over HTTP, the server's own queue worker plays it, and the
-/// new game repeats the kept one exactly up to tick 3.
+/// The "fork from here" of a kept room game, end to end, for the duel and
+/// Multisnake rooms: the room's game of built-in bots is kept, a fork of
+/// it from tick 4 with another bot is asked for over HTTP, the server's
+/// own queue worker plays it (the other seats get the game's stand-in
+/// built-in), and the new game repeats the kept one exactly up to tick 3.
 #[test]
 fn a_fork_of_a_kept_room_game_is_played_by_the_server() {
     let dir = temp_dir("roomfork");
     let server = serve(&dir.join("db.sqlite"));
+    for game in ["duel", "multisnake"] {
+        fork_a_kept_game(&server, game);
+    }
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn fork_a_kept_game(server: &Server, game: &str) {
     let start = Instant::now();
     let kept = loop {
-        let (status, body) = http(server.addr, "GET", "/api/replays?origin=duel&limit=50", "");
+        let (status, body) = http(server.addr, "GET", &format!("/api/replays?origin={game}&limit=50"), "");
         assert_eq!(status, 200, "{body}");
         let games: Vec<serde_json::Value> = serde_json::from_str(&body).unwrap();
         if let Some(g) = games.into_iter().find(|g| g["result"]["ticks"].as_u64().unwrap() >= 6) {
             break g;
         }
-        assert!(start.elapsed() < Duration::from_secs(60), "no duel of 6 ticks kept after 60 s");
+        assert!(start.elapsed() < Duration::from_secs(90), "no {game} game of 6 ticks kept after 90 s");
         std::thread::sleep(Duration::from_millis(200));
     };
     let id = kept["id"].as_i64().unwrap();
@@ -301,10 +310,10 @@ fn a_fork_of_a_kept_room_game_is_played_by_the_server() {
         let s: serde_json::Value = serde_json::from_str(&body).unwrap();
         match s["state"].as_str().unwrap() {
             "done" => break s["replay"].as_i64().unwrap(),
-            "failed" => panic!("the fork failed: {s}"),
+            "failed" => panic!("the {game} fork failed: {s}"),
             _ => {}
         }
-        assert!(start.elapsed() < Duration::from_secs(120), "the fork was not played: {s}");
+        assert!(start.elapsed() < Duration::from_secs(150), "the {game} fork was not played: {s}");
         std::thread::sleep(Duration::from_millis(200));
     };
     let file = |id: i64| {
@@ -318,6 +327,4 @@ fn a_fork_of_a_kept_room_game_is_played_by_the_server() {
     assert_eq!(header["players"][0], "builtin:random");
     let old_header: serde_json::Value = serde_json::from_str(&old[0]).unwrap();
     assert_eq!((&header["seed"], &header["map"]), (&old_header["seed"], &old_header["map"]), "the same game");
-    drop(server);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -37,11 +37,21 @@ type Shared = State<Arc<AppState>>;
 /// continue: every game of `snakepit play`.
 const FORKABLE_GAMES: &[&str] = &["snakebattle", "battlesnake", "carrots", "duel", "multisnake", "hex"];
 
-/// Built-in bots that every forkable game has.
-const FORK_BUILTINS: &[&str] = &["builtin:greedy", "builtin:random"];
+/// The built-in bots `snakepit play` (and so a worker) has for a game: a
+/// greedy and a random mover, except in CodeCarrots and Multisnake, which
+/// have the random one only.
+fn fork_builtins(game: &str) -> &'static [&'static str] {
+    match game {
+        "carrots" | "multisnake" => &["builtin:random"],
+        _ => &["builtin:greedy", "builtin:random"],
+    }
+}
 
-/// Who takes over a seat whose player cannot be called back.
-const STAND_IN_BOT: &str = "builtin:greedy";
+/// Who takes over a seat whose player cannot be called back: the game's
+/// first built-in (the greedy one where there is one).
+fn stand_in_bot(game: &str) -> &'static str {
+    fork_builtins(game)[0]
+}
 
 /// At most this many queued games wait before a fork is refused, so that
 /// a page cannot bury the ladder under forks.
@@ -99,8 +109,8 @@ fn log_of_seats(log: &str, seats: &[usize]) -> String {
 
 /// The bots offered for a fork's seat: the built-ins, then the asking
 /// player's saved program when a worker can run it.
-async fn fork_bots(st: &AppState, owner: Option<&str>) -> Result<Vec<String>, AppError> {
-    let mut bots: Vec<String> = FORK_BUILTINS.iter().map(|b| b.to_string()).collect();
+async fn fork_bots(st: &AppState, game: &str, owner: Option<&str>) -> Result<Vec<String>, AppError> {
+    let mut bots: Vec<String> = fork_builtins(game).iter().map(|b| b.to_string()).collect();
     if let Some(id) = owner
         && let Some(code) = st.store.code(id).await?
         && QUEUED_LANGS.contains(&code.lang.as_str())
@@ -139,7 +149,7 @@ pub async fn replay_page(State(st): Shared, Path(id): Path<i64>, Query(who): Que
         }
     };
     let endpoint = format!("/api/replays/{id}/fork{}", who.query());
-    let bots = fork_bots(&st, owner.as_deref()).await?;
+    let bots = fork_bots(&st, &info.game, owner.as_deref()).await?;
     let forkable = FORKABLE_GAMES.contains(&info.game.as_str());
     // Re-simulating a long game takes a while: off the async workers.
     let page = tokio::task::spawn_blocking(move || {
@@ -391,7 +401,7 @@ pub async fn fork(
     if req.from_tick == 0 || req.from_tick > ticks + 1 {
         return Err(bad(format!("from_tick must be between 1 and {} (the game has {ticks} ticks)", ticks + 1)));
     }
-    let offered = fork_bots(&st, owner.as_deref()).await?;
+    let offered = fork_bots(&st, &info.game, owner.as_deref()).await?;
     if !offered.contains(&req.bot) {
         return Err(bad(format!("{:?} is not offered; choose one of {}", req.bot, offered.join(", "))));
     }
@@ -415,10 +425,10 @@ pub async fn fork(
         let label = header.players.get(seat).map_or("", String::as_str);
         bots.push(if runs {
             format!("{CODE_PREFIX}{player}")
-        } else if FORK_BUILTINS.contains(&label) {
+        } else if fork_builtins(&info.game).contains(&label) {
             label.to_string()
         } else {
-            STAND_IN_BOT.to_string()
+            stand_in_bot(&info.game).to_string()
         });
         players.push(if runs { player } else { String::new() });
     }

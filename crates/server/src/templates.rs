@@ -138,6 +138,14 @@ pub async fn download(
         return Err(unauthorized());
     }
     let player = st.store.authenticate(&user, &code).await?.ok_or_else(unauthorized)?;
+    // The clients play SnakeBattle's boards; a Hex or arena player would
+    // get a bot for another game.
+    if player.game != "snakebattle" {
+        return Err(AppError::Client(
+            StatusCode::NOT_FOUND,
+            format!("the client templates play snakebattle; {} plays {}", player.name, player.game),
+        ));
+    }
     let url = player_url(&headers, &player.id, &code);
     if !literal_safe(&url) {
         return Err(AppError::Client(StatusCode::BAD_REQUEST, "the Host header has characters a URL cannot have".to_string()));

@@ -642,9 +642,9 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
             msg = socket.recv() => match msg {
                 None => break None,
                 Some(Err(e)) => {
-                    let why = format!("bad message (at most {} bytes of UTF-8 text): {e}", limits.max_message_bytes);
+                    let (close, why) = read_error(&e.to_string(), limits.max_message_bytes);
                     let _ = room.tx.try_send(note(format!("disconnected: {why}")));
-                    break Some((1009, why));
+                    break close.map(|code| (code, why));
                 }
                 Some(Ok(Message::Close(_))) => break None,
                 Some(Ok(msg)) => {
@@ -690,4 +690,39 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
         close(&mut socket, code, &why, send_timeout).await;
     }
     let _ = tokio::time::timeout(Duration::from_secs(5), room.tx.send(RoomInput::Detach { player_id: player.id, conn_id })).await;
+}
+
+/// What to tell a client, and the room, about a socket that failed to
+/// read: the close code (none when the connection is gone) and the reason.
+/// The WebSocket library's errors arrive as text only (axum wraps them).
+fn read_error(error: &str, max_message_bytes: usize) -> (Option<u16>, String) {
+    if error.contains("Space limit exceeded") || error.contains("too long") {
+        (Some(1009), format!("message too large: at most {max_message_bytes} bytes of UTF-8 text ({error})"))
+    } else if error.contains("UTF-8") {
+        (Some(1007), format!("a text message that is not UTF-8 ({error})"))
+    } else if error.contains("without closing handshake") || error.contains("IO error") {
+        (None, format!("connection lost ({error})"))
+    } else {
+        (Some(1002), format!("WebSocket protocol error ({error})"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_error;
+
+    /// The WebSocket library's texts for each kind of failed read.
+    #[test]
+    fn read_errors_get_their_own_close_codes() {
+        let check = |error: &str, code: Option<u16>, says: &str| {
+            let (got, why) = read_error(error, 4096);
+            assert_eq!(got, code, "{error}");
+            assert!(why.contains(says), "{error}: {why}");
+        };
+        check("Space limit exceeded: Message too long: 16777216 > 4096", Some(1009), "at most 4096 bytes");
+        check("UTF-8 encoding error", Some(1007), "not UTF-8");
+        check("WebSocket protocol error: Connection reset without closing handshake", None, "connection lost");
+        check("IO error: Connection reset by peer (os error 104)", None, "connection lost");
+        check("WebSocket protocol error: Reserved bits are non-zero", Some(1002), "protocol error");
+    }
 }

@@ -341,6 +341,15 @@ async fn templates_need_the_players_code() {
     let (status, _, body) = get_bytes(addr, &format!("/api/templates/cobol?user={id}&code={code}")).await;
     assert_eq!(status, 404);
     assert!(String::from_utf8_lossy(&body).contains("python"), "the error lists the languages");
+    // The clients play SnakeBattle: a Hex player gets no snake bot.
+    let body = serde_json::json!({ "name": "hexer", "game": "hex" }).to_string();
+    let (status, body) = http(addr, "POST", "/api/register", Some(&body), None).await;
+    assert_eq!(status, 201, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let (hex_id, hex_code) = (v["id"].as_str().unwrap(), v["code"].as_str().unwrap());
+    let (status, _, body) = get_bytes(addr, &format!("/api/templates/python?user={hex_id}&code={hex_code}")).await;
+    assert_eq!(status, 404);
+    assert!(String::from_utf8_lossy(&body).contains("hexer plays hex"), "{}", String::from_utf8_lossy(&body));
     server.shutdown().await;
 }
 

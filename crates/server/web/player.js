@@ -181,9 +181,10 @@
     for (const el of document.querySelectorAll('.sb-only')) el.classList.toggle('hidden', game !== 'snakebattle');
     $('code-panel').classList.toggle('hidden', !arena);
     $('stderr-panel').classList.toggle('hidden', !arena);
-    // The zipped clients speak Codenjoy's boards, not the arenas' JSON.
-    $('templates-label').classList.toggle('hidden', arena);
-    $('templates').classList.toggle('hidden', arena);
+    // The zipped clients play SnakeBattle's boards: not Hex, not the
+    // arenas' JSON.
+    $('templates-label').classList.toggle('hidden', game !== 'snakebattle');
+    $('templates').classList.toggle('hidden', game !== 'snakebattle');
     if (arena) {
       $('bot-view-help').textContent =
         'The JSON line a WebSocket bot receives this tick (answer {"move":"up"}). An uploaded program reads the same state in the game\'s own text format.';

@@ -216,7 +216,10 @@ mod tests {
     /// A short three-seat Hex game, as its replay text and every state
     /// from the start on.
     fn hex_game(ticks: usize) -> (String, Vec<Hex>) {
-        let seed = 7;
+        hex_game_of_seed(ticks, 7)
+    }
+
+    fn hex_game_of_seed(ticks: usize, seed: u64) -> (String, Vec<Hex>) {
         let mut game = Hex::new(Settings::default(), Map::default_map(), 3, seed).unwrap();
         let players: Vec<String> = ["builtin:greedy", "alice", "bob"].map(String::from).to_vec();
         let mut writer = ReplayWriter::new(Vec::new(), &game, seed, &players).unwrap();
@@ -301,6 +304,15 @@ mod tests {
         assert_eq!(scores, serde_json::json!(game.scores()));
         assert_eq!(alive, serde_json::json!([true, true, true]));
         assert!(game.scores().iter().any(|&s| s > 0), "someone scored by tick {t}");
+    }
+
+    /// Seeds take 63 bits, more than a JavaScript number holds exactly.
+    #[test]
+    fn the_seed_reaches_the_page_exactly() {
+        let seed = 5_612_933_475_224_472_503;
+        let (text, _) = hex_game_of_seed(2, seed);
+        let doc = document_for(&text, None, None).unwrap();
+        assert_eq!(doc["header"]["seed"], "5612933475224472503");
     }
 
     #[test]

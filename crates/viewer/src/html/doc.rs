@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! {"viewer":1,
-//!  "header":{"game":"multisnake","engine":"1","seed":5,"seats":2,
+//!  "header":{"game":"multisnake","engine":"1","seed":"5","seats":2,
 //!            "players":["builtin:random","python3 bot.py"],
 //!            "settings":[["turns_max","2000"],...],"map":["#..#",...]},
 //!  "width":40,"height":20,"stderr_log":true,
@@ -323,7 +323,8 @@ pub fn document<G: HtmlView>(
         "header": {
             "game": h.game,
             "engine": h.engine,
-            "seed": h.seed,
+            // A string: a JavaScript number holds 53 bits, and seeds use 63.
+            "seed": h.seed.to_string(),
             "seats": h.seats,
             "players": h.players,
             "settings": settings,
