@@ -303,6 +303,10 @@ struct Seat {
     holder: Holder,
     /// Engine score already credited to the holder.
     baseline: i64,
+    /// Engine score when the holder sat down (or the scores were reset):
+    /// the room shows each holder's points since then, so that a player
+    /// never shows the points of the bot whose seat they took.
+    seated_from: i64,
     pending: Option<Command>,
     log: VecDeque<AnswerLog>,
     /// The player's program's stderr and faults, newest last.
@@ -371,6 +375,7 @@ pub fn spawn<G: RoomGame>(mut game: G, cfg: RoomConfig, store: Store) -> RoomHan
         seats.push(Seat {
             holder,
             baseline: 0,
+            seated_from: 0,
             pending: None,
             log: VecDeque::new(),
             stderr: VecDeque::new(),
@@ -638,6 +643,7 @@ impl<G: RoomGame> Room<G> {
                 self.deltas.clear();
                 for (i, s) in self.seats.iter_mut().enumerate() {
                     s.baseline = self.game.score(i);
+                    s.seated_from = s.baseline;
                 }
             }
             RoomInput::SetTick(_) | RoomInput::Shutdown(_) | RoomInput::Moved | RoomInput::Close(_) => {
@@ -659,9 +665,13 @@ impl<G: RoomGame> Room<G> {
         s.pending = None;
         s.log.clear();
         s.stderr.clear();
-        s.baseline = self.game.score(seat);
         self.game.set_present(seat, false);
         self.game.set_present(seat, true);
+        // After the snake's fresh start, which in some games resets its
+        // score: the player is credited from there.
+        let s = &mut self.seats[seat];
+        s.baseline = self.game.score(seat);
+        s.seated_from = s.baseline;
         Some(seat)
     }
 
@@ -677,6 +687,7 @@ impl<G: RoomGame> Room<G> {
         let present = !matches!(s.holder, Holder::Empty);
         self.game.set_present(seat, false);
         self.game.set_present(seat, present);
+        self.seats[seat].seated_from = self.game.score(seat);
     }
 
     fn tick(&mut self) {
@@ -855,7 +866,7 @@ impl<G: RoomGame> Room<G> {
                     name: if matches!(s.holder, Holder::Empty) { String::new() } else { self.name_of(i) },
                     bot: matches!(s.holder, Holder::Builtin { .. }),
                     connected: s.bot.is_some(),
-                    score: self.game.score(i),
+                    score: self.game.score(i) - s.seated_from,
                 })
                 .collect(),
             free_seats: self.seats.iter().filter(|s| !matches!(s.holder, Holder::Player(_))).count(),
@@ -869,6 +880,7 @@ impl<G: RoomGame> Room<G> {
         for snake in &mut view.snakes {
             snake.name = self.name_of(snake.seat);
             snake.bot = matches!(self.seats[snake.seat].holder, Holder::Builtin { .. });
+            snake.score -= self.seats[snake.seat].seated_from;
             snake.color = COLORS[snake.seat % COLORS.len()].to_string();
         }
         let frame = Frame {
@@ -893,7 +905,7 @@ impl<G: RoomGame> Room<G> {
                     name: self.name_of(i),
                     bot: matches!(self.seats[i].holder, Holder::Builtin { .. }),
                     color: COLORS[i % COLORS.len()].to_string(),
-                    score: self.game.score(i),
+                    score: self.game.score(i) - self.seats[i].seated_from,
                 })
                 .collect(),
             events: self.events.clone(),

@@ -244,3 +244,46 @@ async fn no_browser_payload_carries_a_code() {
     }
     server.shutdown().await;
 }
+
+/// The lobby's seats of a room: (name, bot, score), in seat order.
+async fn seats_of(addr: std::net::SocketAddr, room: &str) -> Vec<(String, bool, i64)> {
+    let (_, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
+    let rooms: serde_json::Value = serde_json::from_str(&rooms).unwrap();
+    let room = rooms.as_array().unwrap().iter().find(|r| r["name"] == room).expect("the room is listed");
+    room["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap().to_string(), s["bot"].as_bool().unwrap(), s["score"].as_i64().unwrap()))
+        .collect()
+}
+
+/// A player who takes a built-in bot's seat starts from no points in the
+/// room's view (and the leaderboard), not from the bot's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_taking_a_bots_seat_does_not_show_its_points() {
+    let server = start(config(temp_db("seatscore"), 20)).await;
+    let addr = server.addr;
+    // Seat 0 holds a greedy bot, the seat a player takes first.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let before = loop {
+        let seats = seats_of(addr, "snakebattle").await;
+        if seats[0].1 && seats[0].2 >= 5 {
+            break seats[0].2;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the bot of seat 0 made no points: {seats:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let (id, code, _) = register(addr, "newcomer").await;
+    let _ws = connect_bot(addr, &id, &code).await;
+    let seat = loop {
+        let seats = seats_of(addr, "snakebattle").await;
+        if let Some(seat) = seats.iter().find(|s| s.0 == "newcomer") {
+            break seat.clone();
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the player was not seated: {seats:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(seat.2 < before && seat.2 <= 2, "the newcomer shows {} points; the bot had {before}", seat.2);
+    server.shutdown().await;
+}
