@@ -266,6 +266,10 @@ impl RoomGame for CarrotsRoom {
         self.game.snakes().get(seat).map_or(0, |s| i64::from(s.best))
     }
 
+    fn score_is_record(&self) -> bool {
+        true
+    }
+
     fn step(&mut self, commands: &[Option<Command>]) -> TickReport {
         let actions: Vec<c::Action> = commands.iter().map(|x| action(x, c::Action::Move, c::Action::Forfeit)).collect();
         let mut report = TickReport::default();

@@ -116,6 +116,12 @@ pub trait RoomGame: Send + 'static {
     fn set_present(&mut self, seat: usize, present: bool);
     /// A seat's score in this game.
     fn score(&self, seat: usize) -> i64;
+    /// Whether the score is a record rather than points (CodeCarrots: the
+    /// longest length reached, which a snake's fresh start resets): the
+    /// leaderboard then keeps each player's best, not a sum.
+    fn score_is_record(&self) -> bool {
+        false
+    }
     /// Plays one tick with each seat's command (`None`: no command).
     fn step(&mut self, commands: &[Option<Command>]) -> TickReport;
     /// Each seat's board, without the `board=` prefix.

@@ -641,8 +641,10 @@ impl<G: RoomGame> Room<G> {
             }
             RoomInput::ResetScores => {
                 self.deltas.clear();
+                let record = self.game.score_is_record();
                 for (i, s) in self.seats.iter_mut().enumerate() {
-                    s.baseline = self.game.score(i);
+                    // A record is written again at the next tick.
+                    s.baseline = if record { 0 } else { self.game.score(i) };
                     s.seated_from = s.baseline;
                 }
             }
@@ -670,7 +672,8 @@ impl<G: RoomGame> Room<G> {
         // After the snake's fresh start, which in some games resets its
         // score: the player is credited from there.
         let s = &mut self.seats[seat];
-        s.baseline = self.game.score(seat);
+        // A record (the longest length) counts whole from the start.
+        s.baseline = if self.game.score_is_record() { 0 } else { self.game.score(seat) };
         s.seated_from = s.baseline;
         Some(seat)
     }
@@ -687,7 +690,7 @@ impl<G: RoomGame> Room<G> {
         let present = !matches!(s.holder, Holder::Empty);
         self.game.set_present(seat, false);
         self.game.set_present(seat, present);
-        self.seats[seat].seated_from = self.game.score(seat);
+        self.seats[seat].seated_from = if self.game.score_is_record() { 0 } else { self.game.score(seat) };
     }
 
     fn tick(&mut self) {
@@ -794,19 +797,22 @@ impl<G: RoomGame> Room<G> {
 
     /// Turns score changes and the tick's report into per-player deltas.
     fn account(&mut self, report: &TickReport) {
+        let record = self.game.score_is_record();
         for (i, s) in self.seats.iter_mut().enumerate() {
             let Holder::Player(p) = &s.holder else { continue };
             let now = self.game.score(i);
             let count = |seats: &[usize]| seats.iter().filter(|&&x| x == i).count() as i64;
             let d = ScoreDelta {
                 player_id: p.id.clone(),
-                score: now - s.baseline,
+                score: if record { 0 } else { now - s.baseline },
                 deaths: count(&report.deaths),
                 kills: count(&report.kills),
                 wins: count(&report.wins),
+                // A new record of this seating; the store keeps the best.
+                record: if record && now > s.baseline { now } else { 0 },
             };
-            s.baseline = now;
-            if d.score == 0 && d.deaths == 0 && d.kills == 0 && d.wins == 0 {
+            s.baseline = if record { s.baseline.max(now) } else { now };
+            if d.score == 0 && d.deaths == 0 && d.kills == 0 && d.wins == 0 && d.record == 0 {
                 continue;
             }
             match self.deltas.iter_mut().find(|x| x.player_id == d.player_id) {
@@ -815,6 +821,7 @@ impl<G: RoomGame> Room<G> {
                     x.deaths += d.deaths;
                     x.kills += d.kills;
                     x.wins += d.wins;
+                    x.record = x.record.max(d.record);
                 }
                 None => self.deltas.push(d),
             }

@@ -273,3 +273,102 @@ async fn a_program_that_hangs_times_out_while_the_room_ticks_on() {
     assert!(later >= first + 5, "the room ticked on while the program thought ({first} -> {later})");
     server.shutdown().await;
 }
+
+/// A CodeCarrots bot that goes for the nearest apple on a 16x10 board.
+const GREEDY_CARROTS_BOT: &str = r#"import sys
+from collections import deque
+W, H = 16, 10
+MOVES = [("up", 0, -1), ("right", 1, 0), ("down", 0, 1), ("left", -1, 0)]
+while True:
+    rows = [sys.stdin.readline().rstrip("\n") for _ in range(H)]
+    if not rows[-1]:
+        break
+    y = next(i for i, r in enumerate(rows) if "H" in r)
+    x = rows[y].index("H")
+    free = lambda a, b: 0 <= a < W and 0 <= b < H and rows[b][a] in ".o"
+    best, seen, queue = None, {(x, y)}, deque()
+    for m, dx, dy in MOVES:
+        if free(x + dx, y + dy):
+            seen.add((x + dx, y + dy))
+            queue.append((x + dx, y + dy, m))
+    while queue:
+        a, b, m = queue.popleft()
+        if rows[b][a] == "o":
+            best = m
+            break
+        for _, dx, dy in MOVES:
+            n = (a + dx, b + dy)
+            if n not in seen and free(*n):
+                seen.add(n)
+                queue.append((n[0], n[1], m))
+    if best is None:
+        safe = [m for m, dx, dy in MOVES if free(x + dx, y + dy)]
+        best = safe[0] if safe else "up"
+    print(best, flush=True)
+"#;
+
+/// The player's score on the carrots leaderboard and the one their seat
+/// shows in the lobby (the longest length of this seating).
+async fn carrots_scores(addr: SocketAddr, id: &str, name: &str) -> (i64, i64) {
+    let (_, body) = http(addr, "GET", "/api/leaderboard?game=carrots", None, None).await;
+    let board = json(&body).as_array().unwrap().iter().find(|r| r["player_id"] == id).map_or(0, |r| r["score"].as_i64().unwrap());
+    let (_, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
+    let shown = json(&rooms)
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["seats"].as_array().unwrap().clone())
+        .find(|s| s["name"] == name)
+        .map_or(0, |s| s["score"].as_i64().unwrap());
+    (board, shown)
+}
+
+/// CodeCarrots scores the longest length ever reached: the leaderboard
+/// keeps a player's best across deaths and restarts (it does not add up
+/// each session's), and the room shows the length itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_carrots_leaderboard_keeps_the_longest_length_ever() {
+    let mut cfg = arena_config("carrotsbest", 30);
+    cfg.carrots.settings =
+        Some([("width", "16"), ("height", "10"), ("apples_max", "20")].map(|(k, v)| (k.to_string(), v.to_string())).into());
+    cfg.carrots.seats = Some(3);
+    let server = start(cfg.clone()).await;
+    let addr = server.addr;
+    let (id, code, _) = register_for(addr, "grower", "carrots").await;
+    let (status, body) = upload(addr, &id, &code, "greedy", GREEDY_CARROTS_BOT).await;
+    assert_eq!(status, 200, "{body}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let first = loop {
+        let (board, shown) = carrots_scores(addr, &id, "grower").await;
+        if board >= 6 && board == shown {
+            break board;
+        }
+        assert!(std::time::Instant::now() < deadline, "the snake did not grow: board {board}, shown {shown}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    server.shutdown().await;
+
+    // After a restart the snake starts at length 1 again, and grows slowly
+    // (one apple at a time, slower ticks): once it has grown, and the
+    // points had time to be written, the board keeps the record of the
+    // first session rather than adding the second's to it.
+    cfg.carrots.tick_ms = Some(200);
+    cfg.carrots.settings.as_mut().unwrap().insert("apples_max".into(), "1".into());
+    let server = start(cfg).await;
+    let addr = server.addr;
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let (board, shown) = carrots_scores(addr, &id, "grower").await;
+        assert_eq!(board, first, "the record {first} changed while the snake is {shown} long");
+        if shown >= 2 {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the snake did not grow after the restart");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (board, shown) = carrots_scores(addr, &id, "grower").await;
+    assert!(shown < first, "the snake grew too fast for this check: {shown} >= {first}");
+    assert_eq!(board, first, "the best length is {first}, the snake is {shown} long now");
+    server.shutdown().await;
+}

@@ -111,6 +111,10 @@ pub struct ScoreDelta {
     pub kills: i64,
     /// Wins.
     pub wins: i64,
+    /// In a game whose score is a record (CodeCarrots: the longest length
+    /// ever reached), the record the player has reached: the stored score
+    /// becomes at least this. 0 for none.
+    pub record: i64,
 }
 
 /// A player's uploaded program.

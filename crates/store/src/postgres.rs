@@ -156,13 +156,13 @@ impl Postgres {
             .await?;
         let update = tx
             .prepare(
-                "UPDATE scores SET score = GREATEST(0, score + $3), deaths = deaths + $4, kills = kills + $5, wins = wins + $6
+                "UPDATE scores SET score = GREATEST(0, score + $3, $7), deaths = deaths + $4, kills = kills + $5, wins = wins + $6
                  WHERE player_id = $1 AND game = $2",
             )
             .await?;
         for d in deltas {
             tx.execute(&create, &[&d.player_id, &game]).await?;
-            tx.execute(&update, &[&d.player_id, &game, &d.score, &d.deaths, &d.kills, &d.wins]).await?;
+            tx.execute(&update, &[&d.player_id, &game, &d.score, &d.deaths, &d.kills, &d.wins, &d.record]).await?;
         }
         tx.commit().await?;
         Ok(())

@@ -144,7 +144,7 @@ impl Sqlite {
                 // there (an upsert would floor the delta itself).
                 let mut create = tx.prepare_cached("INSERT OR IGNORE INTO scores (player_id, game) VALUES (?1, ?2)")?;
                 let mut update = tx.prepare_cached(
-                    "UPDATE scores SET score = max(0, score + ?3), deaths = deaths + ?4, kills = kills + ?5, wins = wins + ?6
+                    "UPDATE scores SET score = max(0, score + ?3, ?7), deaths = deaths + ?4, kills = kills + ?5, wins = wins + ?6
                      WHERE player_id = ?1 AND game = ?2",
                 )?;
                 for d in &deltas {
@@ -153,7 +153,7 @@ impl Sqlite {
                         Err(e) if is_constraint(&e) => continue,
                         Err(e) => return Err(e.into()),
                     }
-                    update.execute(params![d.player_id, game, d.score, d.deaths, d.kills, d.wins])?;
+                    update.execute(params![d.player_id, game, d.score, d.deaths, d.kills, d.wins, d.record])?;
                 }
             }
             tx.commit()?;

@@ -73,6 +73,12 @@ async fn players_scores_rooms(s: Store) {
     let names: Vec<_> = s.leaderboard("snakebattle").await.unwrap().into_iter().map(|r| r.name).collect();
     assert_eq!(names, ["bob", "ann"]);
     assert!(s.leaderboard("hex").await.unwrap().is_empty());
+    // A record game keeps the best record, whatever comes after it.
+    let r = |record, deaths| ScoreDelta { player_id: a.id.clone(), record, deaths, ..ScoreDelta::default() };
+    for (delta, total) in [(r(14, 0), 14), (r(2, 1), 14), (r(0, 1), 14), (r(20, 0), 20)] {
+        s.add_scores("carrots", &[delta]).await.unwrap();
+        assert_eq!(s.leaderboard("carrots").await.unwrap()[0].score, total);
+    }
 
     let room = RoomRow { name: "r1".into(), game: "snakebattle".into(), tick_ms: 100, paused: true, seed: u64::MAX, for_arrivals: false };
     s.save_room(&room).await.unwrap();
@@ -80,7 +86,7 @@ async fn players_scores_rooms(s: Store) {
     s.save_room(&moved).await.unwrap();
     assert_eq!(s.rooms().await.unwrap(), vec![moved]);
     assert_eq!(s.reset_scores(Some("hex")).await.unwrap(), 0);
-    assert_eq!(s.reset_scores(None).await.unwrap(), 2);
+    assert_eq!(s.reset_scores(None).await.unwrap(), 3);
     assert!(s.leaderboard("snakebattle").await.unwrap().is_empty());
 }
 
