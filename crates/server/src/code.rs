@@ -7,7 +7,8 @@
 //! The program is never run by the room. Each saved program gets a runner
 //! task that attaches to the player's room like a bot connection
 //! ([`ConnKind::Code`]): the room hands it the tick's input in the game's
-//! own text format ([`Outgoing::Ask`]) and goes on ticking; the runner
+//! own text format ([`Outgoing::Ask`]) and, as the stdin/stdout arenas
+//! wait for their bots, holds its next tick until the answer is in; the runner
 //! starts a [`ProcessBot`] when needed (a fresh one for every game, and
 //! after every fault), asks it within the arena's deadline
 //! ([`MatchSettings::for_game`]: 5 s for CodeCarrots, 1 s otherwise, the

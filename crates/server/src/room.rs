@@ -18,7 +18,11 @@
 //! the runner is sent the tick's input in the game's own format
 //! ([`Outgoing::Ask`]) instead of the board, or [`Outgoing::Idle`] when
 //! the seat has no move to make, and its answers arrive already read
-//! ([`RoomInput::CodeAnswer`]). The program's stderr and faults are kept
+//! ([`RoomInput::CodeAnswer`]). Unlike a bot's, a program's answer is
+//! waited for, as the stdin/stdout arenas wait for theirs: a due tick is
+//! held until every program asked has answered (its runner answers with
+//! the move or the fault within the arena's deadline), and the next tick
+//! comes a whole period after it. The program's stderr and faults are kept
 //! per seat (the last [`STDERR_LINES_MAX`] lines) and sent to the player's
 //! own pages only, never in a spectator frame.
 //!
@@ -423,6 +427,12 @@ impl<G: RoomGame> Room<G> {
     async fn run(mut self, mut rx: mpsc::Receiver<RoomInput>) {
         let mut interval = new_interval(self.cfg.tick_ms);
         let mut inputs_since_tick = 0usize;
+        // Set while a due tick waits for uploaded programs to answer, as
+        // the stdin/stdout arenas wait for their bots (see
+        // `programs_thinking`); the tick comes with the last answer, or
+        // once the wait reaches `program_wait_max`.
+        let mut due_since: Option<Instant> = None;
+        let program_wait_max = program_wait_max(self.game.name());
         loop {
             // Inputs come first so that an answer that arrived in time is
             // applied this tick; but once a tick's share is used up the
@@ -445,6 +455,11 @@ impl<G: RoomGame> Room<G> {
                 }
             };
             let Some(input) = input else {
+                if self.programs_thinking() && due_since.is_none_or(|t| t.elapsed() < program_wait_max) {
+                    due_since.get_or_insert_with(Instant::now);
+                    continue;
+                }
+                due_since = None;
                 inputs_since_tick = 0;
                 self.tick();
                 // Scores first, then the frame: in a cluster a score
@@ -483,13 +498,32 @@ impl<G: RoomGame> Room<G> {
                     interval = new_interval(self.cfg.tick_ms);
                     self.publish(false);
                 }
-                Some(input) => self.handle(input),
+                Some(input) => {
+                    self.handle(input);
+                    if due_since.is_some() && !self.programs_thinking() {
+                        // The last program answered: the waiting tick now,
+                        // and the next one a whole period later.
+                        due_since = None;
+                        inputs_since_tick = 0;
+                        self.tick();
+                        self.flush_scores(self.cfg.flush_every_tick).await;
+                        self.publish(false);
+                        interval.reset();
+                    }
+                }
                 None => {
                     self.flush_scores(true).await;
                     return;
                 }
             }
         }
+    }
+
+    /// Whether an uploaded program of this room has been asked for a move
+    /// and has not answered yet. Its runner always answers, with the move
+    /// or with the fault, within the arena's deadline.
+    fn programs_thinking(&self) -> bool {
+        self.seats.iter().any(|s| s.bot.as_ref().is_some_and(|b| b.code && b.awaiting))
     }
 
     fn seat_of(&self, player_id: &str) -> Option<usize> {
@@ -938,6 +972,13 @@ fn send_view(s: &mut Seat, seat: usize, room: &str, board: &str) {
     };
     let msg: Arc<str> = Arc::from(spectator::envelope("player", &view));
     s.pages.retain(|(_, tx)| !matches!(tx.try_send(Outgoing::Text(msg.clone())), Err(mpsc::error::TrySendError::Closed(_))));
+}
+
+/// The longest a due tick waits for uploaded programs: the arena's first
+/// move deadline (its runner answers by then, with a fault if need be) and
+/// a second for the answer to arrive.
+fn program_wait_max(game: &str) -> Duration {
+    snakepit_bots::stdio_match::MatchSettings::for_game(game).first_move_deadline + Duration::from_secs(1)
 }
 
 fn new_interval(ms: u64) -> tokio::time::Interval {
