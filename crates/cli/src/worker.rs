@@ -332,6 +332,9 @@ impl Job {
                         Err(e) => return Err(e.into()),
                     },
                 };
+                // The seats' names (players' names for their programs),
+                // which the kept result lists.
+                let labels = spec2.labels.clone();
                 // `play_game` runs its own single-threaded runtime on a
                 // blocking thread: bots and their processes stay on it.
                 let game = tokio::task::spawn_blocking(move || {
@@ -342,7 +345,7 @@ impl Job {
                     () = renew => Err("the claim was lost while playing".to_string()),
                 };
                 let _ = std::fs::remove_dir_all(&folder);
-                result.map(|outcome| (spec, outcome))
+                result.map(|outcome| (MatchSpec { labels, ..spec }, outcome))
             }
         };
         self.write_back(&claimed, outcome).await

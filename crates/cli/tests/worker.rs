@@ -294,6 +294,10 @@ async fn a_saved_program_plays_a_queued_game() {
         (games[0].origin.as_str(), games[0].players[0].as_str()),
         ("ladder", ann.id.as_str())
     );
+    // Lists of kept games name the seats: the player's name for their
+    // program, not the program's queue id.
+    let result: serde_json::Value = serde_json::from_str(&games[0].result).unwrap();
+    assert_eq!(result["labels"], serde_json::json!(["ann", "builtin:random"]), "{result}");
     drop(store);
     db.drop().await;
 }
