@@ -89,10 +89,23 @@ fn local(args: &AdminArgs) -> anyhow::Result<()> {
 
 async fn local_store(args: &AdminArgs) -> anyhow::Result<()> {
     let address = args.db.to_str().with_context(|| format!("the database address {} is not UTF-8", args.db.display()))?;
+    // Only a new player may start a new database: reading one that is not
+    // there would make an empty one and list nothing.
+    let is_file = !address.starts_with("postgres://") && !address.starts_with("postgresql://");
+    if is_file && !args.db.exists() && !matches!(args.command, AdminCommand::AddPlayer { .. }) {
+        return Err(crate::exit::BadInput(format!(
+            "no database at {} (give --db FILE, or --server http://HOST:PORT for a running server)",
+            args.db.display()
+        ))
+        .into());
+    }
     let store = Store::open(address).await.with_context(|| format!("opening {}", args.db.display()))?;
     match &args.command {
         AdminCommand::AddPlayer { name, game } => {
-            anyhow::ensure!(snakepit_server::rooms::GAMES.contains(&game.as_str()), "unknown game {game:?}");
+            if !snakepit_server::rooms::GAMES.contains(&game.as_str()) {
+                let games = snakepit_server::rooms::GAMES.join(", ");
+                return Err(crate::exit::BadInput(format!("unknown game {game:?} (games: {games})")).into());
+            }
             let p = store.add_player(name.trim(), game).await?;
             println!("id: {}\ncode: {}\nurl: http://HOST:PORT/codenjoy-contest/board/player/{}?code={}", p.id, p.code, p.id, p.code);
         }

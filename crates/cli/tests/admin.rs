@@ -41,6 +41,16 @@ fn players_against_the_database() {
     assert!(!pause.status.success());
     assert!(String::from_utf8_lossy(&pause.stderr).contains("--server"));
     assert!(stdout(&snakepit(&["admin", "reset-scores", "--db", &db])).contains("cleared"));
+    // A database that is not there is not made empty to list nothing, and
+    // a bad game is bad input (exit 2).
+    let missing = dir.join("typo.sqlite");
+    let out = snakepit(&["admin", "players", "--db", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no database at"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!missing.exists());
+    let out = snakepit(&["admin", "add-player", "bob", "--game", "chess", "--db", &db]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown game \"chess\""));
     let _ = std::fs::remove_dir_all(dir);
 }
 
