@@ -9,7 +9,7 @@
   const gameName = (g) => GAME_NAMES[g] || String(g || '');
 
   function seatItem(seat) {
-    if (!seat.name) return h('li', { class: 'empty-seat' }, h('span', { class: 'dot' }), h('span', { class: 'name', text: 'free seat' }));
+    if (!seat.name) return h('li', { class: 'empty-seat' }, h('span', { class: 'dot' }), h('span', { class: 'name', text: 'empty seat' }));
     let kind;
     if (seat.bot) kind = h('span', { class: 'badge', text: 'bot' });
     else if (seat.connected) kind = h('span', { class: 'badge ok', title: 'a bot client is connected', text: 'online' });
@@ -33,7 +33,7 @@
     // Empty seats collapse into one line (a Hex field has eleven).
     const seats = taken.map(seatItem);
     if (empty === 1) seats.push(seatItem({}));
-    else if (empty > 1) seats.push(h('li', { class: 'empty-seat' }, h('span', { class: 'dot' }), h('span', { class: 'name', text: empty + ' free seats' })));
+    else if (empty > 1) seats.push(h('li', { class: 'empty-seat' }, h('span', { class: 'dot' }), h('span', { class: 'name', text: empty + ' empty seats' })));
     return h(
       'article',
       { class: 'room-card', dataset: { room: r.name } },
@@ -51,7 +51,7 @@
         r.game === 'hex' || r.game === 'carrots' ? null : h('span', { text: (r.game === 'snakebattle' ? 'round ' : 'game ') + r.round }),
         h('span', { text: 'tick ' + r.tick }),
         h('span', { text: SP.ms(r.tick_ms) + ' / tick' }),
-        h('span', { title: 'seats that are empty or held by a built-in bot', text: r.free_seats + (r.free_seats === 1 ? ' open seat' : ' open seats') })
+        h('span', { title: 'seats a player can take: empty or held by a built-in bot', text: r.free_seats + (r.free_seats === 1 ? ' seat to take' : ' seats to take') })
       ),
       h('ul', { class: 'seats' }, seats),
       h('div', { class: 'row' }, h('a', { class: 'button', href, text: 'Watch' }))
