@@ -296,6 +296,36 @@ fn a_program_that_is_not_there_is_refused_before_the_game() {
         assert_eq!(out.status.code(), Some(2), "{game}: {}", stderr(&out));
         assert!(stderr(&out).contains("./no/such/bot.py does not exist"), "{}", stderr(&out));
     }
+    // A script that is not there, a program no PATH has, and a built-in
+    // named as a program (after `json:`) are refused the same way.
+    for (bot, says) in [
+        ("python3 ./nope.py", "./nope.py does not exist"),
+        ("python3 nope.py", "nope.py does not exist"),
+        ("nope-cmd-xyz", "no program nope-cmd-xyz in /usr/local/bin:/usr/bin:/bin"),
+        ("json:builtin:random", "no program builtin:random in"),
+    ] {
+        let out = snakepit(["play", "--game", "duel", "--bot", bot, "--bot", "builtin:random"]);
+        assert_eq!(out.status.code(), Some(2), "{bot}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{bot}: {}", stderr(&out));
+    }
+}
+
+/// `python3 bot.py`, with the script in the folder snakepit runs in (as
+/// the README writes it), plays: the script is copied into the bot's
+/// folder under its own name.
+#[test]
+fn a_script_named_without_a_path_is_found_in_the_working_folder() {
+    let dir = TempDir::new("bare_script");
+    dir.write("bot.py", "import sys\nfor line in sys.stdin:\n    print('0', flush=True)\n");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_snakepit"))
+        .current_dir(dir.join(""))
+        .args(["play", "--game", "duel", "--seed", "3", "--bot", "python3 bot.py", "--bot", "builtin:random", "--bot-stderr"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("can't open file"), "{}", stderr(&out));
+    // seat, "python3 bot.py", score, forfeits, state.
+    assert_eq!(row(&stdout(&out), 0).get(4).map(String::as_str), Some("0"), "no forfeits: {}", stdout(&out));
 }
 
 #[test]

@@ -98,7 +98,9 @@ impl BotCommand {
     /// variables: this is not a shell). A word that contains a `/` and names
     /// an existing file or folder outside the system paths is copied into
     /// the bot's folder and replaced by `./` plus its file name (the program)
-    /// or its file name (an argument).
+    /// or its file name (an argument). So is an argument without a `/` that
+    /// names a file of the working folder (`python3 bot.py`), under its own
+    /// name; a program without a `/` is looked up in `PATH`, as a shell does.
     pub fn from_command_line(
         line: &str,
         system_paths: &[PathBuf],
@@ -117,8 +119,9 @@ impl BotCommand {
         let mut local = |word: &str, program: bool| -> OsString {
             let path = Path::new(word);
             let is_system = path.is_absolute() && system_paths.iter().any(|p| path.starts_with(p));
+            let bare_file = !program && !word.contains('/') && path.is_file();
             match path.file_name() {
-                Some(name) if word.contains('/') && !is_system && path.exists() => {
+                Some(name) if (word.contains('/') && !is_system && path.exists()) || bare_file => {
                     files.push(path.to_path_buf());
                     let mut local = OsString::from(if program { "./" } else { "" });
                     local.push(name);
@@ -137,8 +140,22 @@ impl BotCommand {
         })
     }
 
+    /// Whether the program can be started at all: a path (with a `/`) that
+    /// exists, or a name found in the `PATH` bots run with
+    /// ([`SANDBOX_PATH_DIRS`](Self::SANDBOX_PATH_DIRS)).
+    pub fn program_is_found(&self) -> bool {
+        let program = Path::new(&self.program);
+        if self.program.to_string_lossy().contains('/') {
+            return program.exists() || self.files.iter().any(|f| f.file_name() == program.file_name());
+        }
+        super::sandbox::SANDBOX_PATH.split(':').any(|dir| Path::new(dir).join(program).is_file())
+    }
+
+    /// The `PATH` bots run with, for messages.
+    pub const SANDBOX_PATH_DIRS: &'static str = super::sandbox::SANDBOX_PATH;
+
     /// The program as given, for messages.
-    pub(crate) fn program_display(&self) -> String {
+    pub fn program_display(&self) -> String {
         self.program.to_string_lossy().into_owned()
     }
 }

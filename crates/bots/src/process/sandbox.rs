@@ -48,7 +48,7 @@ use super::limits::{Layer, LayerSet, SandboxLimits};
 const LANDLOCK_ABI: ABI = ABI::V6;
 
 /// The environment's `PATH` inside the sandbox.
-const SANDBOX_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+pub(crate) const SANDBOX_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
 /// A started child with what it owns: its folder and its uid.
 pub(crate) struct Launched {

@@ -72,8 +72,28 @@ impl ProcessSeats {
                         ))
                         .into());
                     }
+                    // So would a script that is not there, and a program
+                    // the sandbox's PATH does not have (a typo, or
+                    // `json:builtin:random`).
+                    for word in line.split_whitespace().skip(1) {
+                        let word = word.trim_matches(['\'', '"']);
+                        if looks_like_script(word) && !Path::new(word).exists() {
+                            return Err(BadInput(format!(
+                                "--bot {line:?}: {word} does not exist (paths are relative to the folder snakepit runs in)"
+                            ))
+                            .into());
+                        }
+                    }
                     let command = BotCommand::from_command_line(line, &settings.limits.system_paths_read_only)
                         .map_err(|e| BadInput(format!("--bot {line:?}: {e}")))?;
+                    if !command.program_is_found() {
+                        let name = command.program_display();
+                        return Err(BadInput(format!(
+                            "--bot {line:?}: no program {name} in {} (the PATH bots run with; give a path like ./{name} for a program here)",
+                            BotCommand::SANDBOX_PATH_DIRS
+                        ))
+                        .into());
+                    }
                     let wire = if *json { Wire::Json } else { Wire::Text };
                     Some(Seat { label: spec.to_string(), command, wire })
                 }
@@ -212,4 +232,12 @@ impl ProcessSeats {
 /// bot did caused it, so such a game is played again.
 fn is_busy_start(outcome: &SeatOutcome) -> bool {
     matches!(outcome, SeatOutcome::Failed(SeatFault::Spawn(why)) if why.contains("(os error 26)"))
+}
+
+/// Whether a word of a bot's command line names a script or a program's
+/// file by its ending (`bot.py`, `Bot.jar`), so that its absence is a
+/// mistake rather than an argument.
+fn looks_like_script(word: &str) -> bool {
+    const ENDINGS: &[&str] = &[".py", ".js", ".mjs", ".cjs", ".rb", ".pl", ".lua", ".sh", ".jar", ".php", ".ts"];
+    !word.starts_with('-') && ENDINGS.iter().any(|e| word.len() > e.len() && word.ends_with(e))
 }
