@@ -40,7 +40,8 @@ fn built() -> &'static Path {
             let mut cc = Command::new("cc");
             cc.args(["-O2", "-o"]).arg(dir.join("c-bot")).arg(src.join(game).join("c/bot.c"));
             let mut rustc = Command::new("rustc");
-            rustc.args(["-O", "--edition", "2021", "-o"]).arg(dir.join("rust-bot")).arg(src.join(game).join("rust/bot.rs"));
+            // As starters/README.md says: the default edition.
+            rustc.args(["-O", "-o"]).arg(dir.join("rust-bot")).arg(src.join(game).join("rust/bot.rs"));
             let mut javac = Command::new("javac");
             javac.arg("-d").arg(dir.join("java")).arg(src.join(game).join("java/Bot.java"));
             jobs.extend([(format!("{game} c"), cc), (format!("{game} rust"), rustc), (format!("{game} java"), javac)]);

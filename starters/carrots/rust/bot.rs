@@ -21,7 +21,8 @@ fn main() {
         let Some((y, x)) = rows.iter().enumerate().find_map(|(y, r)| r.iter().position(|&c| c == b'H').map(|x| (y as i64, x as i64))) else { return };
         // Leaving the board kills, and so does any snake cell.
         let safe: Vec<&str> = [("up", 0, -1), ("right", 1, 0), ("down", 0, 1), ("left", -1, 0)]
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|&(_, dx, dy)| {
                 let (nx, ny) = (x + dx, y + dy);
                 nx >= 0 && nx < w && ny >= 0 && (ny as usize) < h && b".o".contains(&rows[ny as usize][nx as usize])

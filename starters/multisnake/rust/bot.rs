@@ -20,7 +20,8 @@ fn main() {
         let Some((y, x)) = rows.iter().enumerate().find_map(|(y, r)| r.iter().position(|&c| c as char == me).map(|x| (y, x))) else { return };
         // Free tiles and signs are safe; everything else blocks.
         let safe: Vec<char> = [('^', 0, h - 1), ('>', 1, 0), ('v', 0, 1), ('<', w - 1, 0)]
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|&(_, dx, dy)| b".+-".contains(&rows[(y + dy) % h][(x + dx) % w]))
             .map(|(a, _, _)| a)
             .collect();
