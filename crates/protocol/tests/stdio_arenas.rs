@@ -147,6 +147,10 @@ fn snakebattle_text_answers() {
     assert!(read(&game, b"ACT(0)\n").unwrap().suicide);
     assert_eq!(read(&game, b"\n"), Ok(sb::Action::default()), "the empty answer keeps going");
     assert_eq!(read(&game, b"message('hi')\n"), Ok(sb::Action::default()));
+    // CodeBattle's "no command", which the socket ignores.
+    assert_eq!(read(&game, b"STOP\n"), Ok(sb::Action::default()));
+    assert_eq!(read(&game, b"stop, stop\n"), Ok(sb::Action::default()));
+    assert!(read(&game, b"stop north\n").is_err());
     // The profile's rule reads two directions.
     assert_eq!(read(&game, b"LEFT,UP\n"), Ok(sb::Action::default()));
     let upstream = sb::Settings::from_pairs([("profile", "codenjoy")]).unwrap();

@@ -25,7 +25,8 @@
 //! under the game's rule profile (`UP`, `down`, `ACT`, `ACT,LEFT`,
 //! `LEFT,ACT`, `ACT(0)`, `message('...')`...). An empty line (only
 //! whitespace) is the socket's empty answer: no command, the snake keeps
-//! its direction. A line in which the grammar finds no command at all is
+//! its direction, and so is `STOP` (CodeBattle's clients send it; the
+//! socket ignores it). A line in which the grammar finds no command at all is
 //! rejected ([`AnswerProblem::NotAMove`]), and so is anything that is not
 //! one line of UTF-8 of at most [`ANSWER_BYTES_MAX`](super::ANSWER_BYTES_MAX)
 //! bytes.
@@ -65,6 +66,13 @@ pub fn parse_answer(line: &[u8], rule: CommandRule) -> Result<Action, AnswerErro
     }
     let (tokens, matched) = parse_command_counted(text);
     if matched == 0 {
+        // CodeBattle's clients say `STOP` for "no command", which the
+        // socket ignores: here too, rather than a forfeit.
+        let mut words = text.split([',', ' ']).filter(|w| !w.is_empty()).peekable();
+        let only_stop = words.peek().is_some() && words.all(|w| w.eq_ignore_ascii_case("stop"));
+        if only_stop {
+            return Ok(Action::default());
+        }
         return Err(AnswerError::new(line, AnswerProblem::NotAMove { expected: EXPECTED }));
     }
     Ok(Action::from_tokens(&tokens, rule))
