@@ -178,6 +178,15 @@ fn bad_settings_and_seats_exit_2() {
     ]);
     assert_eq!(seats.status.code(), Some(2));
     assert_eq!(stderr(&seats), "error: cannot start the game: 2 players, but the map has 1 start floors\n");
+
+    // A field holds players_per_field snakes, five unless set.
+    let six = snakepit(["play", "--ticks", "3"].into_iter().chain(["--bot", "builtin:random"].repeat(6)));
+    assert_eq!(six.status.code(), Some(2));
+    assert!(stderr(&six).contains("6 bots, but a snakebattle field holds 5"), "{}", stderr(&six));
+    let two = snakepit(["play", "--ticks", "3", "--set", "players_per_field=2"].into_iter().chain(["--bot", "builtin:random"].repeat(3)));
+    assert_eq!(two.status.code(), Some(2), "{}", stderr(&two));
+    let six_allowed = snakepit(["play", "--ticks", "3", "--set", "players_per_field=6"].into_iter().chain(["--bot", "builtin:random"].repeat(6)));
+    assert!(six_allowed.status.success(), "{}", stderr(&six_allowed));
 }
 
 #[test]
