@@ -40,6 +40,7 @@ use snakepit_protocol::replay::{Divergence, Replay, ReplayWriter, TickRecord};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The flags that make a game, apart from its players and seed; `play`,
@@ -189,7 +190,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         echo_faults: true,
         echo_bot_stderr: args.bot_stderr,
         labels: None,
+        stop_on_interrupt: true,
     };
+    catch_interrupts();
     // Refuse an unwritable replay path before the game, not after it.
     let files = match &args.replay {
         Some(path) => Some(ReplayFiles::create(path)?),
@@ -208,7 +211,34 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(files) = files {
         files.write(&outcome)?;
     }
-    print_outcome(&outcome, args.replay.as_deref())
+    print_outcome(&outcome, args.replay.as_deref())?;
+    if outcome.interrupted {
+        eprintln!("interrupted after {} ticks: the replay holds the ticks played", outcome.ticks);
+        // The shell's code for a program ended by SIGINT.
+        std::process::exit(130);
+    }
+    Ok(())
+}
+
+/// Set by the first SIGINT or SIGTERM during `play`.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn note_interrupt(_: libc::c_int) {
+    // Only an atomic store: safe in a signal handler.
+    INTERRUPTED.store(true, Ordering::Relaxed);
+}
+
+/// Makes the first SIGINT or SIGTERM end the game after the tick in
+/// flight, so that its replay and result are kept; a second one ends the
+/// program at once (the handler resets itself).
+#[allow(unsafe_code)]
+fn catch_interrupts() {
+    use nix::sys::signal::{SaFlags, SigAction, SigHandler, SigSet, Signal, sigaction};
+    let action = SigAction::new(SigHandler::Handler(note_interrupt), SaFlags::SA_RESETHAND | SaFlags::SA_RESTART, SigSet::empty());
+    for signal in [Signal::SIGINT, Signal::SIGTERM] {
+        // SAFETY: the handler only stores to an atomic.
+        let _ = unsafe { sigaction(signal, &action) };
+    }
 }
 
 /// Runs `future` on a runtime of its own on this thread, which then owns
@@ -297,6 +327,9 @@ pub struct RunOptions {
     /// The players' names in the replay and the result, by seat
     /// [default: the bot specs as given].
     pub labels: Option<Vec<String>>,
+    /// End the game after the tick in flight once SIGINT or SIGTERM came
+    /// (`play` only; see `catch_interrupts`).
+    pub stop_on_interrupt: bool,
 }
 
 /// One finished (or cut) game, as [`play_game`] returns it.
@@ -318,6 +351,8 @@ pub struct GameOutcome {
     pub forfeits: Vec<u32>,
     /// The replay file's text.
     pub replay: String,
+    /// Cut short by SIGINT or SIGTERM.
+    pub interrupted: bool,
     /// What process bots wrote on stderr, and their faults, as JSON lines
     /// (see `play/stdio.rs`); empty when there is none.
     pub stderr_log: String,
@@ -571,7 +606,8 @@ async fn drive<G: Playable, T: Table<G>>(
     }
     table.start(&game).await?;
     let mut actions = Vec::with_capacity(game.seats());
-    while game.tick() < ticks_max && !game.is_over() {
+    let interrupted = || options.stop_on_interrupt && INTERRUPTED.load(Ordering::Relaxed);
+    while game.tick() < ticks_max && !game.is_over() && !interrupted() {
         actions.clear();
         table.actions(&game, &mut actions).await?;
         let events = game.step(&actions);
@@ -592,6 +628,7 @@ async fn drive<G: Playable, T: Table<G>>(
         places: table.places(&game),
         forfeits: table.forfeits(&game),
         replay: String::from_utf8(replay).context("the replay is not UTF-8")?,
+        interrupted: interrupted(),
         stderr_log: table.take_log(),
         summary: table.summary(&game, &start.labels),
         busy_start: table.busy_start(),

@@ -142,3 +142,30 @@ fn settings_and_profile_reach_the_replay() {
     let verify = snakepit(["replay".as_ref(), path.as_os_str(), "--verify".as_ref()]);
     assert_eq!(stdout(&verify), "ok: 30 ticks verified\n");
 }
+
+/// Ctrl-C (or SIGTERM) ends `play` after the tick in flight: the result is
+/// printed and the replay holds the ticks played, and verifies.
+#[test]
+fn an_interrupted_game_keeps_its_replay() {
+    let dir = TempDir::new("interrupted");
+    let replay = dir.join("cut.jsonl");
+    for signal in ["INT", "TERM"] {
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_snakepit"))
+            .args(["play", "--seed", "4", "--ticks", "100000000", "--set", "rounds=false", "--bot", "builtin:greedy", "--bot", "builtin:random", "--replay"])
+            .arg(&replay)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        let sent = std::process::Command::new("kill").args([format!("-{signal}"), child.id().to_string()]).status().unwrap();
+        assert!(sent.success());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "SIG{signal}: {}", stderr(&out));
+        assert!(stderr(&out).contains("interrupted after"), "{}", stderr(&out));
+        assert!(stdout(&out).starts_with("snakebattle: "), "the result is printed: {}", stdout(&out));
+        let verified = snakepit(["replay".as_ref(), replay.as_os_str(), "--verify".as_ref()]);
+        assert!(verified.status.success(), "SIG{signal}: {}", stderr(&verified));
+        assert!(stdout(&verified).starts_with("ok: "), "{}", stdout(&verified));
+    }
+}
