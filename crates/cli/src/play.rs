@@ -191,6 +191,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         echo_bot_stderr: args.bot_stderr,
         labels: None,
         stop_on_interrupt: true,
+        stop: None,
     };
     catch_interrupts();
     // Refuse an unwritable replay path before the game, not after it.
@@ -330,6 +331,10 @@ pub struct RunOptions {
     /// End the game after the tick in flight once SIGINT or SIGTERM came
     /// (`play` only; see `catch_interrupts`).
     pub stop_on_interrupt: bool,
+    /// End the game after the tick in flight once this is set (a
+    /// tournament that stops: its games block in their bots' answers, so
+    /// dropping them would wait for the game's end).
+    pub stop: Option<std::sync::Arc<AtomicBool>>,
 }
 
 /// One finished (or cut) game, as [`play_game`] returns it.
@@ -606,7 +611,10 @@ async fn drive<G: Playable, T: Table<G>>(
     }
     table.start(&game).await?;
     let mut actions = Vec::with_capacity(game.seats());
-    let interrupted = || options.stop_on_interrupt && INTERRUPTED.load(Ordering::Relaxed);
+    let interrupted = || {
+        (options.stop_on_interrupt && INTERRUPTED.load(Ordering::Relaxed))
+            || options.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+    };
     while game.tick() < ticks_max && !game.is_over() && !interrupted() {
         actions.clear();
         table.actions(&game, &mut actions).await?;

@@ -35,6 +35,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -346,13 +347,18 @@ async fn play_round(
     let workers = jobs.min(todo.len());
     let queue = Arc::new(Mutex::new(todo));
     let (cancel, cancelled) = tokio::sync::watch::channel(false);
+    // Set with `cancel`: running games end after their tick in flight
+    // (their bots' answers block the worker's runtime, so a dropped game
+    // would only end with its last tick).
+    let halt = Arc::new(AtomicBool::new(false));
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let mut threads = Vec::with_capacity(workers);
     for n in 0..workers {
         let (queue, context, tx, cancelled) = (Arc::clone(&queue), Arc::clone(context), tx.clone(), cancelled.clone());
+        let halt = Arc::clone(&halt);
         let thread = std::thread::Builder::new()
             .name(format!("game-{n}"))
-            .spawn(move || worker(&queue, &context, &tx, cancelled))
+            .spawn(move || worker(&queue, &context, &tx, cancelled, &halt))
             .context("cannot start a worker thread")?;
         threads.push(thread);
     }
@@ -372,11 +378,13 @@ async fn play_round(
                     if stop.failed.is_none() {
                         stop.failed = Some((game, err));
                     }
+                    halt.store(true, Ordering::Relaxed);
                     let _ = cancel.send(true);
                 }
             },
             () = signals.next(), if !stop.interrupted => {
                 stop.interrupted = true;
+                halt.store(true, Ordering::Relaxed);
                 let _ = cancel.send(true);
             }
             _ = ticker.tick() => progress.draw(false),
@@ -395,6 +403,7 @@ fn worker(
     context: &Shared,
     tx: &tokio::sync::mpsc::UnboundedSender<Message>,
     cancelled: tokio::sync::watch::Receiver<bool>,
+    halt: &Arc<AtomicBool>,
 ) {
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
@@ -419,9 +428,13 @@ fn worker(
             };
             let game = fixture.game;
             let played = tokio::select! {
-                r = play_one(&fixture, context) => r,
+                r = play_one(&fixture, context, halt) => r,
                 () = cancel => return,
             };
+            // A game cut short by the halt is not a result.
+            if *cancelled.borrow() {
+                return;
+            }
             let message = match played {
                 Ok(r) => Message::Done(r),
                 Err(e) => Message::Failed(game, e),
@@ -440,15 +453,16 @@ fn worker(
 const BUSY_START_ATTEMPTS: u32 = 10;
 
 /// Plays one game and writes its replay; returns its result line.
-async fn play_one(fixture: &Fixture, context: &Shared) -> anyhow::Result<GameResult> {
+async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -> anyhow::Result<GameResult> {
     let seed = game_seed(context.seed, fixture.game);
     let bots: Vec<BotSpec> = fixture.seats.iter().map(|&b| context.specs[b].clone()).collect();
-    let mut outcome = play::play_game(&context.flags, &bots, seed, &RunOptions::default()).await?;
+    let options = RunOptions { stop: Some(Arc::clone(halt)), ..RunOptions::default() };
+    let mut outcome = play::play_game(&context.flags, &bots, seed, &options).await?;
     for _ in 1..BUSY_START_ATTEMPTS {
         if !outcome.busy_start {
             break;
         }
-        outcome = play::play_game(&context.flags, &bots, seed, &RunOptions::default()).await?;
+        outcome = play::play_game(&context.flags, &bots, seed, &options).await?;
     }
     let path = context.games_dir.join(format!("{:06}.jsonl", fixture.game));
     std::fs::write(&path, &outcome.replay).with_context(|| format!("{}: cannot write the replay", path.display()))?;

@@ -260,3 +260,27 @@ fn bad_tournaments_are_refused() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("HTTP snakes play battlesnake"), "{}", stderr(&out));
 }
+
+/// Ctrl-C stops a tournament whose running games wait on slow programs
+/// within a move, not at the end of those games.
+#[test]
+fn an_interrupt_stops_running_games_of_slow_programs_promptly() {
+    let dir = TempDir::new("interrupt_slow");
+    let slow = "s=sh -c 'while read l; do sleep 0.2; echo; done'";
+    let child = Command::new(env!("CARGO_BIN_EXE_snakepit"))
+        .args(["tournament", "--game", "snakebattle", "--bot", slow, "--bot", "g=builtin:greedy", "--games", "2", "--jobs", "1", "--ticks", "1000", "--out"])
+        .arg(dir.join("t"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A game takes 200 s at this pace; stop it a few moves in.
+    std::thread::sleep(Duration::from_secs(2));
+    let sent = Instant::now();
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let took = sent.elapsed();
+    assert!(took < Duration::from_secs(10), "the tournament took {took:?} to stop");
+    assert!(stderr(&out).contains("interrupted after 0 of 2 games"), "{}", stderr(&out));
+}
