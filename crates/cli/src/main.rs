@@ -80,6 +80,8 @@ fn main() -> ExitCode {
                 .from_env_lossy(),
         )
         .with_writer(std::io::stderr)
+        // Colours only for a person at a terminal, not in a log file.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     match cli.command.run() {
         Ok(()) => ExitCode::SUCCESS,

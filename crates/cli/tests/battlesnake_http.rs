@@ -82,6 +82,8 @@ fn play(args: &[&str], replay: &Path) -> String {
     all.push(replay.display().to_string());
     let out = snakepit(&all);
     assert!(out.status.success(), "play failed: {}", stderr(&out));
+    // What is logged to a file has no terminal colour codes.
+    assert!(!stderr(&out).contains('\x1b'), "colour codes in a log: {:?}", stderr(&out));
     stdout(&out)
 }
 
