@@ -162,6 +162,12 @@ fn bad_settings_and_seats_exit_2() {
     assert_eq!(value.status.code(), Some(2));
     assert!(stderr(&value).starts_with("error: invalid settings: setting rounds="), "{}", stderr(&value));
 
+    for zero in ["round_ticks=0", "players_per_field=0"] {
+        let out = snakepit(["play", "--bot", "builtin:random", "--set", zero]);
+        assert_eq!(out.status.code(), Some(2), "{zero}");
+        assert!(stderr(&out).contains("at least 1"), "{zero}: {}", stderr(&out));
+    }
+
     let profile = snakepit(["play", "--bot", "builtin:random", "--profile", "chess"]);
     assert_eq!(profile.status.code(), Some(2), "{}", stderr(&profile));
 

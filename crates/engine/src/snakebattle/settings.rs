@@ -202,10 +202,21 @@ impl Settings {
             "points_die_penalty" => p.die_penalty = int(key, value)?,
             "rounds" => self.rounds = flag(key, value)?,
             "countdown_ticks" => self.countdown_ticks = num(key, value)?,
-            "round_ticks" => self.round_ticks = num(key, value)?,
+            "round_ticks" => {
+                // A round of no ticks would end (and be won) at once, every tick.
+                self.round_ticks = num(key, value)?;
+                if self.round_ticks == 0 {
+                    return Err(SettingsError::bad(key, value, "at least 1"));
+                }
+            }
             "round_end_length" => self.round_end_length = num(key, value)?,
             "min_ticks_for_win" => self.min_ticks_for_win = num(key, value)?,
-            "players_per_field" => self.players_per_field = num(key, value)?,
+            "players_per_field" => {
+                self.players_per_field = num(key, value)?;
+                if self.players_per_field == 0 {
+                    return Err(SettingsError::bad(key, value, "at least 1"));
+                }
+            }
             _ => return Err(SettingsError::UnknownKey(key.to_string())),
         }
         Ok(())
