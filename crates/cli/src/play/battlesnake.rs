@@ -37,7 +37,7 @@ use std::time::Duration;
 pub(super) fn setup(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::Result<(Battlesnake, BattlesnakeTable)> {
     let kind = GameKind::Battlesnake;
     refuse_flag(flags.profile.is_some(), "--profile", kind, "snakebattle")?;
-    refuse_flag(flags.map.is_some(), "--map", kind, "snakebattle")?;
+    refuse_flag(flags.map.is_some(), "--map", kind, "snakebattle, hex, duel and multisnake")?;
     let mut raw = RawSettings::default();
     if let Some(r) = &flags.ruleset {
         raw.set("name", r);

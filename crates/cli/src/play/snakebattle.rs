@@ -20,7 +20,7 @@ use std::path::Path;
 pub(super) fn setup(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::Result<(SnakeBattle, SnakebattleTable)> {
     let game_kind = GameKind::Snakebattle;
     refuse_flag(flags.ruleset.is_some(), "--ruleset", game_kind, "battlesnake")?;
-    refuse_flag(flags.width.is_some() || flags.height.is_some(), "--width/--height", game_kind, "battlesnake")?;
+    refuse_flag(flags.width.is_some() || flags.height.is_some(), "--width/--height", game_kind, "battlesnake and carrots")?;
     let profile = flags.profile.as_deref().map(|p| ("profile", p));
     let pairs = profile.into_iter().chain(flags.set.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     let settings = Settings::from_pairs(pairs).context("invalid settings")?;

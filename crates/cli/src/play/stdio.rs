@@ -33,7 +33,7 @@ pub(super) fn setup_carrots(args: &GameFlags, bots: &[BotSpec], seed: u64) -> an
     let kind = GameKind::Carrots;
     refuse_flag(args.profile.is_some(), "--profile", kind, "snakebattle")?;
     refuse_flag(args.ruleset.is_some(), "--ruleset", kind, "battlesnake")?;
-    refuse_flag(args.map.is_some(), "--map", kind, "duel and multisnake")?;
+    refuse_flag(args.map.is_some(), "--map", kind, "snakebattle, hex, duel and multisnake")?;
     let (w, h) = (args.width.map(|w| w.to_string()), args.height.map(|h| h.to_string()));
     let size = w.iter().map(|w| ("width", w.as_str())).chain(h.iter().map(|h| ("height", h.as_str())));
     let settings = carrots::Settings::from_pairs(size.chain(pairs(args))).map_err(|e| BadInput(format!("invalid settings: {e}")))?;
