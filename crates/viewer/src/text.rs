@@ -57,6 +57,68 @@ impl TerminalView for SnakeBattle {
         }
         line
     }
+
+    fn event_line(event: &snakepit_engine::snakebattle::Event) -> String {
+        snakebattle_event_line(event)
+    }
+}
+
+/// SnakeBattle's events as sentences; seats as `#0`, as its status line.
+fn snakebattle_event_line(event: &snakepit_engine::snakebattle::Event) -> String {
+    use snakepit_engine::snakebattle::{Death, Event, Item, RoundEnd, ScoreReason};
+    let item = |i: &Item| match i {
+        Item::Apple => "an apple",
+        Item::Stone => "a stone",
+        Item::Gold => "gold",
+        Item::FuryPill => "a fury pill",
+        Item::FlyingPill => "a flying pill",
+    };
+    match event {
+        Event::Spawned { snake, at } => format!("#{snake} appears at {at}"),
+        Event::Countdown { left } => format!("the round starts in {left}"),
+        Event::RoundStarted { round } => format!("round {round} starts"),
+        Event::RoundEnded { round, reason, winners } => {
+            let why = match reason {
+                RoundEnd::MaxLength => "a snake reached the winning length",
+                RoundEnd::Timeout => "time is up",
+                RoundEnd::LastAlive => "at most one snake is left",
+            };
+            let who: Vec<String> = winners.iter().map(|w| format!("#{w}")).collect();
+            let won = if who.is_empty() { "nobody wins".to_string() } else { format!("{} won", who.join(", ")) };
+            format!("round {round} is over ({why}): {won}")
+        }
+        Event::StoneDropped { snake, at } => format!("#{snake} drops a stone at {at}"),
+        Event::SelfBite { snake, cut } => format!("#{snake} bites itself and loses {cut} cells"),
+        Event::Bite { attacker, victim, cut } => format!("#{attacker} bites {cut} cells off #{victim}"),
+        Event::HeadOn { attacker, target } => format!("#{attacker} runs head-on into #{target}"),
+        Event::Ate { snake, item: it, at } => format!("#{snake} eats {} at {at}", item(it)),
+        Event::Died { snake, cause } => {
+            let why = match cause {
+                Death::Wall => "hit a wall".to_string(),
+                Death::StartFloor => "entered a start floor".to_string(),
+                Death::OffBoard => "left the board".to_string(),
+                Death::Stone => "a stone made it too short".to_string(),
+                Death::HeadOn(by) => format!("lost a head-on with #{by}"),
+                Death::Crash(into) => format!("ran into #{into}"),
+                Death::Shrink => "shrank below 2".to_string(),
+                Death::Suicide => "ACT(0)".to_string(),
+            };
+            format!("#{snake} dies: {why}")
+        }
+        Event::ItemSpawned { item: it, at } => format!("{} appears at {at}", item(it)),
+        Event::Scored { snake, reason, points } => {
+            let why = match reason {
+                ScoreReason::Apple => "apple".to_string(),
+                ScoreReason::Gold => "gold".to_string(),
+                ScoreReason::Stone => "stone".to_string(),
+                ScoreReason::Kill(of) => format!("killed #{of}"),
+                ScoreReason::Bite(of) => format!("bit #{of}"),
+                ScoreReason::Win => "won the round".to_string(),
+                ScoreReason::Death => "died".to_string(),
+            };
+            format!("#{snake} {points:+} points ({why})")
+        }
+    }
 }
 
 /// Battlesnake in the engine's orientation (the API's top row first): `.`
@@ -196,6 +258,49 @@ impl TerminalView for Multisnake {
         }
         line
     }
+
+    fn event_line(event: &snakepit_engine::multisnake::Event) -> String {
+        use snakepit_engine::multisnake::{Blocker, Death, EndReason, Event, Growth, Tile};
+        let s = |seat: &usize| seat_letter(*seat);
+        let seats = |all: &[usize]| all.iter().map(|w| s(w).to_string()).collect::<Vec<_>>().join(", ");
+        match event {
+            Event::Ate { snake, sign, at } => {
+                let sign = if *sign == Tile::Plus { "+" } else { "-" };
+                format!("{} takes the {sign} at {at}", s(snake))
+            }
+            Event::Grew { snake, by, len } => {
+                let why = match by {
+                    Growth::Turn => "the turn's growth",
+                    Growth::Plus => "a +",
+                };
+                format!("{} grows to {len} ({why})", s(snake))
+            }
+            Event::Shrank { snake, len } => format!("{} shrinks to {len}", s(snake)),
+            Event::Died { snake, cause } => {
+                let why = match cause {
+                    Death::Blocked(Blocker::Wall) => "blocked by a wall".to_string(),
+                    Death::Blocked(Blocker::Snake(by)) => format!("blocked by {}", s(by)),
+                    Death::Blocked(Blocker::Reverse) => "turned back into its neck".to_string(),
+                    Death::HeadOn(with) => format!("head-on with {}", seats(with)),
+                    Death::Starved => "a - left it no length".to_string(),
+                    Death::Forfeit => "its bot failed".to_string(),
+                };
+                format!("{} dies: {why}", s(snake))
+            }
+            Event::Ended { winners, reason } => {
+                let why = match reason {
+                    EndReason::LastAlive => "one snake is left",
+                    EndReason::AllDied => "every snake died",
+                    EndReason::TurnLimit => "the turn limit",
+                };
+                if winners.is_empty() {
+                    format!("game over ({why}): nobody wins")
+                } else {
+                    format!("game over ({why}): {} won", seats(winners))
+                }
+            }
+        }
+    }
 }
 
 /// Hex: the spectator's board the bots' protocol draws (`☼` wall, each
@@ -276,6 +381,37 @@ mod tests {
         assert!(rows.iter().all(|r| r.chars().count() == game.size()));
         let status = game.status_line(&["a".into(), "b".into()]);
         assert!(status.starts_with("tick 0 | countdown 5 | #0 a len 2 score 0 asleep | #1 b "), "{status}");
+    }
+
+    #[test]
+    fn snakebattle_and_multisnake_events_read_as_sentences() {
+        use snakepit_engine::Pos;
+        use snakepit_engine::snakebattle::{Action, Event, Item, ScoreReason};
+        let ate = Event::Ate { snake: 0, item: Item::Apple, at: Pos::new(3, 4) };
+        assert_eq!(SnakeBattle::event_line(&ate), "#0 eats an apple at [3,4]");
+        let scored = Event::Scored { snake: 1, reason: ScoreReason::Kill(0), points: 10 };
+        assert_eq!(SnakeBattle::event_line(&scored), "#1 +10 points (killed #0)");
+        // No event of a played game reads as Rust's debug text.
+        let mut game = SnakeBattle::new(Settings::default(), Map::default_map(), 5, 3).unwrap();
+        let mut seen = 0;
+        for _ in 0..400 {
+            for e in game.step(&[Action::default(); 5]) {
+                let line = SnakeBattle::event_line(&e);
+                let debug_like = line.contains('{') || line.starts_with(|c: char| c.is_ascii_uppercase());
+                assert!(!debug_like, "{line}");
+                seen += 1;
+            }
+        }
+        assert!(seen > 50, "{seen} events");
+        use snakepit_engine::multisnake as ms;
+        let mut game = ms::Multisnake::new(ms::Settings::default(), ms::builtin_map("quad-32x32").unwrap(), 2);
+        while !game.is_over() && game.turn() < 300 {
+            for e in game.step(&[ms::Action::default(); 4]) {
+                let line = ms::Multisnake::event_line(&e);
+                let debug_like = line.contains('{') || line.starts_with(|c: char| c.is_ascii_lowercase() && c != 'g');
+                assert!(!debug_like, "{line}");
+            }
+        }
     }
 
     #[test]
