@@ -94,7 +94,7 @@ fn replay_prints_boards_and_events() {
     assert!(text.starts_with("snakebattle seed 1 engine "), "{}", &text[..200]);
     assert!(text.contains("\n== tick 1: moves "));
     assert!(text.contains("\n== tick 400: moves "));
-    assert!(text.contains("RoundStarted { round: 1 }"));
+    assert!(text.contains("\nround 1 starts\n"), "the events read as sentences");
     // 30 rows of 30 cells after every tick header.
     let after = text.split("\n== tick 7: moves ").nth(1).unwrap();
     let rows: Vec<&str> = after.lines().skip(1).take(30).collect();
