@@ -135,6 +135,11 @@ fn hex_json_answers() {
     // The Hex state says whose pieces are where; the default move answer of
     // the other games names no piece.
     assert!(Wire::Json.parse_answer::<Hex>(b"{\"move\":\"up\"}").is_err());
+    // A turn without a move, as the text protocol's empty line.
+    assert_eq!(parse_hex_answer(b"{\"skip\":true}\n"), Ok(hx::Action::Skip));
+    assert_eq!(hex_answer_line(&hx::Action::Skip).as_deref(), Some("{\"skip\":true}\n"));
+    assert!(parse_hex_answer(b"{\"skip\":false}").is_err());
+    assert!(parse_hex_answer(b"{}").is_err());
 }
 
 #[test]

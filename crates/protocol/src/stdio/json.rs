@@ -98,6 +98,8 @@
 //!   cell, a clone, or two with `"jump":true`, a jump; `"jump"` is optional.
 //!   A piece that is not the bot's, or a target that is not free, is the
 //!   engine's to ignore at the tick, as for the text command.
+//!   `{"skip":true}` makes no move this tick (the text protocol's empty
+//!   line).
 
 use super::answer::{AnswerError, AnswerProblem, trimmed_line};
 use serde::{Deserialize, Serialize};
@@ -620,6 +622,12 @@ pub fn parse_hex_answer(line: &[u8]) -> Result<hx::Action, AnswerError> {
     const SHAPE: &str = "{\"from\": [x, y], \"move\": ..., \"jump\": false}";
     let text = object_text(line, SHAPE)?;
     let json = |message: String| AnswerError::new(line, AnswerProblem::Json { message });
+    if let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(text)
+        && o.len() == 1
+        && o.get("skip") == Some(&serde_json::Value::Bool(true))
+    {
+        return Ok(hx::Action::Skip);
+    }
     let answer: HexAnswer = serde_json::from_str(text).map_err(|e| json(format!("not {SHAPE}: {e}")))?;
     let coordinate = |v: &serde_json::Value| v.as_i64().and_then(|n| i32::try_from(n).ok());
     let from = match answer.from.as_array().map(Vec::as_slice) {
@@ -638,11 +646,11 @@ pub fn parse_hex_answer(line: &[u8]) -> Result<hx::Action, AnswerError> {
     Ok(hx::Action::Move { from: Pos::new(x, y), dir, jump })
 }
 
-/// The line a Hex bot writes for `action`; `None` for a skip, which has no
-/// JSON answer.
+/// The line a Hex bot writes for `action` (`Option` for the callers that
+/// expect one; every action has its line now).
 pub fn hex_answer_line(action: &hx::Action) -> Option<String> {
     match *action {
-        hx::Action::Skip => None,
+        hx::Action::Skip => Some("{\"skip\":true}\n".to_string()),
         hx::Action::Move { from, dir, jump } => Some(format!(
             "{{\"from\":[{},{}],\"move\":\"{}\",\"jump\":{jump}}}\n",
             from.x,
