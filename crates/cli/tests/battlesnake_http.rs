@@ -171,6 +171,14 @@ fn misbehaving_snakes_repeat_their_last_move_and_the_game_goes_on() {
         assert!(out_on > 10, "seat {seat} played on well after its bad answer (out on turn {out_on})");
     }
     verify(&replay);
+    // Their faults are in the replay's stderr log, as process bots' are,
+    // at the tick they belong to, with the reason.
+    let log = std::fs::read_to_string(dir.join("r.jsonl.stderr.jsonl")).unwrap();
+    let faults: Vec<serde_json::Value> = log.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    for (seat, says) in [(0, "timed out after 500 ms"), (1, "HTTP status 500"), (2, "bad move")] {
+        let found = faults.iter().any(|f| f["t"] == 2 && f["seat"] == seat && f["fault"].as_str().unwrap().contains(says));
+        assert!(found, "seat {seat}: {log}");
+    }
 
     // The failed snakes were asked again on the next turns.
     let reqs = snakes.requests();

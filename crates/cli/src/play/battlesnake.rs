@@ -234,7 +234,9 @@ impl Table<Battlesnake> for BattlesnakeTable {
                     self.meta.snakes[seat].shout = a.shout.unwrap_or_default();
                 }
                 Err(e) => {
-                    tracing::warn!(turn = game.turn() + 1, seat, error = %e, "no usable move; the snake repeats its last one");
+                    let label = self.meta.snakes[seat].name.clone();
+                    let fault = format!("{e}; the rules repeat its last move");
+                    self.process.note_fault(game.turn() + 1, seat, &label, &fault);
                     self.meta.snakes[seat].shout.clear();
                 }
             }

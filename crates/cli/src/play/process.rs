@@ -176,6 +176,17 @@ impl ProcessSeats {
         &self.faults
     }
 
+    /// Counts, logs and prints (as the options say) the fault of a seat
+    /// that is not a process (an HTTP snake), so that every seat's faults
+    /// are in one log, with the tick they belong to.
+    pub(super) fn note_fault(&mut self, tick: u64, seat: usize, label: &str, fault: &str) {
+        if self.echo_faults {
+            eprintln!("tick {tick}: seat {seat} ({label}) gave no usable move: {fault}");
+        }
+        let line = serde_json::json!({ "t": tick, "seat": seat, "stderr": [], "dropped": 0, "fault": fault });
+        let _ = writeln!(self.log, "{line}");
+    }
+
     /// The stderr log (see the module docs).
     pub(super) fn take_log(&mut self) -> String {
         std::mem::take(&mut self.log)
