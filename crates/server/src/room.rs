@@ -521,9 +521,10 @@ impl<G: RoomGame> Room<G> {
 
     /// Whether an uploaded program of this room has been asked for a move
     /// and has not answered yet. Its runner always answers, with the move
-    /// or with the fault, within the arena's deadline.
+    /// or with the fault, within the arena's deadline; a runner that has
+    /// ended is not waited for.
     fn programs_thinking(&self) -> bool {
-        self.seats.iter().any(|s| s.bot.as_ref().is_some_and(|b| b.code && b.awaiting))
+        self.seats.iter().any(|s| s.bot.as_ref().is_some_and(|b| b.code && b.awaiting && !b.tx.is_closed()))
     }
 
     fn seat_of(&self, player_id: &str) -> Option<usize> {
