@@ -461,12 +461,7 @@ impl<G: RoomGame> Room<G> {
                 }
                 due_since = None;
                 inputs_since_tick = 0;
-                self.tick();
-                // Scores first, then the frame: in a cluster a score
-                // anyone has seen is in the store, even if this node
-                // dies right after.
-                self.flush_scores(self.cfg.flush_every_tick).await;
-                self.publish(false);
+                self.tick_and_publish().await;
                 continue;
             };
             inputs_since_tick = inputs_since_tick.saturating_add(1);
@@ -505,9 +500,7 @@ impl<G: RoomGame> Room<G> {
                         // and the next one a whole period later.
                         due_since = None;
                         inputs_since_tick = 0;
-                        self.tick();
-                        self.flush_scores(self.cfg.flush_every_tick).await;
-                        self.publish(false);
+                        self.tick_and_publish().await;
                         interval.reset();
                     }
                 }
@@ -517,6 +510,15 @@ impl<G: RoomGame> Room<G> {
                 }
             }
         }
+    }
+
+    /// Plays a tick, then writes its scores and publishes its frame, in
+    /// that order: in a cluster a score anyone has seen is in the store,
+    /// even if this node dies right after.
+    async fn tick_and_publish(&mut self) {
+        self.tick();
+        self.flush_scores(self.cfg.flush_every_tick).await;
+        self.publish(false);
     }
 
     /// Whether an uploaded program of this room has been asked for a move
