@@ -1,6 +1,7 @@
 // The stdin/stdout arenas in the browser: a spectator watches a duel to its
 // result, a person steers their duel snake with WASD and the arrow keys,
-// and a contestant uploads a program whose stderr shows on their page only.
+// a contestant uploads a program whose stderr shows on their page only, and
+// a duel player saves KingOfBots' own Java bot.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, launch, register, uniqueName, until, unexpectedErrors } from './helpers.mjs';
@@ -159,5 +160,24 @@ test("an uploaded program runs, and its stderr shows on its owner's page only", 
   const seen = await watcher.evaluate(() => document.documentElement.outerHTML + JSON.stringify(window.__snakepit.frame));
   assert.ok(seen.includes(p.name), 'the spectator sees the player');
   assert.ok(!seen.includes('stderr-marker'), 'but not their stderr');
+  assert.deepEqual(unexpectedErrors(problems), []);
+});
+
+test("a duel player saves the arena's own Java bot, and it plays", async (t) => {
+  const { newPage, problems } = await launch(t);
+  const page = await newPage();
+  const p = await register(uniqueName('kob'), 'duel');
+  await page.goto(p.url);
+  await page.waitForFunction(() => window.__snakepit.codeLoaded === true && window.__snakepit.player !== null);
+  // The Java starter is KingOfBots' sample bot: a Supplier<Integer> that
+  // reads input.txt, saved as it is.
+  await page.selectOption('#code-lang', 'java');
+  await page.click('#code-starter');
+  assert.match(await page.inputValue('#code-source'), /implements java\.util\.function\.Supplier<Integer>/);
+  await page.fill('#code-name', 'sample');
+  await page.click('#code-save');
+  await page.waitForFunction(() => window.__snakepit.codeSaved === 1);
+  // Compiled in the sandbox, then it answers moves.
+  await page.waitForFunction(() => /ok after \d+ ms/.test(document.getElementById('log').textContent), null, { timeout: 60000 });
   assert.deepEqual(unexpectedErrors(problems), []);
 });

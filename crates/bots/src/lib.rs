@@ -8,4 +8,5 @@ pub mod builtin;
 pub mod hexbots;
 pub mod http;
 pub mod process;
+pub mod source;
 pub mod stdio_match;

@@ -19,7 +19,7 @@
 use crate::bot_spec::BotSpec;
 use crate::play::{self, GameFlags, GameKind, GameOutcome, RunOptions};
 use anyhow::Context;
-use snakepit_store::spec::{CODE_PREFIX, MatchResult, MatchSpec, QUEUED_LANGS};
+use snakepit_store::spec::{CODE_PREFIX, MatchResult, MatchSpec};
 use snakepit_store::{ClaimedMatch, NewMatch, NewReplay, Store};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -425,34 +425,20 @@ impl Job {
                 .await
                 .map_err(|e| format!("cannot read the program of {player}: {e}"))?
                 .ok_or_else(|| format!("player {player:?} has no saved program"))?;
-            let file = match code.lang.as_str() {
-                "python" => "bot.py",
-                "javascript" => "bot.js",
-                "c" => "bot.c",
-                other => {
-                    return Err(format!(
-                        "programs in {other:?} do not play queued games (these do: {})",
-                        QUEUED_LANGS.join(", ")
-                    ));
-                }
-            };
+            // Written as the server's rooms write it, and run the same
+            // way: compiled languages are compiled in the sandbox.
+            let program = snakepit_bots::source::SourceProgram::new(&spec.game, &code.lang, &code.source)
+                .map_err(|e| format!("the program of {player}: {e}"))?;
             let dir = folder.join(format!("seat{seat}"));
             std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            let path = dir.join(file);
-            std::fs::write(&path, &code.source).map_err(|e| format!("{}: {e}", path.display()))?;
-            // The path is one quoted word of the command line (which is
-            // not a shell): it is copied into the bot's folder.
-            let path = path.display().to_string();
-            if path.contains(['\'', '"']) {
-                return Err(format!("the folder {path:?} cannot be quoted on a command line"));
+            program.write(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            // The folder is one quoted word of the command line (which is
+            // not a shell): its files are copied into the bot's folder.
+            let dir = dir.display().to_string();
+            if dir.contains(['\'', '"']) {
+                return Err(format!("the folder {dir:?} cannot be quoted on a command line"));
             }
-            *bot = match code.lang.as_str() {
-                "python" => format!("python3 '{path}'"),
-                "javascript" => format!("node '{path}'"),
-                // Compiled in the sandbox, in the bot's own folder, as the
-                // server's rooms do.
-                _ => format!("/bin/sh -c 'gcc -O2 -o bot bot.c -lm && exec ./bot' '{path}'"),
-            };
+            *bot = format!("/bin/sh -c '{}' '{dir}'", program.shell_line);
         }
         if labels != spec.bots {
             out.labels = Some(labels);

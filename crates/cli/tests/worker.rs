@@ -315,11 +315,17 @@ async fn the_ladder_pairs_plays_and_rates_saved_programs() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let python = std::fs::read_to_string(root.join("starters/duel/python/bot.py")).unwrap();
     let js = std::fs::read_to_string(root.join("starters/duel/js/bot.js")).unwrap();
+    // The seed's KingOfBots bot, as a KingOfBots player saves it.
+    let kob = std::fs::read_to_string(
+        root.join("starters/duel/java-harness/seed/com/ilvxgee/botrunningsystem/utils/Bot.java"),
+    )
+    .unwrap();
     let mut ids = Vec::new();
     for (name, lang, source) in [
         ("py1", "python", &python),
         ("py2", "python", &python),
         ("js1", "javascript", &js),
+        ("kob", "java", &kob),
     ] {
         let p = store.add_player(name, "duel").await.unwrap();
         let code = CodeRow {
@@ -355,14 +361,11 @@ async fn the_ladder_pairs_plays_and_rates_saved_programs() {
         .unwrap();
     let start = Instant::now();
     let rated_games = loop {
-        let games: i64 = store
-            .ratings("duel")
-            .await
-            .unwrap()
-            .iter()
-            .map(|r| r.games)
-            .sum();
-        if games >= 8 {
+        let ratings = store.ratings("duel").await.unwrap();
+        let games: i64 = ratings.iter().map(|r| r.games).sum();
+        // Every language played, the Java bot included.
+        let java_played = ratings.iter().any(|r| r.player_id == ids[3] && r.games > 0);
+        if games >= 8 && java_played {
             break games;
         }
         assert!(

@@ -34,15 +34,12 @@ use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use serde::Deserialize;
 use snakepit_bots::process::{BotCommand, ProcessBot, StderrLines};
+use snakepit_bots::source::{LANGUAGES, SourceProgram};
 use snakepit_bots::stdio_match::{MatchSettings, SeatFault};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tokio::sync::mpsc;
-
-/// Languages a program may be written in: key, label, file name.
-pub const LANGS: &[(&str, &str, &str)] =
-    &[("python", "Python 3", "bot.py"), ("javascript", "JavaScript (node)", "bot.js"), ("c", "C (gcc)", "bot.c")];
 
 /// The starter program of a game in a language: the random safe movers of
 /// `starters/`.
@@ -57,23 +54,13 @@ pub fn starter(game: &str, lang: &str) -> Option<&'static str> {
         ("carrots", "c") => include_str!("../../../starters/carrots/c/bot.c"),
         ("duel", "c") => include_str!("../../../starters/duel/c/bot.c"),
         ("multisnake", "c") => include_str!("../../../starters/multisnake/c/bot.c"),
-        _ => return None,
-    })
-}
-
-/// How to run a saved source file.
-fn command(lang: &str, file: &Path) -> Option<BotCommand> {
-    let name = file.file_name()?.to_string_lossy().into_owned();
-    Some(match lang {
-        // Unbuffered, so that an answer printed without a flush still
-        // arrives.
-        "python" => BotCommand::new("python3").arg("-u").arg(name).file(file),
-        "javascript" => BotCommand::new("node").arg(name).file(file),
-        // Compiled inside the sandbox, in the bot's own folder, at every
-        // start: the compiler gets no more rights than the program, and its
-        // errors go to the owner's stderr pane. It counts against the
-        // first move's longer deadline.
-        "c" => BotCommand::shell(format!("gcc -O2 -o bot {name} -lm && exec ./bot")).file(file),
+        ("carrots", "java") => include_str!("../../../starters/carrots/java/Bot.java"),
+        ("multisnake", "java") => include_str!("../../../starters/multisnake/java/Bot.java"),
+        // A KingOfBots player knows the seed's sample bot, which runs
+        // unmodified (see `snakepit_bots::source`).
+        ("duel", "java") => {
+            include_str!("../../../starters/duel/java-harness/seed/com/ilvxgee/botrunningsystem/utils/Bot.java")
+        }
         _ => return None,
     })
 }
@@ -84,23 +71,22 @@ fn work_root(st: &AppState) -> PathBuf {
     st.cfg.code.work_dir.clone().unwrap_or_else(|| std::env::temp_dir().join("snakepit-code"))
 }
 
-/// A source file that is removed when its runner ends.
+/// The files of a saved program, removed when its runner ends.
 struct SourceFile {
     folder: PathBuf,
-    file: PathBuf,
 }
 
 impl SourceFile {
-    fn write(root: &Path, conn_id: u64, player_id: &str, file_name: &str, source: &str) -> std::io::Result<SourceFile> {
+    fn write(root: &Path, conn_id: u64, player_id: &str, program: &SourceProgram) -> std::io::Result<SourceFile> {
         use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
         let folder = root.join(format!("{player_id}-{conn_id}"));
         // Only the server reads contestants' code; each start copies it
         // into the bot's own folder.
         std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&folder)?;
         std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o700))?;
-        let file = folder.join(file_name);
-        std::fs::write(&file, source)?;
-        Ok(SourceFile { folder, file })
+        let source = SourceFile { folder };
+        program.write(&source.folder)?;
+        Ok(source)
     }
 }
 
@@ -115,7 +101,7 @@ impl Drop for SourceFile {
 pub async fn start(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow) -> Result<(String, usize), String> {
     let parser = arenas::text_parser(&player.game)
         .ok_or_else(|| format!("{} does not run uploaded programs: carrots, duel and multisnake do", player.game))?;
-    let (_, _, file_name) = LANGS.iter().find(|l| l.0 == row.lang).ok_or_else(|| format!("unknown language {:?}", row.lang))?;
+    let program = SourceProgram::new(&player.game, &row.lang, &row.source)?;
     // In a cluster a program runs on the node that runs its room.
     match st.rooms.route_player(&player.id).await.map_err(|e| format!("finding the player's room: {e}"))? {
         crate::rooms::Route::Local => {}
@@ -123,9 +109,9 @@ pub async fn start(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow) -> Resu
         crate::rooms::Route::Unavailable(why) => return Err(why),
     }
     let conn_id = st.conn_id();
-    let source = SourceFile::write(&work_root(st), conn_id, &player.id, file_name, &row.source)
+    let source = SourceFile::write(&work_root(st), conn_id, &player.id, &program)
         .map_err(|e| format!("cannot write the program: {e}"))?;
-    let cmd = command(&row.lang, &source.file).ok_or_else(|| format!("unknown language {:?}", row.lang))?;
+    let cmd = program.command(&source.folder);
     let (tx, rx) = mpsc::channel(CONN_QUEUE_LEN);
     let (room, seat) = st.rooms.attach(player.clone(), ConnKind::Code, conn_id, tx).await?;
     let runner = Runner {
@@ -306,8 +292,8 @@ pub async fn get_code(State(st): State<Arc<AppState>>, Query(q): Query<BTreeMap<
     let empty = String::new();
     let p = player(&st, q.get("user").unwrap_or(&empty), q.get("code").unwrap_or(&empty)).await?;
     let saved = st.store.code(&p.id).await?;
-    let langs: Vec<_> = LANGS.iter().map(|(k, label, _)| serde_json::json!({ "key": k, "label": label })).collect();
-    let starters: BTreeMap<&str, &str> = LANGS.iter().filter_map(|(k, _, _)| Some((*k, starter(&p.game, k)?))).collect();
+    let langs: Vec<_> = LANGUAGES.iter().map(|l| serde_json::json!({ "key": l.key, "label": l.label })).collect();
+    let starters: BTreeMap<&str, &str> = LANGUAGES.iter().filter_map(|l| Some((l.key, starter(&p.game, l.key)?))).collect();
     Ok(Json(serde_json::json!({
         "game": p.game,
         "runs_code": arenas::text_parser(&p.game).is_some(),
@@ -347,18 +333,38 @@ pub async fn post_code(
     if arenas::text_parser(&p.game).is_none() {
         return Err(bad(format!("{} players connect a bot; uploaded programs play carrots, duel and multisnake", p.game)));
     }
-    if !LANGS.iter().any(|l| l.0 == u.lang) {
-        return Err(bad(format!("the languages are {}", LANGS.iter().map(|l| l.0).collect::<Vec<_>>().join(", "))));
-    }
     let name = check_name(&u.name)?;
     let max = st.cfg.code.source_bytes_max;
     if u.source.trim().is_empty() || u.source.len() > max || u.source.contains('\0') {
         return Err(bad(format!("a program is 1 to {max} bytes of text")));
     }
+    // The language known, and a Java program with a class to run.
+    SourceProgram::new(&p.game, &u.lang, &u.source).map_err(bad)?;
     let row = CodeRow { player_id: p.id.clone(), lang: u.lang, name, source: u.source };
     st.store.save_code(&row).await?;
     let (room, seat) = start(&st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row)
         .await
         .map_err(|e| AppError::Client(StatusCode::CONFLICT, format!("saved, but not started: {e}")))?;
     Ok(Json(serde_json::json!({ "saved": true, "room": room, "seat": seat })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queued_games_run_every_language_a_program_is_saved_in() {
+        let keys: Vec<&str> = LANGUAGES.iter().map(|l| l.key).collect();
+        assert_eq!(keys, snakepit_store::spec::QUEUED_LANGS);
+    }
+
+    #[test]
+    fn every_starter_is_accepted_in_its_language() {
+        for game in ["carrots", "duel", "multisnake"] {
+            for lang in LANGUAGES {
+                let source = starter(game, lang.key).unwrap_or_else(|| panic!("a {} starter for {game}", lang.key));
+                SourceProgram::new(game, lang.key, source).unwrap_or_else(|e| panic!("{game} {}: {e}", lang.key));
+            }
+        }
+    }
 }

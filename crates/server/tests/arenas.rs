@@ -206,7 +206,18 @@ async fn uploaded_code_runs_in_the_sandbox_and_only_its_owner_sees_its_stderr() 
 async fn the_starters_of_every_language_play_once_uploaded() {
     let server = start(arena_config("starters", 50)).await;
     let addr = server.addr;
-    for (game, lang) in [("duel", "python"), ("duel", "javascript"), ("duel", "c"), ("multisnake", "c"), ("carrots", "javascript")] {
+    // The Java starter of a duel is the seed's own KingOfBots bot, run
+    // unmodified under the harness.
+    let each = [
+        ("duel", "python"),
+        ("duel", "javascript"),
+        ("duel", "c"),
+        ("duel", "java"),
+        ("multisnake", "c"),
+        ("multisnake", "java"),
+        ("carrots", "javascript"),
+    ];
+    for (game, lang) in each {
         let (id, code, _) = register_for(addr, &format!("{game}-{lang}"), game).await;
         let (status, body) = http(addr, "GET", &format!("/api/code?user={id}&code={code}"), None, None).await;
         assert_eq!(status, 200, "{body}");
@@ -220,6 +231,37 @@ async fn the_starters_of_every_language_play_once_uploaded() {
         let played = wait_for(&mut page, 40, |m| m.contains("\"type\":\"player\"") && m.contains("ok after")).await;
         assert!(played.is_some(), "the {lang} starter plays {game}");
     }
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn java_that_does_not_compile_shows_the_compiler_and_java_without_a_class_is_refused() {
+    let server = start(arena_config("javac", 50)).await;
+    let addr = server.addr;
+    let (id, code, _) = register_for(addr, "javanese", "duel").await;
+    let post = |lang: &str, source: &str| {
+        let body = serde_json::json!({ "user": id, "code": code, "lang": lang, "name": "j", "source": source }).to_string();
+        async move { http(addr, "POST", "/api/code", Some(&body), None).await }
+    };
+    // Nothing to run: refused before it is saved, with what is missing.
+    let (status, body) = post("java", "interface Nothing {}").await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("Supplier<Integer>") && body.contains("main"), "{body}");
+    let (status, body) = post("fortran", "program bot").await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("java"), "{body}");
+    let (_, body) = http(addr, "GET", &format!("/api/code?user={id}&code={code}"), None, None).await;
+    assert!(json(&body)["saved"].is_null(), "nothing was saved: {body}");
+    // A KingOfBots bot with a type error: javac's message reaches the
+    // owner's pane, and the move is a fault.
+    let mut page = page(addr, &id, &code).await;
+    let broken = "public class Bot implements java.util.function.Supplier<Integer> {\n  public Integer get() { return \"up\"; }\n}\n";
+    let (status, body) = post("java", broken).await;
+    assert_eq!(status, 200, "{body}");
+    let javac = wait_for(&mut page, 40, |m| m.contains("\"type\":\"stderr\"") && m.contains("Bot.java:2: error")).await;
+    assert!(javac.is_some(), "the compiler's error is shown");
+    let fault = wait_for(&mut page, 40, |m| m.contains("\"type\":\"stderr\"") && m.contains("fault: ")).await;
+    assert!(fault.is_some(), "the move is a fault");
     server.shutdown().await;
 }
 

@@ -14,9 +14,11 @@ use serde::{Deserialize, Serialize};
 pub const CODE_PREFIX: &str = "code:";
 
 /// The languages of saved programs that queued games (ladder games, forks)
-/// run: Python, JavaScript, and C (compiled in the sandbox when the game
-/// starts, within the first move's longer deadline).
-pub const QUEUED_LANGS: &[&str] = &["python", "javascript", "c"];
+/// run: all of them (`snakepit_bots::source::LANGUAGES`, which the store
+/// does not depend on; the server checks that the two agree). C and Java
+/// are compiled in the sandbox when the game starts, within the first
+/// move's longer deadline.
+pub const QUEUED_LANGS: &[&str] = &["python", "javascript", "c", "java"];
 
 /// One queued game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

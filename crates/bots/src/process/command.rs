@@ -151,6 +151,13 @@ impl BotCommand {
         super::sandbox::SANDBOX_PATH.split(':').any(|dir| Path::new(dir).join(program).is_file())
     }
 
+    /// The words of a command line as [`from_command_line`](Self::from_command_line)
+    /// splits them (whitespace, `'…'` and `"…"` quoting), before any file
+    /// is looked at.
+    pub fn words(line: &str) -> Result<Vec<String>, &'static str> {
+        split_words(line)
+    }
+
     /// The `PATH` bots run with, for messages.
     pub const SANDBOX_PATH_DIRS: &'static str = super::sandbox::SANDBOX_PATH;
 

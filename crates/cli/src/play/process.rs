@@ -75,8 +75,10 @@ impl ProcessSeats {
                     // So would a script that is not there, and a program
                     // the sandbox's PATH does not have (a typo, or
                     // `json:builtin:random`).
-                    for word in line.split_whitespace().skip(1) {
-                        let word = word.trim_matches(['\'', '"']);
+                    // Words as the command line is split (a quoted shell
+                    // line is one word, and not a script's name).
+                    let words = BotCommand::words(line).unwrap_or_default();
+                    for word in words.iter().skip(1) {
                         if looks_like_script(word) && !Path::new(word).exists() {
                             return Err(BadInput(format!(
                                 "--bot {line:?}: {word} does not exist (paths are relative to the folder snakepit runs in)"
@@ -250,5 +252,7 @@ fn is_busy_start(outcome: &SeatOutcome) -> bool {
 /// mistake rather than an argument.
 fn looks_like_script(word: &str) -> bool {
     const ENDINGS: &[&str] = &[".py", ".js", ".mjs", ".cjs", ".rb", ".pl", ".lua", ".sh", ".jar", ".php", ".ts"];
-    !word.starts_with('-') && ENDINGS.iter().any(|e| word.len() > e.len() && word.ends_with(e))
+    !word.starts_with('-')
+        && !word.contains(char::is_whitespace)
+        && ENDINGS.iter().any(|e| word.len() > e.len() && word.ends_with(e))
 }

@@ -1,0 +1,324 @@
+//! Programs saved as source text (uploaded in the browser): the languages,
+//! the files each is written as, and the shell line that builds and runs
+//! it in the bot's folder.
+//!
+//! Compiled languages are compiled inside the sandbox at every start, by a
+//! compiler with no more rights than the program, within the first move's
+//! longer deadline; the compiler's messages go to stderr, the owner's pane.
+//! The same [`SourceProgram`] serves a room's program and a queued game
+//! (ladder, fork), so a program plays the same way in both.
+//!
+//! Java comes in two shapes. A class with `main` reads stdin and writes
+//! stdout like any other program. In a duel, a class that implements
+//! `java.util.function.Supplier<Integer>` and has no `main` is a KingOfBots
+//! bot as that arena takes it, unmodified: it runs under the harness of
+//! `starters/duel/java-harness`, which writes each round's input to
+//! `input.txt` and calls `get()` on a new instance.
+
+use std::fmt::Write as _;
+use std::io;
+use std::path::Path;
+
+use crate::process::BotCommand;
+
+/// One language a program may be written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Language {
+    /// The key clients send (`python`).
+    pub key: &'static str,
+    /// The name shown to people.
+    pub label: &'static str,
+}
+
+/// Every language of saved programs.
+pub const LANGUAGES: &[Language] = &[
+    Language { key: "python", label: "Python 3" },
+    Language { key: "javascript", label: "JavaScript (node)" },
+    Language { key: "c", label: "C (gcc)" },
+    Language { key: "java", label: "Java 17" },
+];
+
+/// The harness that runs a KingOfBots `Supplier<Integer>` bot.
+const KINGOFBOTS_HARNESS: &str = include_str!("../../../starters/duel/java-harness/Harness.java");
+
+/// The options that keep `javac` within the sandbox's address space (see
+/// [`BotCommand::JVM_ARGS_FOR_SANDBOX`]); the C1 compiler alone starts it
+/// faster, which the first move's deadline feels.
+const JAVAC_JVM_ARGS: &str = "-J-Xmx128m -J-Xss512k -J-XX:+UseSerialGC -J-XX:TieredStopAtLevel=1 \
+     -J-XX:ReservedCodeCacheSize=32m -J-XX:CompressedClassSpaceSize=64m";
+
+/// A saved program ready to be written and run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceProgram {
+    /// Files to write into the bot's folder: name and contents.
+    pub files: Vec<(String, String)>,
+    /// The line `/bin/sh -c` runs in the bot's folder. It holds no quote
+    /// characters, so it can be quoted as one word of a command line.
+    pub shell_line: String,
+}
+
+impl SourceProgram {
+    /// How to run `source`, written in the language `lang`, as a player of
+    /// `game`. Fails, with a message for the program's author, when the
+    /// language is unknown or a Java program has nothing to run.
+    pub fn new(game: &str, lang: &str, source: &str) -> Result<SourceProgram, String> {
+        let one = |name: &str, line: String| SourceProgram {
+            files: vec![(name.to_string(), source.to_string())],
+            shell_line: line,
+        };
+        Ok(match lang {
+            // Unbuffered, so that an answer printed without a flush still
+            // arrives.
+            "python" => one("bot.py", "exec python3 -u bot.py".to_string()),
+            "javascript" => one("bot.js", "exec node bot.js".to_string()),
+            // The compiler's messages go to stderr: stdout is the answer
+            // pipe.
+            "c" => one("bot.c", "gcc -O2 -o bot bot.c -lm 1>&2 && exec ./bot".to_string()),
+            "java" => java(game, source)?,
+            other => {
+                let keys: Vec<&str> = LANGUAGES.iter().map(|l| l.key).collect();
+                return Err(format!("unknown language {other:?}: the languages are {}", keys.join(", ")));
+            }
+        })
+    }
+
+    /// Writes the files into `dir` (which must exist).
+    pub fn write(&self, dir: &Path) -> io::Result<()> {
+        for (name, contents) in &self.files {
+            std::fs::write(dir.join(name), contents)?;
+        }
+        Ok(())
+    }
+
+    /// The command that runs the program from the files written in `dir`:
+    /// they are copied into the bot's own folder at every start.
+    pub fn command(&self, dir: &Path) -> BotCommand {
+        BotCommand::shell(&self.shell_line).file(dir)
+    }
+}
+
+/// A Java program: its file is named after its public class (as `javac`
+/// wants), and it runs its class with `main` or, in a duel, under the
+/// KingOfBots harness.
+fn java(game: &str, source: &str) -> Result<SourceProgram, String> {
+    let shape = JavaShape::of(source);
+    let Some(first) = shape.classes.first() else {
+        return Err("a Java program declares a class".to_string());
+    };
+    let file_class = shape.classes.iter().find(|c| c.public).unwrap_or(first);
+    let qualified = |name: &str| match &shape.package {
+        Some(p) => format!("{p}.{name}"),
+        None => name.to_string(),
+    };
+    let mut line = format!("javac {JAVAC_JVM_ARGS} -encoding UTF-8 -d classes *.java 1>&2 && exec java");
+    for arg in BotCommand::JVM_ARGS_FOR_SANDBOX {
+        let _ = write!(line, " {arg}");
+    }
+    line.push_str(" -cp classes ");
+    let mut files = vec![(format!("{}.java", file_class.name), source.to_string())];
+    if let Some(main) = shape.classes.iter().find(|c| c.has_main) {
+        line.push_str(&qualified(&main.name));
+    } else if let Some(bot) = shape.classes.iter().find(|c| c.supplier).filter(|_| game == "duel") {
+        if shape.package.is_none() && bot.name == "Harness" {
+            return Err("the class that runs a KingOfBots bot is called Harness: give yours another name".to_string());
+        }
+        let _ = write!(line, "Harness {}", qualified(&bot.name));
+        files.push(("Harness.java".to_string(), KINGOFBOTS_HARNESS.to_string()));
+    } else if game == "duel" {
+        return Err("a Java program needs a class with `public static void main(String[] args)` that reads stdin, \
+                    or, as on KingOfBots, a class that implements java.util.function.Supplier<Integer>"
+            .to_string());
+    } else {
+        return Err("a Java program needs a class with `public static void main(String[] args)`".to_string());
+    }
+    // Names are Java identifiers: letters, digits, `_`, `$` and dots, so
+    // never a quote or a shell character other than `$`.
+    if line.contains(['\'', '"', '$']) {
+        return Err("class and package names of letters, digits and `_` only, please".to_string());
+    }
+    Ok(SourceProgram { files, shell_line: line })
+}
+
+/// What a Java source declares, found without a Java parser: comments and
+/// literals blanked, then tokens, braces counted.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct JavaShape {
+    package: Option<String>,
+    /// Top-level classes, in order.
+    classes: Vec<JavaClass>,
+}
+
+#[derive(Debug, Default, PartialEq, Eq)]
+struct JavaClass {
+    name: String,
+    public: bool,
+    /// Declares `main(`, as a method of its own body.
+    has_main: bool,
+    /// Names `Supplier<Integer>` in its header.
+    supplier: bool,
+}
+
+impl JavaShape {
+    fn of(source: &str) -> JavaShape {
+        let tokens = java_tokens(&blank_comments_and_literals(source));
+        let mut shape = JavaShape::default();
+        let mut depth = 0usize;
+        // Modifiers seen since the last declaration ended, at depth 0.
+        let mut public = false;
+        let mut i = 0;
+        while i < tokens.len() {
+            let t = tokens[i].as_str();
+            match t {
+                "{" => depth += 1,
+                "}" => depth = depth.saturating_sub(1),
+                ";" if depth == 0 => public = false,
+                "package" if depth == 0 && shape.package.is_none() => {
+                    let name: String =
+                        tokens[i + 1..].iter().take_while(|t| t.as_str() != ";").map(String::as_str).collect();
+                    shape.package = Some(name);
+                }
+                "public" if depth == 0 => public = true,
+                "class" | "record" | "enum" | "interface" if depth == 0 => {
+                    if let Some(name) = tokens.get(i + 1).filter(|n| is_identifier(n)) {
+                        let header_end = tokens[i..].iter().position(|t| t == "{").map_or(tokens.len(), |p| i + p);
+                        let header = &tokens[i..header_end];
+                        let supplier = header.windows(4).any(|w| w == ["Supplier", "<", "Integer", ">"]);
+                        shape.classes.push(JavaClass {
+                            name: name.clone(),
+                            public,
+                            has_main: false,
+                            supplier: t == "class" && supplier,
+                        });
+                    }
+                    public = false;
+                }
+                "main" if depth == 1 && tokens.get(i + 1).is_some_and(|n| n == "(") => {
+                    let void = i >= 1 && tokens[i - 1] == "void";
+                    if let Some(class) = shape.classes.last_mut().filter(|_| void) {
+                        class.has_main = true;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        shape
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+}
+
+/// Identifiers (with dots kept apart) and single punctuation characters.
+fn java_tokens(text: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let mut word = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '_' || c == '$' {
+            word.push(c);
+            continue;
+        }
+        if !word.is_empty() {
+            tokens.push(std::mem::take(&mut word));
+        }
+        if !c.is_whitespace() {
+            tokens.push(c.to_string());
+        }
+    }
+    if !word.is_empty() {
+        tokens.push(word);
+    }
+    tokens
+}
+
+/// The source with comments, string, text-block and char literals replaced
+/// by spaces, so that braces and words inside them do not count.
+fn blank_comments_and_literals(source: &str) -> String {
+    let chars: Vec<char> = source.chars().collect();
+    let mut out = String::with_capacity(source.len());
+    let mut i = 0;
+    let at = |i: usize, s: &str| s.chars().enumerate().all(|(k, c)| chars.get(i + k) == Some(&c));
+    while i < chars.len() {
+        let end = if at(i, "//") {
+            chars[i..].iter().position(|&c| c == '\n').map_or(chars.len(), |p| i + p)
+        } else if at(i, "/*") {
+            (i + 2..chars.len()).find(|&k| at(k, "*/")).map_or(chars.len(), |k| k + 2)
+        } else if at(i, "\"\"\"") {
+            (i + 3..chars.len()).find(|&k| at(k, "\"\"\"") && chars[k - 1] != '\\').map_or(chars.len(), |k| k + 3)
+        } else if chars[i] == '"' || chars[i] == '\'' {
+            let quote = chars[i];
+            let mut k = i + 1;
+            while k < chars.len() && chars[k] != quote && chars[k] != '\n' {
+                k += if chars[k] == '\\' { 2 } else { 1 };
+            }
+            (k + 1).min(chars.len())
+        } else {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        };
+        out.push(' ');
+        i = end.max(i + 1);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The run line's end (what runs) for a Java source, or the error.
+    fn check(game: &str, source: &str, expect: &str) {
+        let got = match SourceProgram::new(game, "java", source) {
+            Ok(p) => {
+                let names: Vec<&str> = p.files.iter().map(|f| f.0.as_str()).collect();
+                let runs = p.shell_line.rsplit(" -cp classes ").next().unwrap_or_default();
+                format!("{} | {runs}", names.join(" "))
+            }
+            Err(e) => format!("error: {e}"),
+        };
+        assert!(got.starts_with(expect), "source:\n{source}\ngot:    {got}\nexpect: {expect}");
+    }
+
+    #[test]
+    fn java_programs_run_their_main_class_or_the_kingofbots_harness() {
+        check("multisnake", "public class Bot { public static void main(String[] a) {} }", "Bot.java | Bot");
+        check("carrots", "class Helper {}\npublic final class Go { static public void main(String[] a) {} }", "Go.java | Go");
+        check("duel", "package a.b;\nclass Bot { public static void main(String... a) {} }", "Bot.java | a.b.Bot");
+        // The seed's sample bot, as KingOfBots takes it.
+        let seed = include_str!("../../../starters/duel/java-harness/seed/com/ilvxgee/botrunningsystem/utils/Bot.java");
+        check("duel", seed, "Bot.java Harness.java | Harness com.ilvxgee.botrunningsystem.utils.Bot");
+        check("duel", "public class Mine implements Supplier<Integer> { public Integer get() { return 1; } }", "Mine.java Harness.java | Harness Mine");
+        // A main wins over the harness: the program reads stdin itself.
+        check("duel", "class B implements java.util.function.Supplier<Integer> { public Integer get() { return 0; } public static void main(String[] a) {} }", "B.java | B");
+        // Nested classes and methods named main elsewhere do not count.
+        check("multisnake", "public class Outer { static class In { public static void main(String[] a) {} } }", "error: a Java program needs a class with `public static void main");
+        check("multisnake", "public class Bot { int main = 0; }", "error:");
+    }
+
+    #[test]
+    fn comments_and_literals_hide_what_they_contain() {
+        check("multisnake", "// public class Fake { public static void main(String[] a) {} }\nclass Real { public static void main(String[] a) { String s = \"}class X{\"; char c = '}'; } }", "Real.java | Real");
+        check("multisnake", "/* class A {} */ class B { /* } */ public static void main(String[] a) {} }", "B.java | B");
+        check("multisnake", "class T { String s = \"\"\"\n } class U {\n\"\"\"; public static void main(String[] a) {} }", "T.java | T");
+    }
+
+    #[test]
+    fn java_programs_that_cannot_run_are_refused_with_a_reason() {
+        check("duel", "int x;", "error: a Java program declares a class");
+        check("duel", "class Bot { }", "error: a Java program needs a class with `public static void main(String[] args)` that reads stdin, or, as on KingOfBots");
+        check("multisnake", "class Bot implements Supplier<Integer> { public Integer get() { return 1; } }", "error: a Java program needs");
+        check("duel", "class Harness implements Supplier<Integer> { public Integer get() { return 1; } }", "error: the class that runs");
+    }
+
+    #[test]
+    fn every_language_has_a_line_without_quotes() {
+        for lang in LANGUAGES {
+            let source = "public class Bot { public static void main(String[] a) {} }";
+            let p = SourceProgram::new("duel", lang.key, source).unwrap();
+            assert!(!p.shell_line.contains(['\'', '"']), "{}", p.shell_line);
+        }
+        assert!(SourceProgram::new("duel", "cobol", "x").unwrap_err().contains("the languages are python, javascript, c, java"));
+    }
+}
