@@ -6,8 +6,8 @@
 
 use snakepit_engine::Game;
 use snakepit_engine::battlesnake::{self, Battlesnake};
-use snakepit_engine::carrots::Carrots;
-use snakepit_engine::duel::Duel;
+use snakepit_engine::carrots::{self, Carrots};
+use snakepit_engine::duel::{self, Duel};
 use snakepit_engine::hex::{self as hex_engine, Hex};
 use snakepit_engine::multisnake::Multisnake;
 use snakepit_engine::snakebattle::{Phase, SnakeBattle};
@@ -24,10 +24,10 @@ pub trait TerminalView: ReplayGame {
     /// One line: tick, round or phase, and per seat its label, length, score
     /// and whether it is alive.
     fn status_line(&self, players: &[String]) -> String;
-    /// One event, on one line.
-    fn event_line(event: &Self::Event) -> String {
-        format!("{event:?}")
-    }
+    /// One event as a short sentence naming seats by their letters, as the
+    /// status line does. No default: a Debug fallback is how the viewer once
+    /// showed raw enum names, so each game has to say how its events read.
+    fn event_line(event: &Self::Event) -> String;
 }
 
 impl TerminalView for SnakeBattle {
@@ -202,11 +202,45 @@ impl TerminalView for Carrots {
         let mut line = format!("tick {}", self.tick());
         for (seat, s) in self.snakes().iter().enumerate() {
             let name = players.get(seat).map_or("?", String::as_str);
-            let state = if s.is_alive() { "alive" } else { "dead" };
+            // A seat without a snake is not dead: it waits for a free cell
+            // or for a player.
+            let state = match s.life {
+                carrots::Life::Alive => "alive",
+                carrots::Life::Dead { .. } => "dead",
+                carrots::Life::Waiting => "waiting",
+                carrots::Life::Absent => "absent",
+            };
             write!(line, " | {} {name} len {} best {} {state}", seat_letter(seat), s.len(), s.best)
                 .expect("writing to a String cannot fail");
         }
         line
+    }
+
+    fn event_line(event: &carrots::Event) -> String {
+        use carrots::{Death, Event};
+        let s = |seat: &usize| seat_letter(*seat);
+        match event {
+            // The same event starts a seat's first snake and every later
+            // one, so the sentence does not say which.
+            Event::Spawned { snake, at } => format!("{} appears at {at}", s(snake)),
+            Event::Grew { snake, len } => format!("{} grows to {len}", s(snake)),
+            Event::Ate { snake, at } => format!("{} eats an apple at {at}", s(snake)),
+            Event::Died { snake, cause } => {
+                let why = match cause {
+                    Death::OffBoard => "left the board".to_string(),
+                    Death::HeadOn(with) => format!("head-on with {}", seat_list(with)),
+                    Death::Crash(into) if into == snake => "ran into itself".to_string(),
+                    Death::Crash(into) => format!("ran into {}", s(into)),
+                    // Saving new code kills the snake too, which is no
+                    // failure of the bot.
+                    Death::Forfeit => "its bot failed or was replaced".to_string(),
+                };
+                format!("{} dies: {why}", s(snake))
+            }
+            Event::Removed { snake } => format!("{}'s body leaves the board", s(snake)),
+            Event::AppleSpawned { at } => format!("an apple appears at {at}"),
+            Event::Scored { snake, best } => format!("{}'s best length is now {best}", s(snake)),
+        }
     }
 }
 
@@ -234,10 +268,72 @@ impl TerminalView for Duel {
             write!(line, " | {} {name} len {} {state}", seat_letter(seat), s.len()).expect("writing to a String cannot fail");
         }
         if let Some((outcome, why)) = self.outcome() {
-            write!(line, " | {outcome:?} ({why:?})").expect("writing to a String cannot fail");
+            write!(line, " | {}", duel_result(outcome, why, self.round())).expect("writing to a String cannot fail");
         }
         line
     }
+
+    fn event_line(event: &duel::Event) -> String {
+        use duel::{Death, EndReason, Event, Outcome};
+        // `^ 1` rather than `1 -`: the other side of a duel, and no
+        // underflow on a seat the engine never gives.
+        let other = |seat: &usize| seat_letter(*seat ^ 1);
+        let s = |seat: &usize| seat_letter(*seat);
+        match event {
+            Event::Grew { snake, len } => format!("{} grows to {len}", s(snake)),
+            Event::Died { snake, cause } => {
+                let why = match cause {
+                    Death::Outside => "left the map".to_string(),
+                    Death::Wall => "hit a wall".to_string(),
+                    Death::OwnBody => "ran into itself".to_string(),
+                    Death::Opponent => format!("ran into {}'s body", other(snake)),
+                    Death::HeadOn => format!("head-on with {}", other(snake)),
+                    Death::Forfeit => "its bot failed".to_string(),
+                };
+                format!("{} dies: {why}", s(snake))
+            }
+            Event::Ended { outcome, reason } => {
+                let why = match (outcome, reason) {
+                    (Outcome::Won(w), EndReason::Death) => format!("{} died", other(w)),
+                    (Outcome::Draw, EndReason::Death) => "both snakes died".to_string(),
+                    (Outcome::Won(w), EndReason::Forfeit) => format!("{}'s bot failed", other(w)),
+                    (Outcome::Draw, EndReason::Forfeit) => "both bots failed".to_string(),
+                    (_, EndReason::RoundLimit) => "the round limit".to_string(),
+                };
+                match outcome {
+                    Outcome::Won(w) => format!("game over ({why}): {} wins", s(w)),
+                    Outcome::Draw => format!("game over ({why}): a draw"),
+                }
+            }
+        }
+    }
+}
+
+/// A finished duel's result for the status line, which unlike the events
+/// knows how many rounds were played.
+fn duel_result(outcome: duel::Outcome, reason: duel::EndReason, round: u64) -> String {
+    use duel::{EndReason, Outcome};
+    match (outcome, reason) {
+        (Outcome::Won(w), EndReason::Death | EndReason::RoundLimit) => {
+            format!("{} wins after {}", seat_letter(w), rounds_text(round))
+        }
+        (Outcome::Draw, EndReason::Death) => format!("both snakes died in round {round}: a draw"),
+        (Outcome::Won(w), EndReason::Forfeit) => {
+            format!("{}'s bot failed in round {round}: {} wins", seat_letter(w ^ 1), seat_letter(w))
+        }
+        (Outcome::Draw, EndReason::Forfeit) => format!("both bots failed in round {round}: a draw"),
+        (Outcome::Draw, EndReason::RoundLimit) => format!("both snakes lasted {}: a draw", rounds_text(round)),
+    }
+}
+
+/// "1 round", "2 rounds".
+fn rounds_text(n: u64) -> String {
+    if n == 1 { "1 round".to_string() } else { format!("{n} rounds") }
+}
+
+/// Seats as letters: "B", "B, C".
+fn seat_list(seats: &[usize]) -> String {
+    seats.iter().map(|&seat| seat_letter(seat).to_string()).collect::<Vec<_>>().join(", ")
 }
 
 /// Multisnake: exactly the map the bots read (seed 004's glyphs).
@@ -254,7 +350,13 @@ impl TerminalView for Multisnake {
             write!(line, " | {} {name} len {} {state}", seat_letter(seat), s.len()).expect("writing to a String cannot fail");
         }
         if let Some(end) = self.outcome() {
-            write!(line, " | winners {:?}", end.winners).expect("writing to a String cannot fail");
+            let winners: Vec<String> = end.winners.iter().map(|&w| seat_letter(w).to_string()).collect();
+            let result = match winners.as_slice() {
+                [] => "nobody wins".to_string(),
+                [one] => format!("{one} wins"),
+                many => format!("{} share the win", many.join(", ")),
+            };
+            write!(line, " | {result}").expect("writing to a String cannot fail");
         }
         line
     }
@@ -412,6 +514,14 @@ mod tests {
                 assert!(!debug_like, "{line}");
             }
         }
+    }
+
+    #[test]
+    fn a_duel_won_at_the_round_limit_still_reads() {
+        // The engine calls every game at the limit a draw; the sentence is
+        // there in case a setting ever lets the longer snake win.
+        use snakepit_engine::duel::{EndReason, Outcome};
+        assert_eq!(duel_result(Outcome::Won(1), EndReason::RoundLimit, 500), "B wins after 500 rounds");
     }
 
     #[test]

@@ -165,8 +165,8 @@ pub(crate) trait StdioPlay: StdioGame + snakepit_viewer::text::TerminalView {
     }
     /// One line per seat after the scores: alive or dead, place, winner.
     fn standing(&self, seat: usize) -> String;
-    /// The game's result in one line.
-    fn result(&self) -> String;
+    /// The game's result in one sentence, naming seats by their bots.
+    fn result(&self, players: &[String]) -> String;
 }
 
 impl<G: StdioPlay + super::Playable> Table<G> for StdioTable {
@@ -218,7 +218,7 @@ impl<G: StdioPlay + super::Playable> Table<G> for StdioTable {
 
     fn summary(&self, game: &G, players: &[String]) -> String {
         let width = players.iter().map(|p| p.chars().count()).max().unwrap_or(0).max(3);
-        let mut table = format!("{}\n{:>4}  {:<width$}  {:>6}  {:>8}  state\n", game.result(), "seat", "bot", "score", "forfeits");
+        let mut table = format!("{}\n{:>4}  {:<width$}  {:>6}  {:>8}  state\n", game.result(players), "seat", "bot", "score", "forfeits");
         for (seat, score) in game.scores().iter().enumerate() {
             let _ = writeln!(
                 table,
@@ -250,7 +250,7 @@ impl StdioPlay for Carrots {
         }
     }
 
-    fn result(&self) -> String {
+    fn result(&self, _players: &[String]) -> String {
         "carrots never ends; the score is the longest length reached".to_string()
     }
 }
@@ -311,11 +311,19 @@ impl StdioPlay for Duel {
         format!("{}, length {}", if s.alive { "alive" } else { "dead" }, s.len())
     }
 
-    fn result(&self) -> String {
+    fn result(&self, players: &[String]) -> String {
+        use duel::{EndReason, Outcome};
+        let name = |seat: usize| format!("seat {seat} ({})", players.get(seat).map_or("?", String::as_str));
+        let round = self.round();
         match self.outcome() {
-            Some((duel::Outcome::Won(seat), why)) => format!("seat {seat} wins ({why:?})"),
-            Some((duel::Outcome::Draw, why)) => format!("draw ({why:?})"),
-            None => format!("not over after {} rounds", self.round()),
+            Some((Outcome::Won(w), EndReason::Forfeit)) => {
+                format!("{} wins in round {round}: the other bot failed", name(w))
+            }
+            Some((Outcome::Won(w), _)) => format!("{} wins in round {round}: the other snake died", name(w)),
+            Some((Outcome::Draw, EndReason::Death)) => format!("a draw: both snakes died in round {round}"),
+            Some((Outcome::Draw, EndReason::Forfeit)) => format!("a draw: both bots failed in round {round}"),
+            Some((Outcome::Draw, EndReason::RoundLimit)) => format!("a draw: both snakes lasted {round} rounds"),
+            None => format!("not over after {round} rounds"),
         }
     }
 }
@@ -349,10 +357,26 @@ impl StdioPlay for Multisnake {
         }
     }
 
-    fn result(&self) -> String {
-        match self.outcome() {
-            Some(end) => format!("winners {:?} ({:?})", end.winners, end.reason),
-            None => format!("not over after {} turns", self.turn()),
+    fn result(&self, players: &[String]) -> String {
+        use snakepit_engine::multisnake::EndReason;
+        let Some(end) = self.outcome() else {
+            return format!("not over after {} turns", self.turn());
+        };
+        let names: Vec<String> = end
+            .winners
+            .iter()
+            .map(|&seat| format!("seat {seat} ({})", players.get(seat).map_or("?", String::as_str)))
+            .collect();
+        let turn = self.turn();
+        let why = match end.reason {
+            EndReason::LastAlive => format!("the last snake alive in turn {turn}"),
+            EndReason::AllDied => format!("every snake died in turn {turn}"),
+            EndReason::TurnLimit => format!("the turn limit, {turn}"),
+        };
+        match names.as_slice() {
+            [] => format!("nobody wins: {why}"),
+            [one] => format!("{one} wins: {why}"),
+            many => format!("{} share the win: {why}", many.join(" and ")),
         }
     }
 }
