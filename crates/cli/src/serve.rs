@@ -104,6 +104,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     eprint!("{}", snakepit_bots::process::SandboxReport::cached());
     let (ladders, queue_jobs) = (args.ladders.clone(), args.queue_jobs);
     let db = cfg.db.to_string_lossy().into_owned();
+    let games_kept_per_player = cfg.limits.games_kept_per_player;
     let ladder_node = match cfg.cluster.node.as_str() {
         "" => format!("serve-{}-ladder", std::process::id()),
         node => format!("{node}-ladder"),
@@ -132,7 +133,13 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             if !games.is_empty() {
                 println!("ladder: {}", games.join(", "));
             }
-            let options = crate::worker::WorkOptions { jobs: queue_jobs, lease_ms: 30_000, until_empty: false, max_games: None };
+            let options = crate::worker::WorkOptions {
+                jobs: queue_jobs,
+                lease_ms: 30_000,
+                until_empty: false,
+                max_games: None,
+                games_kept_per_player,
+            };
             let played = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
             Some(tokio::spawn(async move {
                 if let Err(e) = crate::worker::work_queue(store, &ladder_node, &games, options, played).await {

@@ -48,6 +48,10 @@ pub struct WorkerArgs {
     /// Exit once the queue is empty instead of waiting for more games
     #[arg(long)]
     pub until_empty: bool,
+    /// Finished games each registered player keeps (their latest): a game
+    /// goes once every player in it has this many newer games; 0 keeps all
+    #[arg(long, value_name = "N", default_value_t = snakepit_store::GAMES_KEPT_PER_PLAYER_DEFAULT)]
+    pub games_kept_per_player: u32,
     /// Stop after this many games
     #[arg(long)]
     pub max_games: Option<u64>,
@@ -167,7 +171,13 @@ pub fn run_worker(args: WorkerArgs) -> anyhow::Result<()> {
         let started = Instant::now();
         let played = Arc::new(AtomicU64::new(0));
         let games: Vec<&'static str> = args.ladders.iter().map(|g| g.name()).collect();
-        let work = WorkOptions { jobs, lease_ms: args.lease_ms, until_empty: args.until_empty, max_games: args.max_games };
+        let work = WorkOptions {
+            jobs,
+            lease_ms: args.lease_ms,
+            until_empty: args.until_empty,
+            max_games: args.max_games,
+            games_kept_per_player: args.games_kept_per_player,
+        };
         tokio::select! {
             r = work_queue(store, &name, &games, work, played.clone()) => r?,
             _ = tokio::signal::ctrl_c() => {
@@ -192,6 +202,8 @@ pub struct WorkOptions {
     pub until_empty: bool,
     /// Return after this many games.
     pub max_games: Option<u64>,
+    /// Finished games each registered player keeps (0: all).
+    pub games_kept_per_player: u32,
 }
 
 /// Plays queued games with `options.jobs` concurrent loops, scheduling the
@@ -224,6 +236,7 @@ pub async fn work_queue(
             name: format!("{name}/{job}"),
             lease_ms: options.lease_ms,
             until_empty: options.until_empty,
+            games_kept_per_player: options.games_kept_per_player,
             budget: budget.clone(),
             played: played.clone(),
         };
@@ -272,6 +285,7 @@ struct Job {
     name: String,
     lease_ms: u64,
     until_empty: bool,
+    games_kept_per_player: u32,
     budget: Arc<Budget>,
     played: Arc<AtomicU64>,
 }
@@ -376,6 +390,11 @@ impl Job {
                     stderr_log: outcome.stderr_log.clone(),
                 };
                 let id = self.store.save_replay(&replay).await?;
+                // A failure here leaves old games for the next game to
+                // prune; it does not undo this one.
+                if let Err(e) = self.store.prune_players_replays(&replay.players, self.games_kept_per_player).await {
+                    eprintln!("worker {}: pruning players' old games: {e}", self.name);
+                }
                 (replay.result, Some(id))
             }
             Err(error) => {

@@ -237,9 +237,12 @@ pub struct Limits {
     pub sockets_per_ip: usize,
     /// A seat whose player has had no connection this long goes to a bot.
     pub seat_release_ms: u64,
-    /// Finished games of built-in bots only that a room keeps (its latest);
-    /// games with a registered player are always kept.
+    /// Finished games of built-in bots only that a room keeps (its latest).
     pub bot_games_kept_per_room: u32,
+    /// Finished games each registered player keeps (their latest): a game
+    /// goes once every player in it has this many newer games. 0 keeps
+    /// every game with a player.
+    pub games_kept_per_player: u32,
     /// Rooms of one game the server holds at most: rooms are opened as
     /// players arrive, and each plays on with built-in bots until it is
     /// closed (`idle_room_close_ms`).
@@ -302,6 +305,7 @@ impl Default for Limits {
             sockets_per_ip: 64,
             seat_release_ms: 600_000,
             bot_games_kept_per_room: 200,
+            games_kept_per_player: snakepit_store::GAMES_KEPT_PER_PLAYER_DEFAULT,
             rooms_per_game_max: 200,
             idle_room_close_ms: 1_800_000,
             registrations_per_ip_per_hour: 120,
@@ -404,6 +408,7 @@ mod tests {
             (d.limits.messages_per_sec, d.limits.max_connections, d.limits.sockets_per_ip)
         );
         assert_eq!(cfg.limits.bot_games_kept_per_room, d.limits.bot_games_kept_per_room);
+        assert_eq!(cfg.limits.games_kept_per_player, d.limits.games_kept_per_player);
         assert_eq!(cfg.limits.rooms_per_game_max, d.limits.rooms_per_game_max);
         assert_eq!(cfg.limits.idle_room_close_ms, d.limits.idle_room_close_ms);
         assert_eq!(cfg.limits.registrations_per_ip_per_hour, d.limits.registrations_per_ip_per_hour);

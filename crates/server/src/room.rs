@@ -264,6 +264,8 @@ pub struct RoomConfig {
     pub release_after_ms: u64,
     /// Finished games of built-in bots only that the room keeps.
     pub bot_games_kept: u32,
+    /// Finished games each registered player keeps (0: all).
+    pub games_kept_per_player: u32,
     /// Where tick-to-last-board latencies go.
     pub latency: Arc<Histogram>,
     /// Browser pages one player may have open at once.
@@ -801,7 +803,8 @@ impl<G: RoomGame> Room<G> {
     /// Stores a finished game as a replay, named after the seats' holders
     /// now, with its stderr log. The write runs on its own task: the tick
     /// does not wait for the database. A game of built-in bots only then
-    /// prunes the room's older such games to `bot_games_kept`.
+    /// prunes the room's older such games to `bot_games_kept`; a game with
+    /// players prunes each one's older games to `games_kept_per_player`.
     fn keep(&mut self, finished: FinishedGame) {
         let labels: Vec<String> = (0..self.seats.len()).map(|i| self.name_of(i)).collect();
         let players = self.seats.iter().map(|s| s.player_id().unwrap_or("").to_string()).collect();
@@ -821,13 +824,16 @@ impl<G: RoomGame> Room<G> {
             stderr_log: self.stderr_log.take(),
         };
         let (store, room, keep) = (self.store.clone(), self.cfg.name.clone(), self.cfg.bot_games_kept);
+        let per_player = self.cfg.games_kept_per_player;
         tokio::spawn(async move {
             if let Err(e) = store.save_replay(&replay).await {
                 tracing::error!(room = %room, "keeping a finished game failed: {e}");
-            } else if replay.is_unowned()
-                && let Err(e) = store.prune_unowned_replays(&room, keep).await
-            {
-                tracing::error!(room = %room, "pruning old games of built-in bots failed: {e}");
+            } else if replay.is_unowned() {
+                if let Err(e) = store.prune_unowned_replays(&room, keep).await {
+                    tracing::error!(room = %room, "pruning old games of built-in bots failed: {e}");
+                }
+            } else if let Err(e) = store.prune_players_replays(&replay.players, per_player).await {
+                tracing::error!(room = %room, "pruning players' old games failed: {e}");
             }
         });
     }

@@ -60,6 +60,7 @@ pub struct Rooms {
     games: BTreeMap<&'static str, GameSetup>,
     seat_release_ms: u64,
     bot_games_kept_per_room: u32,
+    games_kept_per_player: u32,
     /// Rooms of one game at most, counting those made by the configuration.
     rooms_per_game_max: usize,
     /// See `limits.idle_room_close_ms`; 0 never closes a room.
@@ -170,6 +171,7 @@ impl Rooms {
             games,
             seat_release_ms: cfg.limits.seat_release_ms,
             bot_games_kept_per_room: cfg.limits.bot_games_kept_per_room,
+            games_kept_per_player: cfg.limits.games_kept_per_player,
             rooms_per_game_max: cfg.limits.rooms_per_game_max,
             idle_room_close_ms: cfg.limits.idle_room_close_ms,
             pages_per_player: cfg.limits.pages_per_player,
@@ -204,6 +206,7 @@ impl Rooms {
             fill_bots: g.fill_bots.clone(),
             release_after_ms: self.seat_release_ms,
             bot_games_kept: self.bot_games_kept_per_room,
+            games_kept_per_player: self.games_kept_per_player,
             latency: self.latency.clone(),
             pages_per_player: self.pages_per_player,
             flush_every_tick: self.cluster.is_some(),

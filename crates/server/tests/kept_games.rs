@@ -235,6 +235,43 @@ async fn rooms_of_built_in_bots_keep_their_latest_games_too() {
 }
 
 /// A form post, as the replays page sends it; returns (status, body).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_games_are_pruned_to_their_latest() {
+    let mut cfg = duel_config("keptplayer");
+    cfg.duel.tick_ms = Some(10);
+    cfg.limits.games_kept_per_player = 2;
+    let server = start(cfg).await;
+    let addr = server.addr;
+    // A program that fails its first move: every game ends at once, and
+    // each is kept, as a program failing all evening would make them.
+    let body = serde_json::json!({ "name": "failing", "game": "duel" }).to_string();
+    let (status, body) = http(addr, "POST", "/api/register", Some(&body), None).await;
+    assert_eq!(status, 201, "{body}");
+    let v = json(&body);
+    let (id, code) = (v["id"].as_str().unwrap().to_string(), v["code"].as_str().unwrap().to_string());
+    let source = "import sys\nfor line in sys.stdin:\n    print('nope', flush=True)\n";
+    let body = serde_json::json!({ "user": id, "code": code, "lang": "python", "name": "failing", "source": source });
+    let (status, body) = http(addr, "POST", "/api/code", Some(&body.to_string()), None).await;
+    assert_eq!(status, 200, "{body}");
+    let first = first_kept(addr, &format!("player={id}"), 60).await["id"].as_i64().unwrap();
+    // New games come and the player's list stays at the latest two.
+    let end = tokio::time::Instant::now() + Duration::from_secs(90);
+    let ids = loop {
+        let (status, body) = http(addr, "GET", &format!("/api/replays?player={id}&limit=50"), None, None).await;
+        assert_eq!(status, 200, "{body}");
+        let ids: Vec<i64> = json(&body).as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect();
+        if ids.first().is_some_and(|&newest| newest >= first + 4) && ids.len() <= 2 {
+            break ids;
+        }
+        assert!(tokio::time::Instant::now() < end, "the player's games are not pruned: {ids:?} (first {first})");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(!ids.contains(&first), "the oldest went: {ids:?}");
+    let (status, _) = http(addr, "GET", &format!("/api/replays/{first}/file"), None, None).await;
+    assert_eq!(status, 404);
+    server.shutdown().await;
+}
+
 async fn post_form(addr: SocketAddr, path: &str, fields: &[(&str, &str)]) -> (u16, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let enc = |s: &str| -> String {

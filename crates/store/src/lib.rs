@@ -407,6 +407,33 @@ impl Store {
         dispatch!(self.prune_unowned_replays(origin, keep))
     }
 
+    /// Deletes the games of `player_id` older than their newest `keep`,
+    /// except a game that is still among the newest `keep` of another
+    /// registered player in it; returns how many went. A room or worker
+    /// calls it for each player of a game it keeps, so that a program that
+    /// loses in its first move all day does not fill the disk, while
+    /// every player still finds their latest games.
+    pub async fn prune_player_replays(&self, player_id: &str, keep: u32) -> Result<u64, StoreError> {
+        dispatch!(self.prune_player_replays(player_id, keep))
+    }
+
+    /// [`prune_player_replays`](Self::prune_player_replays) for every
+    /// registered player of a game's seats (`""` is no player); `keep` 0
+    /// keeps everything.
+    pub async fn prune_players_replays(&self, players: &[String], keep: u32) -> Result<u64, StoreError> {
+        let mut deleted = 0;
+        if keep == 0 {
+            return Ok(0);
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for p in players.iter().filter(|p| !p.is_empty()) {
+            if seen.insert(p) {
+                deleted += self.prune_player_replays(p, keep).await?;
+            }
+        }
+        Ok(deleted)
+    }
+
     /// Whether a replay is kept (it may have been pruned).
     pub async fn has_replay(&self, id: i64) -> Result<bool, StoreError> {
         dispatch!(self.has_replay(id))
@@ -563,6 +590,12 @@ pub struct NodeRow {
     /// Where other nodes reach it (`http://host:port`).
     pub url: String,
 }
+
+/// Finished games each registered player keeps by default (their latest;
+/// see [`Store::prune_player_replays`]): enough for a contestant to look
+/// back over a long evening, few enough that a program failing every game
+/// cannot fill the disk.
+pub const GAMES_KEPT_PER_PLAYER_DEFAULT: u32 = 1000;
 
 /// Whether an address names a PostgreSQL server.
 pub fn is_postgres_url(address: &str) -> bool {

@@ -354,6 +354,24 @@ impl Postgres {
         Ok(deleted)
     }
 
+    pub(crate) async fn prune_player_replays(&self, player_id: &str, keep: u32) -> Result<u64, StoreError> {
+        // As in SQLite: a game goes when, for each of its players, at least
+        // `keep` newer games of that player exist.
+        let deleted = self
+            .client()
+            .await
+            .execute(
+                "DELETE FROM replays WHERE id IN
+                 (SELECT mine.replay_id FROM
+                   (SELECT replay_id FROM replay_players WHERE player_id = $1 ORDER BY replay_id DESC OFFSET $2) mine
+                  WHERE NOT EXISTS (SELECT 1 FROM replay_players o WHERE o.replay_id = mine.replay_id AND o.player_id <> $1
+                    AND (SELECT count(*) FROM replay_players n WHERE n.player_id = o.player_id AND n.replay_id > mine.replay_id) < $2))",
+                &[&player_id, &i64::from(keep)],
+            )
+            .await?;
+        Ok(deleted)
+    }
+
     pub(crate) async fn has_replay(&self, id: i64) -> Result<bool, StoreError> {
         Ok(self.client().await.query_opt("SELECT 1 FROM replays WHERE id = $1", &[&id]).await?.is_some())
     }

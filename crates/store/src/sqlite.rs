@@ -364,6 +364,24 @@ impl Sqlite {
         .await
     }
 
+    pub(crate) async fn prune_player_replays(&self, player_id: &str, keep: u32) -> Result<u64, StoreError> {
+        let player_id = player_id.to_string();
+        self.call(move |c| {
+            // A game goes when, for each of its players, at least `keep`
+            // newer games of that player exist.
+            let deleted = c.execute(
+                "DELETE FROM replays WHERE id IN
+                 (SELECT mine.replay_id FROM
+                   (SELECT replay_id FROM replay_players WHERE player_id = ?1 ORDER BY replay_id DESC LIMIT -1 OFFSET ?2) mine
+                  WHERE NOT EXISTS (SELECT 1 FROM replay_players o WHERE o.replay_id = mine.replay_id AND o.player_id <> ?1
+                    AND (SELECT count(*) FROM replay_players n WHERE n.player_id = o.player_id AND n.replay_id > mine.replay_id) < ?2))",
+                params![player_id, keep],
+            )?;
+            Ok(deleted as u64)
+        })
+        .await
+    }
+
     pub(crate) async fn has_replay(&self, id: i64) -> Result<bool, StoreError> {
         self.call(move |c| Ok(c.query_row("SELECT 1 FROM replays WHERE id = ?1", [id], |_| Ok(())).optional()?.is_some()))
             .await

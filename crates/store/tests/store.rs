@@ -42,6 +42,7 @@ suite!(
     uploaded_code,
     replays,
     unowned_replays_are_pruned_per_origin,
+    a_players_games_are_pruned_to_their_latest_unless_another_player_keeps_them,
     ratings,
     queue_hands_each_game_to_one_worker,
     lapsed_claims_move_and_late_results_are_refused,
@@ -257,6 +258,44 @@ async fn unowned_replays_are_pruned_per_origin(s: Store) {
     assert_eq!(s.replay(other).await.unwrap(), None);
     let of_a: Vec<_> = s.replays_of(&a.id, None, 10).await.unwrap().into_iter().map(|r| r.id).collect();
     assert_eq!(of_a, vec![room[4], room[1]]);
+}
+
+async fn a_players_games_are_pruned_to_their_latest_unless_another_player_keeps_them(s: Store) {
+    let a = s.add_player("ann", "duel").await.unwrap();
+    let b = s.add_player("bob", "duel").await.unwrap();
+    let save = |players: Vec<String>| {
+        let s = s.clone();
+        async move {
+            let r = NewReplay { game: "duel".into(), origin: "duel-room".into(), players, ..NewReplay::default() };
+            s.save_replay(&r).await.unwrap()
+        }
+    };
+    // Bob plays game 1 with Ann, then Ann plays games 2 to 5 against bots.
+    let with_bob = save(vec![a.id.clone(), b.id.clone()]).await;
+    let mut alone = Vec::new();
+    for _ in 0..4 {
+        alone.push(save(vec![a.id.clone(), String::new()]).await);
+    }
+    let bots = save(vec![String::new(), String::new()]).await;
+    let of = |p: String| {
+        let s = s.clone();
+        async move { s.replays_of(&p, None, 100).await.unwrap().into_iter().map(|r| r.id).collect::<Vec<_>>() }
+    };
+    // Ann keeps her latest two; the game with Bob is Bob's latest, so it
+    // stays too.
+    assert_eq!(s.prune_player_replays(&a.id, 2).await.unwrap(), 2);
+    assert_eq!(of(a.id.clone()).await, vec![alone[3], alone[2], with_bob]);
+    assert_eq!(of(b.id.clone()).await, vec![with_bob]);
+    assert!(s.has_replay(bots).await.unwrap(), "games without players are another limit's");
+    // Once Bob has two newer games, the old one goes for both.
+    for _ in 0..2 {
+        save(vec![String::new(), b.id.clone()]).await;
+    }
+    assert_eq!(s.prune_player_replays(&b.id, 2).await.unwrap(), 1);
+    assert!(!s.has_replay(with_bob).await.unwrap());
+    assert_eq!(s.prune_player_replays(&b.id, 2).await.unwrap(), 0);
+    assert_eq!(of(a.id.clone()).await, vec![alone[3], alone[2]]);
+    assert_eq!(s.prune_player_replays(&a.id, 2).await.unwrap(), 0);
 }
 
 async fn ratings(s: Store) {
