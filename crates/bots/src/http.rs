@@ -51,10 +51,17 @@ pub enum HttpError {
     /// An answer that is not HTTP, or breaks a limit.
     #[error("bad HTTP answer: {0}")]
     BadResponse(String),
-    /// A status other than 200.
-    #[error("HTTP status {0}")]
-    Status(u16),
-    /// A 200 whose body is not the JSON the API wants.
+    /// A status other than 200, with the start of its body (see
+    /// [`body_excerpt`]).
+    #[error("HTTP status {code}, body {body}")]
+    Status {
+        /// The status code.
+        code: u16,
+        /// The start of the body, quoted.
+        body: String,
+    },
+    /// A 200 whose body is not the JSON the API wants: why, and the start
+    /// of the body.
     #[error("bad JSON: {0}")]
     BadJson(String),
     /// A 200 with JSON whose `move` is not a move.
@@ -69,7 +76,7 @@ impl HttpError {
             HttpError::Timeout(_) => FaultKind::Timeout,
             HttpError::Connect(_) => FaultKind::Connect,
             HttpError::Io(_) | HttpError::BadResponse(_) => FaultKind::Io,
-            HttpError::Status(_) => FaultKind::Status,
+            HttpError::Status { .. } => FaultKind::Status,
             HttpError::BadJson(_) => FaultKind::BadJson,
             HttpError::BadMove(_) => FaultKind::BadMove,
         }
@@ -83,6 +90,18 @@ impl From<MoveError> for HttpError {
             other => HttpError::BadJson(other.to_string()),
         }
     }
+}
+
+/// Bytes of a body quoted in a fault at most.
+pub const BODY_EXCERPT_BYTES_MAX: usize = 200;
+
+/// The start of an answer's body for a fault message: at most
+/// [`BODY_EXCERPT_BYTES_MAX`] bytes, quoted, every byte outside printable
+/// ASCII escaped (`\n`, `\xff`), and the whole length when it is cut.
+pub fn body_excerpt(body: &[u8]) -> String {
+    let cut = body.len().min(BODY_EXCERPT_BYTES_MAX);
+    let text = format!("\"{}\"", body[..cut].escape_ascii());
+    if cut < body.len() { format!("{text}... ({} bytes)", body.len()) } else { text }
 }
 
 /// The kinds of [`HttpError`], as counted in [`SnakeStats`].
@@ -302,7 +321,14 @@ impl HttpSnake {
         let started = Instant::now();
         let answer = self.call("POST", "move", Some(body), timeout).await;
         let latency = started.elapsed().min(timeout);
-        let result = answer.and_then(|b| parse_move(&b).map_err(HttpError::from));
+        // A body that is not a move is reported with its bytes, as a
+        // process bot's bad answer is.
+        let result = answer.and_then(|b| {
+            parse_move(&b).map_err(|e| match HttpError::from(e) {
+                HttpError::BadJson(why) => HttpError::BadJson(format!("{why}; the body: {}", body_excerpt(&b))),
+                other => other,
+            })
+        });
         if let Err(e @ (HttpError::BadJson(_) | HttpError::BadMove(_))) = &result {
             self.stats.count(e);
         }
@@ -327,7 +353,9 @@ impl HttpSnake {
                 Err(HttpError::Timeout(timeout.as_millis() as u64))
             }
         };
-        let result = result.and_then(|r| if r.status == 200 { Ok(r.body) } else { Err(HttpError::Status(r.status)) });
+        let result = result.and_then(|r| {
+            if r.status == 200 { Ok(r.body) } else { Err(HttpError::Status { code: r.status, body: body_excerpt(&r.body) }) }
+        });
         if let Err(e) = &result {
             self.stats.count(e);
             tracing::debug!(url = %self.url, endpoint, error = %e, "snake request failed");
@@ -693,7 +721,7 @@ mod tests {
     fn faults_are_classified() {
         assert_eq!(HttpError::from(MoveError::BadMove("sideways".into())).kind(), FaultKind::BadMove);
         assert_eq!(HttpError::from(MoveError::NoMove).kind(), FaultKind::BadJson);
-        assert_eq!(HttpError::Status(500).kind(), FaultKind::Status);
+        assert_eq!(HttpError::Status { code: 500, body: body_excerpt(b"oops") }.kind(), FaultKind::Status);
         let mut s = SnakeStats::default();
         s.count(&HttpError::Timeout(500));
         s.count(&HttpError::Timeout(500));

@@ -202,9 +202,18 @@ async fn failures_are_classified() {
     .await;
     let mut snake = HttpSnake::new(&url).unwrap();
     let mut kinds = Vec::new();
+    let mut messages = Vec::new();
     for _ in 0..6 {
-        kinds.push(snake.request_move("{}", TIMEOUT).await.result.map_err(|e| e.kind()).map(|a| a.dir));
+        let result = snake.request_move("{}", TIMEOUT).await.result;
+        messages.push(result.as_ref().err().map(ToString::to_string).unwrap_or_default());
+        kinds.push(result.map_err(|e| e.kind()).map(|a| a.dir));
     }
+    // Each fault tells the snake's author what came back, bytes included.
+    assert_eq!(messages[0], r#"HTTP status 500, body "oops""#);
+    assert_eq!(messages[1], r#"bad move: "sideways""#);
+    assert!(messages[2].starts_with("bad JSON: ") && messages[2].ends_with(r#"; the body: "I am not JSON""#), "{}", messages[2]);
+    assert!(messages[3].ends_with(r#"; the body: "{\"shout\":\"no move\"}""#), "{}", messages[3]);
+    assert!(messages[4].contains("garbage"), "{}", messages[4]);
     assert_eq!(
         kinds,
         vec![
@@ -217,6 +226,19 @@ async fn failures_are_classified() {
         ]
     );
     assert_eq!(snake.stats().faults_total(), 5);
+}
+
+#[tokio::test]
+async fn a_long_or_binary_body_is_quoted_short_in_the_fault() {
+    let body: Vec<u8> = [&[0xff, 0xfe, b'\n'][..], &[b'x'; 5000][..]].concat();
+    let mut answer = format!("HTTP/1.1 502 Bad Gateway\r\nContent-Length: {}\r\n\r\n", body.len()).into_bytes();
+    answer.extend_from_slice(&body);
+    let (url, _) = serve(move |_, _| reply(answer.clone())).await;
+    let mut snake = HttpSnake::new(&url).unwrap();
+    let message = snake.request_move("{}", TIMEOUT).await.result.unwrap_err().to_string();
+    assert!(message.starts_with(r#"HTTP status 502, body "\xff\xfe\nxxx"#), "{message}");
+    assert!(message.ends_with("xx\"... (5003 bytes)"), "{message}");
+    assert!(message.len() < 300, "{message}");
 }
 
 #[tokio::test]
