@@ -64,6 +64,7 @@ mod batch;
 mod command;
 mod fault;
 mod guard;
+mod leftovers;
 mod limits;
 mod sandbox;
 mod stderr;

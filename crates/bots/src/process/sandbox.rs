@@ -86,8 +86,14 @@ pub(crate) fn launch(
         .folder_root
         .clone()
         .unwrap_or_else(std::env::temp_dir);
+    // Tagged with this runner, so that the next runner can remove them if
+    // this one is killed before it does (see `leftovers`).
+    let tag = super::leftovers::runner_tag(&root).map_err(|source| SpawnError::Folder {
+        path: root.clone(),
+        source,
+    })?;
     let folder = tempfile::Builder::new()
-        .prefix("snakepit-bot-")
+        .prefix(&format!("{}{tag}-", super::leftovers::BOT_FOLDER_PREFIX))
         // Only the bot's uid may enter (tempfile's default follows the
         // umask, which usually lets everyone read).
         .permissions(fs::Permissions::from_mode(0o700))
@@ -102,7 +108,7 @@ pub(crate) fn launch(
     let scratch = if layers.contains(Layer::FolderQuota) {
         Some(
             tempfile::Builder::new()
-                .prefix("snakepit-quota-")
+                .prefix(&format!("{}{tag}-", super::leftovers::QUOTA_FOLDER_PREFIX))
                 .permissions(fs::Permissions::from_mode(0o700))
                 .tempdir_in(&root)
                 .map_err(|source| SpawnError::Folder {
