@@ -46,8 +46,14 @@ fn a_bad_answer_is_reported_with_its_bytes() {
 fn duel_and_carrots_play_and_replay() {
     let dir = TempDir::new("duel_and_carrots");
     let py = starter("duel/python/bot.py");
-    let (out, _, _) = play_and_verify(&dir, &["--game", "duel", "--seed", "2", "--bot", &py, "--bot", "builtin:random"]);
+    let (out, err, _) = play_and_verify(&dir, &["--game", "duel", "--seed", "2", "--bot", &py, "--bot", "builtin:random"]);
     assert!(out.starts_with("duel: "), "{out}");
+    assert!(!err.contains("note: this duel's map"), "{err}");
+    // A map of another size plays, with a note for bots that assume 13x14.
+    let map = dir.write("small.txt", "########\n#A.....#\n#......#\n#.....B#\n########\n");
+    let args = ["--game", "duel", "--map", map.to_str().unwrap(), "--bot", &py, "--bot", "builtin:random"];
+    let (_, err, _) = play_and_verify(&dir, &args);
+    assert!(err.contains("note: this duel's map is 5x8; the KingOfBots input does not give the map's size"), "{err}");
     let py = format!("{} 20 10", starter("carrots/python/bot.py"));
     let (out, err, _) = play_and_verify(
         &dir,

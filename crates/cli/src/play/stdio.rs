@@ -60,6 +60,16 @@ pub(super) fn setup_duel(args: &GameFlags, bots: &[BotSpec], seed: u64) -> anyho
         }
         None => Duel::new(settings, seed),
     };
+    let (rows, cols) = (game.map().rows(), game.map().cols());
+    let text_bots = bots.iter().any(|b| matches!(b, BotSpec::Process { json: false, .. }));
+    if (rows, cols) != (13, 14) && text_bots {
+        // The token gives no size: a bot written for KingOfBots would cut
+        // the map into rows of 14 and play a board that is not there.
+        eprintln!(
+            "note: this duel's map is {rows}x{cols}; the KingOfBots input does not give the map's size, \
+             so bots written for KingOfBots read it as 13x14 (JSON bots, `json:...`, get the size)"
+        );
+    }
     Ok((game, StdioTable::new(kind, bots, seed)?))
 }
 
