@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{TempDir, play_and_verify};
+use common::{TempDir, play_and_verify, snakepit, stderr};
 
 const STARTERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../starters");
 
@@ -63,3 +63,28 @@ fn duel_and_carrots_play_and_replay() {
     assert!(!err.contains("forfeits"), "{err}");
 }
 
+
+#[test]
+fn a_source_file_plays_as_it_would_be_uploaded() {
+    let dir = TempDir::new("source_file_bots");
+    // The seed's KingOfBots bot, the very file a contestant uploads.
+    let kob = format!("{STARTERS}/duel/java-harness/seed/com/ilvxgee/botrunningsystem/utils/Bot.java");
+    let (out, err, _) = play_and_verify(&dir, &["--game", "duel", "--seed", "4", "--bot", &kob, "--bot", "builtin:random"]);
+    assert!(out.starts_with("duel: "), "{out}");
+    assert!(!err.contains("forfeits"), "compiled in the sandbox and answered every round: {err}");
+    // C, compiled in the sandbox, in a Multisnake game.
+    let c = format!("{STARTERS}/multisnake/c/bot.c");
+    let (_, err, _) = play_and_verify(&dir, &["--game", "multisnake", "--ticks", "50", "--bot", &c, "--bot", "builtin:random"]);
+    assert!(!err.contains("forfeits"), "{err}");
+    // Nothing to run is refused before the game, with the reason.
+    let none = dir.write("Nothing.java", "interface Nothing {}\n");
+    let out = snakepit(["play", "--game", "duel", "--bot", none.to_str().unwrap(), "--bot", "builtin:random"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("a Java program needs a class with `public static void main"), "{}", stderr(&out));
+    // A compile error is the bot's fault, with the compiler's words.
+    let broken = dir.write("Broken.java", "public class Broken { public static void main(String[] a) { int x = \"no\"; } }\n");
+    let out = snakepit(["play", "--game", "duel", "--bot-stderr", "--bot", broken.to_str().unwrap(), "--bot", "builtin:random"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("Broken.java:1: error"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("forfeits"), "{}", stderr(&out));
+}

@@ -21,6 +21,13 @@
 //! only what re-simulation needs (and is public; the stderr log is for the
 //! bots' owners).
 //!
+//! A `--bot` that is just a source file (`Bot.java`, `bot.c`, or a `.py` or
+//! `.js` file that is not executable) runs as the server runs a program
+//! saved in the browser ([`SourceProgram`]): compiled in the sandbox at
+//! start, and a KingOfBots `Supplier<Integer>` class in a duel under its
+//! harness, so `play --game duel --bot Bot.java` plays the very file a
+//! KingOfBots contestant uploads.
+//!
 //! Every game's table holds one [`ProcessSeats`] next to its own players
 //! (built-in bots, HTTP snakes) and calls it from the same `Table` hooks:
 //! [`decide`](ProcessSeats::decide) in `actions`, [`observe`](ProcessSeats::observe)
@@ -30,6 +37,7 @@ use super::{GameKind, RunOptions};
 use crate::bot_spec::BotSpec;
 use crate::exit::BadInput;
 use snakepit_bots::process::BotCommand;
+use snakepit_bots::source::SourceProgram;
 use snakepit_bots::stdio_match::{MatchSettings, Seat, SeatFault, SeatOutcome, SeatTick, StdioSeats};
 use snakepit_protocol::stdio::{StdioGame, Wire};
 use std::fmt::Write;
@@ -51,6 +59,64 @@ pub(super) struct ProcessSeats {
     /// Whether a bot could not start because its program file was busy
     /// (see [`is_busy_start`]).
     busy_start: bool,
+    /// The folders of source-file bots, copied at every start.
+    _sources: Vec<SourceBot>,
+}
+
+/// A `--bot` that names a source file, written (with what it needs, such
+/// as the KingOfBots harness) into a folder of its own for the whole game.
+struct SourceBot {
+    dir: std::path::PathBuf,
+    program: SourceProgram,
+}
+
+/// Source files read at most, as the server's uploads are bounded too.
+const SOURCE_BYTES_MAX: u64 = 1024 * 1024;
+
+impl SourceBot {
+    /// The source bot `line` names, if it is one word naming a source file
+    /// (`.java`, `.c`, or a `.py` or `.js` that is not executable: an
+    /// executable script runs itself, by its `#!` line).
+    fn from_line(game: &str, line: &str) -> anyhow::Result<Option<SourceBot>> {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        let word = line.trim();
+        let path = Path::new(word);
+        let lang = match path.extension().and_then(|e| e.to_str()) {
+            _ if word.contains(char::is_whitespace) => return Ok(None),
+            Some("java") => "java",
+            Some("c") => "c",
+            Some(ext @ ("py" | "js")) => match std::fs::metadata(path) {
+                Ok(m) if m.permissions().mode() & 0o111 == 0 => {
+                    if ext == "py" { "python" } else { "javascript" }
+                }
+                _ => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        let bad = |why: String| BadInput(format!("--bot {line:?}: {why}"));
+        let meta = std::fs::metadata(path).map_err(|e| bad(format!("{e} (paths are relative to the folder snakepit runs in)")))?;
+        if !meta.is_file() || meta.len() > SOURCE_BYTES_MAX {
+            return Err(bad(format!("a source file of at most {SOURCE_BYTES_MAX} bytes")).into());
+        }
+        let source = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+        let program = SourceProgram::new(game, lang, &source).map_err(bad)?;
+        // Unique per run and seat; removed when the game's table goes.
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("snakepit-source-{}-{n}", std::process::id()));
+        // Only this user reads the source; the runner copies it into each
+        // bot's folder.
+        let made = std::fs::DirBuilder::new().mode(0o700).create(&dir).and_then(|()| program.write(&dir));
+        let bot = SourceBot { dir, program };
+        made.map_err(|e| bad(format!("writing {}: {e}", bot.dir.display())))?;
+        Ok(Some(bot))
+    }
+}
+
+impl Drop for SourceBot {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
 }
 
 impl ProcessSeats {
@@ -59,8 +125,15 @@ impl ProcessSeats {
     pub(super) fn new(kind: GameKind, bots: &[BotSpec]) -> anyhow::Result<ProcessSeats> {
         let settings = MatchSettings::for_game(kind.name());
         let mut seats = Vec::with_capacity(bots.len());
+        let mut sources = Vec::new();
         for spec in bots {
             let seat = match spec {
+                BotSpec::Process { line, json } if let Some(source) = SourceBot::from_line(kind.name(), line)? => {
+                    let wire = if *json { Wire::Json } else { Wire::Text };
+                    let command = source.program.command(&source.dir);
+                    sources.push(source);
+                    Some(Seat { label: spec.to_string(), command, wire })
+                }
                 BotSpec::Process { line, json } => {
                     // A program named by a path that is not there would fail
                     // at every tick of the games that ask every seat every
@@ -113,6 +186,7 @@ impl ProcessSeats {
             echo_bot_stderr: false,
             log: String::new(),
             busy_start: false,
+            _sources: sources,
         })
     }
 
