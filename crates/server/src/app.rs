@@ -486,11 +486,13 @@ async fn admin_reset_scores(
 ) -> Result<impl IntoResponse, AppError> {
     require_admin(&st, &headers)?;
     let game = q.get("game").map(String::as_str);
-    // Only the rooms whose scores go: the others' pending points stay.
+    let n = st.store.reset_scores(game).await?;
+    // The rooms of every node learn it when their next points are refused;
+    // those here at once. Only the rooms whose scores went: the others'
+    // pending points stay.
     for h in st.rooms.list().into_iter().filter(|h| game.is_none_or(|g| g == h.game)) {
         let _ = h.tx.send(RoomInput::ResetScores).await;
     }
-    let n = st.store.reset_scores(game).await?;
     Ok(Json(serde_json::json!({ "rows_cleared": n })))
 }
 

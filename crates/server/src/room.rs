@@ -32,12 +32,15 @@
 //! nobody has seen). A room that another node takes over gets
 //! [`RoomInput::Moved`]: it writes its deltas, closes every connection with
 //! [`MOVED_REASON`] (close code [`MOVED_CLOSE_CODE`], so clients reconnect,
-//! through any node) and ends.
+//! through any node) and ends. Deltas are written only if the game's scores
+//! have not been reset since the room read their reset count
+//! ([`Store::add_scores_at`]): a room of any node whose write is refused
+//! drops its pending points and counts from the reset on.
 
 use crate::games::{BuiltinBot, Command, NotePart, ProcessAsk, RoomGame, TickReport};
 use crate::metrics::{Histogram, TickProbe};
 use crate::record::{FinishedGame, StderrRecord};
-use snakepit_store::{ScoreDelta, Store};
+use snakepit_store::{ScoreDelta, ScoresWritten, Store};
 use snakepit_protocol::spectator::{self, AnswerLog, Frame, PlayerView, StderrMsg};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -361,6 +364,9 @@ struct Room<G> {
     store: Store,
     deltas: Vec<ScoreDelta>,
     last_flush: Instant,
+    /// The game's reset count as read from the store, which `deltas` are
+    /// written against; `None` until read.
+    score_epoch: Option<i64>,
     frames: watch::Sender<Arc<str>>,
     summary: watch::Sender<RoomSummary>,
     events: Vec<String>,
@@ -404,6 +410,7 @@ pub fn spawn<G: RoomGame>(mut game: G, cfg: RoomConfig, store: Store) -> RoomHan
         store,
         deltas: Vec::new(),
         last_flush: Instant::now(),
+        score_epoch: None,
         frames: frames_tx,
         summary: summary_tx,
         events: Vec::new(),
@@ -427,6 +434,9 @@ fn builtin_holder<G: RoomGame>(game: &G, cfg: &RoomConfig, seed: u64, seat: usiz
 
 impl<G: RoomGame> Room<G> {
     async fn run(mut self, mut rx: mpsc::Receiver<RoomInput>) {
+        // Before the first point: a reset after this refuses what came
+        // before it.
+        self.score_epoch = self.store.score_epoch(self.game.name()).await.ok();
         let mut interval = new_interval(self.cfg.tick_ms);
         let mut inputs_since_tick = 0usize;
         // Set while a due tick waits for uploaded programs to answer, as
@@ -679,13 +689,9 @@ impl<G: RoomGame> Room<G> {
                 let _ = reply.send(found.is_some());
             }
             RoomInput::ResetScores => {
-                self.deltas.clear();
-                let record = self.game.score_is_record();
-                for (i, s) in self.seats.iter_mut().enumerate() {
-                    // A record is written again at the next tick.
-                    s.baseline = if record { 0 } else { self.game.score(i) };
-                    s.seated_from = s.baseline;
-                }
+                // Sent after the store's reset: the count is read afresh.
+                self.score_epoch = None;
+                self.scores_were_reset();
             }
             RoomInput::SetTick(_) | RoomInput::Shutdown(_) | RoomInput::Moved | RoomInput::Close(_) => {
                 unreachable!("handled in run")
@@ -871,15 +877,46 @@ impl<G: RoomGame> Room<G> {
         }
     }
 
+    /// Forgets pending points and counts from the seats' scores now, after
+    /// the game's scores were reset in the store.
+    fn scores_were_reset(&mut self) {
+        self.deltas.clear();
+        let record = self.game.score_is_record();
+        for (i, s) in self.seats.iter_mut().enumerate() {
+            // A record is written again at the next tick.
+            s.baseline = if record { 0 } else { self.game.score(i) };
+            s.seated_from = s.baseline;
+        }
+    }
+
     async fn flush_scores(&mut self, now: bool) {
         if self.deltas.is_empty() || (!now && self.last_flush.elapsed() < Duration::from_millis(SCORE_FLUSH_MS)) {
             return;
         }
         self.last_flush = Instant::now();
+        let game = self.game.name();
+        let epoch = match self.score_epoch {
+            Some(epoch) => epoch,
+            None => match self.store.score_epoch(game).await {
+                Ok(epoch) => *self.score_epoch.insert(epoch),
+                Err(e) => {
+                    tracing::error!(room = %self.cfg.name, "reading the scores' reset count failed, will retry: {e}");
+                    return;
+                }
+            },
+        };
         let deltas = std::mem::take(&mut self.deltas);
-        if let Err(e) = self.store.add_scores(self.game.name(), &deltas).await {
-            tracing::error!(room = %self.cfg.name, "writing scores failed, will retry: {e}");
-            self.deltas.extend(deltas);
+        match self.store.add_scores_at(game, &deltas, epoch).await {
+            Ok(ScoresWritten::Applied) => {}
+            Ok(ScoresWritten::Reset { epoch }) => {
+                tracing::info!(room = %self.cfg.name, "the scores were reset: pending points dropped");
+                self.score_epoch = Some(epoch);
+                self.scores_were_reset();
+            }
+            Err(e) => {
+                tracing::error!(room = %self.cfg.name, "writing scores failed, will retry: {e}");
+                self.deltas.extend(deltas);
+            }
         }
     }
 

@@ -338,7 +338,23 @@ impl Store {
         if deltas.is_empty() {
             return Ok(());
         }
-        dispatch!(self.add_scores(game, deltas))
+        dispatch!(self.add_scores(game, deltas, None)).map(drop)
+    }
+
+    /// How many resets the scores of `game` have seen (a reset of every
+    /// game counts for each): what [`add_scores_at`](Self::add_scores_at)
+    /// compares with.
+    pub async fn score_epoch(&self, game: &str) -> Result<i64, StoreError> {
+        dispatch!(self.score_epoch(game))
+    }
+
+    /// [`add_scores`](Self::add_scores), but only if the scores of `game`
+    /// have not been reset since [`score_epoch`](Self::score_epoch) gave
+    /// `epoch`; otherwise nothing is written. A room keeps points pending
+    /// for a while, so a reset (from an admin on any node) must not be
+    /// undone by points earned before it.
+    pub async fn add_scores_at(&self, game: &str, deltas: &[ScoreDelta], epoch: i64) -> Result<ScoresWritten, StoreError> {
+        dispatch!(self.add_scores(game, deltas, Some(epoch)))
     }
 
     /// The leaderboard of a game, best first, over every node's scores.
@@ -589,6 +605,19 @@ pub struct NodeRow {
     pub id: String,
     /// Where other nodes reach it (`http://host:port`).
     pub url: String,
+}
+
+/// What [`Store::add_scores_at`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoresWritten {
+    /// The deltas were added.
+    Applied,
+    /// The game's scores were reset since; nothing was written. `epoch` is
+    /// the count now.
+    Reset {
+        /// The game's reset count now.
+        epoch: i64,
+    },
 }
 
 /// Finished games each registered player keeps by default (their latest;

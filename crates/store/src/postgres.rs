@@ -7,7 +7,7 @@
 //! take an advisory lock so that exactly one of them migrates.
 
 use crate::{
-    ClaimedMatch, CodeRow, MatchStatus, Migrations, NewMatch, NewReplay, NodeRow, RoomView, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
+    ClaimedMatch, CodeRow, MatchStatus, Migrations, NewMatch, NewReplay, NodeRow, RoomView, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow, ScoresWritten,
     StoreError, players_from_json, players_to_json, u64_from_db, u64_to_db, unsigned,
 };
 use std::sync::Arc;
@@ -27,6 +27,7 @@ pub(crate) const MIGRATIONS: Migrations = &[
     ("007_room_views", include_str!("../migrations/postgres/007_room_views.sql")),
     ("008_unowned_replays", include_str!("../migrations/postgres/008_unowned_replays.sql")),
     ("009_arrival_rooms", include_str!("../migrations/postgres/009_arrival_rooms.sql")),
+    ("010_score_epochs", include_str!("../migrations/postgres/010_score_epochs.sql")),
 ];
 
 /// Connections per node: enough for a room flush, a page and a worker to
@@ -142,9 +143,40 @@ impl Postgres {
         Ok(())
     }
 
-    pub(crate) async fn add_scores(&self, game: &str, deltas: &[ScoreDelta]) -> Result<(), StoreError> {
+    pub(crate) async fn score_epoch(&self, game: &str) -> Result<i64, StoreError> {
+        let row = self
+            .client()
+            .await
+            .query_one("SELECT COALESCE(SUM(epoch), 0)::BIGINT FROM score_epochs WHERE game IN ($1, '*')", &[&game])
+            .await?;
+        Ok(row.get(0))
+    }
+
+    pub(crate) async fn add_scores(
+        &self,
+        game: &str,
+        deltas: &[ScoreDelta],
+        epoch: Option<i64>,
+    ) -> Result<ScoresWritten, StoreError> {
         let mut c = self.client().await;
         let tx = c.transaction().await?;
+        if let Some(expected) = epoch {
+            // The epoch rows exist and are share-locked for the
+            // transaction, so a reset (which updates them) commits wholly
+            // before this check or after these deltas.
+            tx.execute("INSERT INTO score_epochs (game, epoch) VALUES ($1, 0), ('*', 0) ON CONFLICT DO NOTHING", &[&game])
+                .await?;
+            let row = tx
+                .query_one(
+                    "SELECT COALESCE(SUM(epoch), 0)::BIGINT FROM (SELECT epoch FROM score_epochs WHERE game IN ($1, '*') FOR SHARE) e",
+                    &[&game],
+                )
+                .await?;
+            let now: i64 = row.get(0);
+            if now != expected {
+                return Ok(ScoresWritten::Reset { epoch: now });
+            }
+        }
         // The row is created only for a player that still exists (a failed
         // insert would abort the whole batch), then updated so that the
         // total, not the delta, is floored at zero.
@@ -165,7 +197,7 @@ impl Postgres {
             tx.execute(&update, &[&d.player_id, &game, &d.score, &d.deaths, &d.kills, &d.wins, &d.record]).await?;
         }
         tx.commit().await?;
-        Ok(())
+        Ok(ScoresWritten::Applied)
     }
 
     pub(crate) async fn leaderboard(&self, game: &str) -> Result<Vec<ScoreRow>, StoreError> {
@@ -192,11 +224,18 @@ impl Postgres {
     }
 
     pub(crate) async fn reset_scores(&self, game: Option<&str>) -> Result<usize, StoreError> {
-        let c = self.client().await;
+        let mut c = self.client().await;
+        let tx = c.transaction().await?;
         let n = match game {
-            Some(g) => c.execute("DELETE FROM scores WHERE game = $1", &[&g]).await?,
-            None => c.execute("DELETE FROM scores", &[]).await?,
+            Some(g) => tx.execute("DELETE FROM scores WHERE game = $1", &[&g]).await?,
+            None => tx.execute("DELETE FROM scores", &[]).await?,
         };
+        tx.execute(
+            "INSERT INTO score_epochs (game, epoch) VALUES ($1, 1) ON CONFLICT (game) DO UPDATE SET epoch = score_epochs.epoch + 1",
+            &[&game.unwrap_or("*")],
+        )
+        .await?;
+        tx.commit().await?;
         Ok(n as usize)
     }
 

@@ -8,7 +8,7 @@
 //! earlier databases already do, so they open unchanged.
 
 use crate::{
-    ClaimedMatch, CodeRow, MatchStatus, Migrations, NewMatch, NewReplay, NodeRow, RoomView, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow,
+    ClaimedMatch, CodeRow, MatchStatus, Migrations, NewMatch, NewReplay, NodeRow, RoomView, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow, ScoresWritten,
     StoreError, players_from_json, players_to_json, u64_from_db, u64_to_db, unsigned,
 };
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
@@ -27,6 +27,7 @@ pub(crate) const MIGRATIONS: Migrations = &[
     ("007_room_views", include_str!("../migrations/sqlite/007_room_views.sql")),
     ("008_unowned_replays", include_str!("../migrations/sqlite/008_unowned_replays.sql")),
     ("009_arrival_rooms", include_str!("../migrations/sqlite/009_arrival_rooms.sql")),
+    ("010_score_epochs", include_str!("../migrations/sqlite/010_score_epochs.sql")),
 ];
 
 /// The database clock in unix milliseconds, as SQL.
@@ -134,10 +135,27 @@ impl Sqlite {
         .await
     }
 
-    pub(crate) async fn add_scores(&self, game: &str, deltas: &[ScoreDelta]) -> Result<(), StoreError> {
+    pub(crate) async fn score_epoch(&self, game: &str) -> Result<i64, StoreError> {
+        let game = game.to_string();
+        self.call(move |c| Ok(epoch_of(c, &game)?)).await
+    }
+
+    pub(crate) async fn add_scores(
+        &self,
+        game: &str,
+        deltas: &[ScoreDelta],
+        epoch: Option<i64>,
+    ) -> Result<ScoresWritten, StoreError> {
         let (game, deltas) = (game.to_string(), deltas.to_vec());
         self.call(move |c| {
-            let tx = c.transaction()?;
+            // One writer at a time: a reset commits wholly before or after.
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            if let Some(expected) = epoch {
+                let now = epoch_of(&tx, &game)?;
+                if now != expected {
+                    return Ok(ScoresWritten::Reset { epoch: now });
+                }
+            }
             {
                 // A row is created first and then updated, so that a
                 // negative delta is applied to the stored total and floored
@@ -157,7 +175,7 @@ impl Sqlite {
                 }
             }
             tx.commit()?;
-            Ok(())
+            Ok(ScoresWritten::Applied)
         })
         .await
     }
@@ -187,10 +205,17 @@ impl Sqlite {
     pub(crate) async fn reset_scores(&self, game: Option<&str>) -> Result<usize, StoreError> {
         let game = game.map(str::to_string);
         self.call(move |c| {
-            Ok(match game {
-                Some(g) => c.execute("DELETE FROM scores WHERE game = ?1", [g])?,
-                None => c.execute("DELETE FROM scores", [])?,
-            })
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let n = match &game {
+                Some(g) => tx.execute("DELETE FROM scores WHERE game = ?1", [g])?,
+                None => tx.execute("DELETE FROM scores", [])?,
+            };
+            tx.execute(
+                "INSERT INTO score_epochs (game, epoch) VALUES (?1, 1) ON CONFLICT (game) DO UPDATE SET epoch = epoch + 1",
+                [game.as_deref().unwrap_or("*")],
+            )?;
+            tx.commit()?;
+            Ok(n)
         })
         .await
     }
@@ -741,4 +766,9 @@ fn info_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<InfoRow> {
 /// Runs a blocking closure on tokio's blocking pool.
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, StoreError> + Send + 'static) -> Result<T, StoreError> {
     tokio::task::spawn_blocking(f).await.map_err(|e| StoreError::Interrupted(e.to_string()))?
+}
+
+/// The reset count of `game`: its own resets and those of every game.
+fn epoch_of(c: &rusqlite::Connection, game: &str) -> rusqlite::Result<i64> {
+    c.query_row("SELECT COALESCE(SUM(epoch), 0) FROM score_epochs WHERE game IN (?1, '*')", [game], |r| r.get(0))
 }

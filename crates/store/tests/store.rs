@@ -5,7 +5,7 @@
 //! starts one). Without that variable the PostgreSQL half is skipped with
 //! a message, unless `SNAKEPIT_REQUIRE_PG=1` makes that a failure.
 
-use snakepit_store::{CodeRow, NewMatch, NewReplay, RatingRow, RoomRow, ScoreDelta, Store, StoreError};
+use snakepit_store::{CodeRow, NewMatch, NewReplay, RatingRow, RoomRow, ScoreDelta, ScoresWritten, Store, StoreError};
 use std::collections::BTreeSet;
 
 /// Generates one test per check and backend.
@@ -43,6 +43,7 @@ suite!(
     replays,
     unowned_replays_are_pruned_per_origin,
     a_players_games_are_pruned_to_their_latest_unless_another_player_keeps_them,
+    points_earned_before_a_reset_are_not_written_after_it,
     ratings,
     queue_hands_each_game_to_one_worker,
     lapsed_claims_move_and_late_results_are_refused,
@@ -89,6 +90,37 @@ async fn players_scores_rooms(s: Store) {
     assert_eq!(s.reset_scores(Some("hex")).await.unwrap(), 0);
     assert_eq!(s.reset_scores(None).await.unwrap(), 3);
     assert!(s.leaderboard("snakebattle").await.unwrap().is_empty());
+}
+
+async fn points_earned_before_a_reset_are_not_written_after_it(s: Store) {
+    let a = s.add_player("ann", "hex").await.unwrap();
+    let d = |score| ScoreDelta { player_id: a.id.clone(), score, ..ScoreDelta::default() };
+    let score = |game: &'static str| {
+        let s = s.clone();
+        async move { s.leaderboard(game).await.unwrap().first().map_or(0, |r| r.score) }
+    };
+    // A room on one node reads the epoch; an admin resets the game.
+    let hex = s.score_epoch("hex").await.unwrap();
+    let duel = s.score_epoch("duel").await.unwrap();
+    assert_eq!(s.add_scores_at("hex", &[d(5)], hex).await.unwrap(), ScoresWritten::Applied);
+    assert_eq!(score("hex").await, 5);
+    s.reset_scores(Some("hex")).await.unwrap();
+    // The room's pending points are refused, and it learns the new epoch.
+    let now = match s.add_scores_at("hex", &[d(7)], hex).await.unwrap() {
+        ScoresWritten::Reset { epoch } => epoch,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(now, s.score_epoch("hex").await.unwrap());
+    assert_ne!(now, hex);
+    assert_eq!(score("hex").await, 0);
+    assert_eq!(s.add_scores_at("hex", &[d(2)], now).await.unwrap(), ScoresWritten::Applied);
+    assert_eq!(score("hex").await, 2);
+    // Another game's reset leaves it alone; a reset of every game does not.
+    assert_eq!(s.score_epoch("duel").await.unwrap(), duel);
+    s.reset_scores(None).await.unwrap();
+    assert!(matches!(s.add_scores_at("hex", &[d(1)], now).await.unwrap(), ScoresWritten::Reset { .. }));
+    assert!(matches!(s.add_scores_at("duel", &[d(1)], duel).await.unwrap(), ScoresWritten::Reset { .. }));
+    assert_eq!(score("hex").await, 0);
 }
 
 async fn scores_of_removed_players_are_dropped(s: Store) {
