@@ -192,6 +192,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         labels: None,
         stop_on_interrupt: true,
         stop: None,
+        forfeit_unjoined: false,
     };
     catch_interrupts();
     // Refuse an unwritable replay path before the game, not after it.
@@ -335,6 +336,12 @@ pub struct RunOptions {
     /// tournament that stops: its games block in their bots' answers, so
     /// dropping them would wait for the game's end).
     pub stop: Option<std::sync::Arc<AtomicBool>>,
+    /// A snake that cannot join (an HTTP snake whose `GET /` fails) gives
+    /// no move for the whole game, a fault in the stderr log, instead of
+    /// stopping the game before it starts (`tournament`: one entrant's
+    /// fault must not cost the others their games; `play` stops, so that
+    /// whoever runs it hears of an unreachable snake before a game).
+    pub forfeit_unjoined: bool,
 }
 
 /// One finished (or cut) game, as [`play_game`] returns it.
@@ -405,6 +412,22 @@ pub async fn play_game(flags: &GameFlags, bots: &[BotSpec], seed: u64, options: 
             let (game, table) = stdio::setup_multisnake(flags, bots, seed)?;
             drive(flags.game, game, table, start!(), flags.ticks, options).await
         }
+    }
+}
+
+/// Builds the players of a game between `bots` without starting any, so
+/// that a `--bot` the game cannot seat (a program that is not there, an
+/// HTTP snake outside battlesnake, an unknown built-in) is refused before
+/// a tournament plays its first game rather than at the first game it is in.
+pub fn check_bots(flags: &GameFlags, bots: &[BotSpec]) -> anyhow::Result<()> {
+    let seed = 0;
+    match flags.game {
+        GameKind::Snakebattle => snakebattle::setup(flags, bots, seed).map(drop),
+        GameKind::Battlesnake => battlesnake::setup(flags, bots, seed).map(drop),
+        GameKind::Hex => hex::setup(flags, bots, seed).map(drop),
+        GameKind::Carrots => stdio::setup_carrots(flags, bots, seed).map(drop),
+        GameKind::Duel => stdio::setup_duel(flags, bots, seed).map(drop),
+        GameKind::Multisnake => stdio::setup_multisnake(flags, bots, seed).map(drop),
     }
 }
 

@@ -12,6 +12,17 @@
 //! in which a bot could not start because another worker was copying its
 //! program at that moment is played again from the start.
 //!
+//! **Faults.** One entrant's failure is its own games' business, never the
+//! tournament's: a process bot that cannot run or crashes forfeits by its
+//! game's rules, and an HTTP snake that cannot join a game (its server
+//! down, or answering an error or garbage) gives no move in that game, so
+//! its snake moves on by the rules until it is out; the other seats play
+//! as usual. Each seat's first fault of a game goes into its result line
+//! with the reason, and into the standings and the report. What can be
+//! known before any game (a program that is not there, an HTTP snake
+//! outside battlesnake) refuses the tournament before it starts, as `play`
+//! refuses its game.
+//!
 //! **Invariant:** the files depend on the seed and the bots only, never on
 //! `--jobs` or on timing: game `i`'s seed is `game_seed(seed, i)` and its
 //! seating comes from the schedule; at the end `results.jsonl` is rewritten
@@ -30,7 +41,7 @@ use crate::exit::BadInput;
 use crate::play::{self, GameFlags, GameKind, RunOptions};
 use anyhow::Context;
 use snakepit_tournament::report::{self, About};
-use snakepit_tournament::{Fixture, Format, GameResult, Schedule, Standings, game_seed};
+use snakepit_tournament::{Fixture, Format, GameResult, Schedule, SeatFault, Standings, game_seed};
 use std::collections::{BTreeMap, VecDeque};
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
@@ -128,6 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let seats = args.seats.unwrap_or_else(|| default_seats(args.game.game, names.len()));
     let schedule = Schedule::new(args.format, names.len(), seats, args.games).map_err(|e| BadInput(e.to_string()))?;
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    check_entrants(&args.game, &args.bots, seats)?;
 
     let games_dir = args.out.join("games");
     std::fs::create_dir_all(&games_dir).map_err(|e| BadInput(format!("{}: cannot create: {e}", games_dir.display())))?;
@@ -244,6 +256,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             results.len(),
             schedule.total_games()
         );
+    }
+    Ok(())
+}
+
+/// Refuses, before any game, an entrant that no game of this tournament
+/// could seat: otherwise the tournament would stop at the first game it is
+/// in, after playing the games before it.
+fn check_entrants(flags: &GameFlags, entrants: &[Entrant], seats: usize) -> anyhow::Result<()> {
+    for entrant in entrants {
+        // The entrant in every seat, so that a refusal is its own; the
+        // seat count is the game's to judge too.
+        let bots = vec![entrant.spec.clone(); seats];
+        play::check_bots(flags, &bots).with_context(|| format!("bot {}", entrant.name))?;
     }
     Ok(())
 }
@@ -456,7 +481,7 @@ const BUSY_START_ATTEMPTS: u32 = 10;
 async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -> anyhow::Result<GameResult> {
     let seed = game_seed(context.seed, fixture.game);
     let bots: Vec<BotSpec> = fixture.seats.iter().map(|&b| context.specs[b].clone()).collect();
-    let options = RunOptions { stop: Some(Arc::clone(halt)), ..RunOptions::default() };
+    let options = RunOptions { stop: Some(Arc::clone(halt)), forfeit_unjoined: true, ..RunOptions::default() };
     let mut outcome = play::play_game(&context.flags, &bots, seed, &options).await?;
     for _ in 1..BUSY_START_ATTEMPTS {
         if !outcome.busy_start {
@@ -480,7 +505,67 @@ async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -
         scores: outcome.scores,
         ticks: outcome.ticks,
         forfeits: outcome.forfeits,
+        faults: first_faults(&outcome.stderr_log),
     })
+}
+
+/// Longest fault reason a result line keeps, in characters: a fault quotes
+/// what the bot answered, and the game's stderr log has all of it.
+const REASON_CHARS_MAX: usize = 300;
+
+/// A fault's reason without the times measured ("exited with code 3
+/// after 14 ms" becomes "exited with code 3"), so that a bot failing the
+/// same way gives the same results file whatever the machine's load and
+/// `--jobs`; the game's stderr log keeps them.
+fn without_elapsed(reason: &str) -> String {
+    let mut out = String::with_capacity(reason.len());
+    let mut rest = reason;
+    while let Some(at) = rest.find("after ") {
+        let (before, tail) = (&rest[..at], &rest[at + "after ".len()..]);
+        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+        let word = before.is_empty() || before.ends_with([' ', '(']);
+        if !word || digits == 0 || !tail[digits..].starts_with(" ms") {
+            out.push_str(&rest[..at + "after ".len()]);
+            rest = tail;
+            continue;
+        }
+        let after = &tail[digits + " ms".len()..];
+        // "bad move (after 5 ms)": the brackets go with the time.
+        if let (Some(b), Some(a)) = (before.strip_suffix(" ("), after.strip_prefix(')')) {
+            out.push_str(b);
+            rest = a;
+        } else {
+            out.push_str(before.strip_suffix(' ').unwrap_or(before));
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The first fault of each seat in a game's stderr log (see
+/// `play/process.rs`: one JSON line per seat and tick, in tick order), by
+/// seat.
+fn first_faults(log: &str) -> Vec<SeatFault> {
+    let mut faults: Vec<SeatFault> = Vec::new();
+    for line in log.lines() {
+        let Ok(entry) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        let (Some(seat), Some(tick), Some(full)) = (entry["seat"].as_u64(), entry["t"].as_u64(), entry["fault"].as_str()) else {
+            continue;
+        };
+        let seat = seat as usize;
+        if faults.iter().any(|f| f.seat == seat) {
+            continue;
+        }
+        let full = without_elapsed(full);
+        let mut reason: String = full.chars().take(REASON_CHARS_MAX).collect();
+        if reason.len() < full.len() {
+            reason.push('…');
+        }
+        faults.push(SeatFault { seat, tick, reason });
+    }
+    faults.sort_by_key(|f| f.seat);
+    faults
 }
 
 /// The live line on stderr: a terminal gets it redrawn in place four times
@@ -570,5 +655,39 @@ mod tests {
         assert_eq!(default_seats(GameKind::Multisnake, 12), 8);
         assert_eq!(default_seats(GameKind::Battlesnake, 2), 2);
         assert_eq!(default_seats(GameKind::Snakebattle, 2), 5);
+    }
+
+    #[test]
+    fn first_faults_come_from_the_stderr_log() {
+        let long = "x".repeat(REASON_CHARS_MAX + 5);
+        let log = [
+            r#"{"dropped":0,"fault":null,"seat":0,"stderr":["hello"],"t":1}"#.to_string(),
+            r#"{"dropped":0,"fault":"could not join: HTTP status 500; it gives no move in this game","seat":2,"stderr":[],"t":1}"#.to_string(),
+            format!(r#"{{"dropped":0,"fault":"{long}","seat":0,"stderr":[],"t":4}}"#),
+            r#"{"dropped":0,"fault":"timeout","seat":0,"stderr":[],"t":5}"#.to_string(),
+        ]
+        .join("\n");
+        let faults = first_faults(&log);
+        assert_eq!(faults.len(), 2, "{faults:?}");
+        assert_eq!((faults[0].seat, faults[0].tick), (0, 4));
+        assert_eq!(faults[0].reason.chars().count(), REASON_CHARS_MAX + 1);
+        assert!(faults[0].reason.ends_with('…'));
+        assert_eq!((faults[1].seat, faults[1].tick), (2, 1));
+        assert!(faults[1].reason.starts_with("could not join: HTTP status 500"));
+        assert!(first_faults("").is_empty());
+    }
+
+    #[test]
+    fn measured_times_leave_the_reason() {
+        for (given, kept) in [
+            (r#"output ended; exited with code 3 after 14 ms; received 0 bytes: """#, r#"output ended; exited with code 3; received 0 bytes: """#),
+            ("\"X\" is not a move (after 5 ms)", "\"X\" is not a move"),
+            ("timed out after 500 ms; the rules repeat its last move", "timed out; the rules repeat its last move"),
+            ("no answer within 1000 ms", "no answer within 1000 ms"),
+            ("after the end, after 3 sips", "after the end, after 3 sips"),
+            ("could not join: HTTP status 500", "could not join: HTTP status 500"),
+        ] {
+            assert_eq!(without_elapsed(given), kept);
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! Tournaments between bots, as pure data: who plays whom in which game
 //! ([`schedule`]), what the results add up to ([`standings`]: wins, draws
 //! and losses, the win matrix, Weng-Lin ratings with their uncertainty,
-//! mean scores) and how they read ([`report`]: a text table and a
+//! mean scores, the bots' faults) and how they read ([`report`]: a text table and a
 //! self-contained HTML page), and the ladder's matchmaking and rating
 //! steps ([`ladder`]).
 //!
@@ -20,7 +20,7 @@ pub mod schedule;
 pub mod standings;
 
 pub use schedule::{Fixture, Format, Schedule, ScheduleError};
-pub use standings::{GameResult, Standings};
+pub use standings::{FaultNote, GameResult, SeatFault, Standings};
 
 /// The seed of game `index` of a tournament seeded with `seed`: a
 /// SplitMix64 step, so neighbouring games get unrelated seeds.

@@ -1,9 +1,11 @@
 //! The standings as people read them: a text table for the terminal and a
 //! self-contained HTML page (inline CSS and SVG, no script, nothing
-//! fetched) with the standings, the win matrix as a heat map and the
-//! rating of every bot after each game.
+//! fetched) with the standings, the win matrix as a heat map, the rating
+//! of every bot after each game, and the bots' faults when there were any
+//! (which bot failed in how many games and why, so that an organiser sees
+//! an entrant that could not play without reading every game's log).
 
-use crate::standings::Standings;
+use crate::standings::{FaultNote, Standings};
 use std::fmt::Write;
 
 /// What the report says about the tournament besides its standings.
@@ -58,7 +60,26 @@ pub fn text(s: &Standings) -> String {
         }
         out.push('\n');
     }
+    if s.faults_total() > 0 {
+        let _ = writeln!(out, "\nfaults (games in which a bot gave no usable move or could not join, and its first fault):");
+        for (b, n) in names.iter().enumerate() {
+            let st = &s.bots()[b];
+            if let Some(first) = &st.first_fault {
+                let _ = writeln!(out, "{n:<width$}  in {} of {} games; first: {}", st.fault_games, st.games, fault_line(first));
+            }
+        }
+    }
     out
+}
+
+/// Where and what a fault was, on one line.
+fn fault_line(f: &FaultNote) -> String {
+    format!("game {}, seat {}, tick {}: {}", f.game, f.fault.seat, f.fault.tick, one_line(&f.fault.reason))
+}
+
+/// A bot's text on one line, so that it cannot break the table's layout.
+fn one_line(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
 }
 
 fn percent(rate: Option<f64>) -> String {
@@ -150,7 +171,42 @@ pub fn html(s: &Standings, about: &About) -> String {
     }
     out.push_str("</table>\n<h2>Rating after each game</h2>\n");
     out.push_str(&chart(s));
+    out.push_str(&faults(s));
     out.push_str("</body>\n</html>\n");
+    out
+}
+
+/// The faults section: nothing when no bot had a fault.
+fn faults(s: &Standings) -> String {
+    let mut out = String::new();
+    if s.faults_total() == 0 {
+        return out;
+    }
+    out.push_str("<h2>Faults</h2>\n<p>Games in which a bot gave no usable move or could not join; the game went on by its rules. Each game's first fault per seat is in <code>results.jsonl</code>, every fault in the game's <code>.stderr.jsonl</code>.</p>\n");
+    out.push_str("<table id=\"faults\">\n<tr><th>bot</th><th>games with a fault</th><th>first fault</th></tr>\n");
+    for (b, name) in s.names().iter().enumerate() {
+        let st = &s.bots()[b];
+        if let Some(first) = &st.first_fault {
+            let _ = writeln!(out, "<tr><td>{}</td><td>{} of {}</td><td>{}</td></tr>", escape(name), st.fault_games, st.games, escape(&fault_line(first)));
+        }
+    }
+    out.push_str("</table>\n<table id=\"fault-list\">\n<tr><th>game</th><th>bot</th><th>seat</th><th>tick</th><th>reason</th></tr>\n");
+    for f in s.faults() {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            f.game,
+            escape(&s.names()[f.bot]),
+            f.fault.seat,
+            f.fault.tick,
+            escape(&f.fault.reason)
+        );
+    }
+    out.push_str("</table>\n");
+    let more = s.faults_total() - s.faults().len() as u64;
+    if more > 0 {
+        let _ = writeln!(out, "<p>{more} more in <code>results.jsonl</code>.</p>");
+    }
     out
 }
 
@@ -228,7 +284,7 @@ mod tests {
         let mut s = Standings::new(&["<b>bold</b>".into(), "plain".into()]);
         for g in 0..10 {
             let places = if g % 3 == 0 { vec![2, 1] } else { vec![1, 2] };
-            s.add(&GameResult { game: g, seed: g, seats: vec![0, 1], places, scores: vec![1, 0], ticks: 3, forfeits: Vec::new() });
+            s.add(&GameResult { game: g, seed: g, seats: vec![0, 1], places, scores: vec![1, 0], ticks: 3, forfeits: Vec::new(), faults: Vec::new() });
         }
         s
     }
@@ -254,5 +310,29 @@ mod tests {
         // Nothing is fetched: the only URL is the SVG namespace.
         assert_eq!(page.matches("http").count(), 1, "{page}");
         assert!(!page.contains("<script"));
+        assert!(!page.contains("Faults") && !text(&standings()).contains("faults"), "no faults, no section");
+    }
+
+    #[test]
+    fn faults_name_the_bot_the_game_and_the_reason() {
+        use crate::standings::SeatFault;
+        let mut s = standings();
+        let reason = "could not join: HTTP status 500 <oops>\nsecond line";
+        s.add(&GameResult {
+            game: 10,
+            seed: 10,
+            seats: vec![1, 0],
+            places: vec![2, 1],
+            scores: vec![0, 1],
+            ticks: 3,
+            forfeits: vec![3, 0],
+            faults: vec![SeatFault { seat: 0, tick: 1, reason: reason.into() }],
+        });
+        let t = text(&s);
+        let line = t.lines().find(|l| l.starts_with("plain") && l.contains("games")).unwrap_or_else(|| panic!("{t}"));
+        assert!(line.contains("in 1 of 11 games; first: game 10, seat 0, tick 1: could not join: HTTP status 500 <oops> second line"), "{t}");
+        let page = html(&s, &About::default());
+        assert!(page.contains("<table id=\"faults\">") && page.contains("<table id=\"fault-list\">"), "{page}");
+        assert!(page.contains("<td>10</td><td>plain</td><td>0</td><td>1</td><td>could not join: HTTP status 500 &lt;oops&gt;"), "{page}");
     }
 }

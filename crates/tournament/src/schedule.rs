@@ -318,7 +318,7 @@ mod tests {
     use crate::standings::GameResult;
 
     fn result(f: &Fixture, places: &[usize]) -> GameResult {
-        GameResult { game: f.game, seed: 0, seats: f.seats.clone(), places: places.to_vec(), scores: vec![0; places.len()], ticks: 1, forfeits: Vec::new() }
+        GameResult { game: f.game, seed: 0, seats: f.seats.clone(), places: places.to_vec(), scores: vec![0; places.len()], ticks: 1, forfeits: Vec::new(), faults: Vec::new() }
     }
 
     #[test]

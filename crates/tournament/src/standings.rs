@@ -16,6 +16,13 @@
 //! not depend on the order in which games finished. Every bot of a game
 //! takes part once, ranked by its best seat's place (a free-for-all
 //! between teams of one). The interval shown is rating ± 2 uncertainty.
+//!
+//! **Faults.** A result names the first fault of each seat that had one
+//! (a move that did not count, a snake that could not join); the
+//! standings count the games in which each bot had one and keep the first
+//! [`FAULTS_KEPT`] in game order for the report. A fault changes no
+//! count or rating by itself: the game's rules already made the seat pay
+//! for it, and its place says how much.
 
 use serde::{Deserialize, Serialize};
 use skillratings::MultiTeamOutcome;
@@ -42,6 +49,38 @@ pub struct GameResult {
     /// Ticks in which each seat forfeited or gave no usable move.
     #[serde(default)]
     pub forfeits: Vec<u32>,
+    /// The first fault of each seat that had one, by seat; absent from the
+    /// line when no seat had one, so results of games without faults read
+    /// as before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<SeatFault>,
+}
+
+/// The first fault of one seat in one game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatFault {
+    /// The seat.
+    pub seat: usize,
+    /// The tick it belongs to (1 for a snake that could not join).
+    pub tick: u64,
+    /// What went wrong, as the game's stderr log says it.
+    pub reason: String,
+}
+
+/// Faults the standings keep for the report, the first in game order; the
+/// results file has every game's.
+pub const FAULTS_KEPT: usize = 100;
+
+/// A fault kept for the report: the game, the bot, and the fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultNote {
+    /// The game's index.
+    pub game: u64,
+    /// The bot in the seat.
+    pub bot: usize,
+    /// The seat's first fault of that game.
+    pub fault: SeatFault,
 }
 
 /// The result of one pair of seats, from the first bot's side.
@@ -161,6 +200,10 @@ pub struct BotStanding {
     pub seats: u64,
     /// The current rating.
     pub rating: Rating,
+    /// Games in which one of its seats had a fault.
+    pub fault_games: u64,
+    /// The first of its faults, in game order.
+    pub first_fault: Option<FaultNote>,
 }
 
 impl BotStanding {
@@ -180,6 +223,10 @@ pub struct Standings {
     ratings: Vec<WengLinRating>,
     /// Every bot's rating after each game added, in order.
     history: Vec<Vec<Rating>>,
+    /// The first [`FAULTS_KEPT`] faults, in game order.
+    faults: Vec<FaultNote>,
+    /// Faults in all.
+    faults_total: u64,
     config: WengLinConfig,
 }
 
@@ -191,12 +238,22 @@ impl Standings {
         Standings {
             names: names.to_vec(),
             bots: vec![
-                BotStanding { games: 0, record: Record::default(), score_sum: 0, seats: 0, rating: start.into() };
+                BotStanding {
+                    games: 0,
+                    record: Record::default(),
+                    score_sum: 0,
+                    seats: 0,
+                    rating: start.into(),
+                    fault_games: 0,
+                    first_fault: None,
+                };
                 n
             ],
             matrix: vec![vec![Record::default(); n]; n],
             ratings: vec![start; n],
             history: Vec::new(),
+            faults: Vec::new(),
+            faults_total: 0,
             config: WengLinConfig::new(),
         }
     }
@@ -219,6 +276,20 @@ impl Standings {
         for (bot, p) in present.iter().enumerate() {
             if p.is_some() {
                 self.bots[bot].games += 1;
+            }
+        }
+        let mut faulted = vec![false; n];
+        for fault in &result.faults {
+            let Some(&bot) = result.seats.get(fault.seat).filter(|&&b| b < n) else { continue };
+            let note = FaultNote { game: result.game, bot, fault: fault.clone() };
+            if !faulted[bot] {
+                faulted[bot] = true;
+                self.bots[bot].fault_games += 1;
+                self.bots[bot].first_fault.get_or_insert_with(|| note.clone());
+            }
+            self.faults_total += 1;
+            if self.faults.len() < FAULTS_KEPT {
+                self.faults.push(note);
             }
         }
         for (a, b, outcome) in result.pairs() {
@@ -271,6 +342,16 @@ impl Standings {
         &self.history
     }
 
+    /// The first [`FAULTS_KEPT`] faults, in game order.
+    pub fn faults(&self) -> &[FaultNote] {
+        &self.faults
+    }
+
+    /// Faults in all, kept or not.
+    pub fn faults_total(&self) -> u64 {
+        self.faults_total
+    }
+
     /// Games added.
     pub fn games(&self) -> u64 {
         self.history.len() as u64
@@ -296,7 +377,7 @@ mod tests {
     use super::*;
 
     fn game(game: u64, seats: &[usize], places: &[usize], scores: &[i64]) -> GameResult {
-        GameResult { game, seed: game, seats: seats.to_vec(), places: places.to_vec(), scores: scores.to_vec(), ticks: 10, forfeits: vec![0; seats.len()] }
+        GameResult { game, seed: game, seats: seats.to_vec(), places: places.to_vec(), scores: scores.to_vec(), ticks: 10, forfeits: vec![0; seats.len()], faults: Vec::new() }
     }
 
     #[test]
@@ -352,5 +433,38 @@ mod tests {
         assert_eq!(line, r#"{"game":3,"seed":3,"seats":[0,1],"places":[1,2],"scores":[5,-2],"ticks":10,"forfeits":[0,0]}"#);
         assert_eq!(serde_json::from_str::<GameResult>(&line).unwrap(), r);
         assert!(serde_json::from_str::<GameResult>(r#"{"game":1}"#).is_err());
+    }
+
+    #[test]
+    fn faults_are_in_the_line_only_when_there_are_some() {
+        let mut r = game(4, &[1, 0], &[2, 1], &[0, 3]);
+        r.faults.push(SeatFault { seat: 0, tick: 1, reason: "could not join: HTTP status 500".into() });
+        let line = serde_json::to_string(&r).unwrap();
+        assert!(line.ends_with(r#""faults":[{"seat":0,"tick":1,"reason":"could not join: HTTP status 500"}]}"#), "{line}");
+        assert_eq!(serde_json::from_str::<GameResult>(&line).unwrap(), r);
+    }
+
+    #[test]
+    fn faults_are_counted_per_bot_and_game() {
+        let mut s = Standings::new(&["a".into(), "b".into()]);
+        let clean = game(0, &[0, 1], &[1, 2], &[1, 0]);
+        let mut twice = game(1, &[1, 1, 0], &[2, 3, 1], &[0, 0, 1]);
+        twice.faults = vec![
+            SeatFault { seat: 0, tick: 2, reason: "timeout".into() },
+            SeatFault { seat: 1, tick: 5, reason: "bad move".into() },
+        ];
+        let mut again = game(2, &[0, 1], &[1, 2], &[1, 0]);
+        again.faults = vec![SeatFault { seat: 1, tick: 1, reason: "crashed".into() }];
+        for r in [&clean, &twice, &again] {
+            s.add(r);
+        }
+        let b = &s.bots()[1];
+        assert_eq!(b.fault_games, 2, "two seats of one game count once");
+        assert_eq!(b.first_fault.as_ref().map(|f| (f.game, f.fault.reason.as_str())), Some((1, "timeout")));
+        assert_eq!((s.bots()[0].fault_games, s.bots()[0].first_fault.as_ref()), (0, None));
+        assert_eq!(s.faults().len(), 3);
+        assert_eq!(s.faults_total(), 3);
+        // A fault changes no count: the places already say it.
+        assert_eq!(b.record, Record { wins: 0, draws: 0, losses: 4 });
     }
 }

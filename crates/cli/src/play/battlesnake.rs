@@ -17,6 +17,12 @@
 //! no move for that turn: the rules repeat its last move, and the replay
 //! records "-" so that the rules, not this loop, decide again when it is
 //! re-simulated.
+//!
+//! A snake that cannot be reached before the game (`GET /` fails) stops
+//! it at `play`; in a tournament (`RunOptions::forfeit_unjoined`) the game
+//! is played without it instead: the fault goes to the stderr log at the
+//! first tick, and the snake is never asked, so it gives no move in any
+//! turn and the rules move it on until it is out.
 
 use super::process::ProcessSeats;
 use super::{GameFlags, GameKind, RunOptions, Table, places_by, refuse_flag};
@@ -81,6 +87,8 @@ pub(super) fn table(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
     }
     Ok(BattlesnakeTable {
         no_move: vec![0; seats.len()],
+        forfeit_unjoined: false,
+        unjoined: vec![false; seats.len()],
         process: ProcessSeats::new(GameKind::Battlesnake, bots)?,
         seats,
         meta,
@@ -107,6 +115,10 @@ pub(super) struct BattlesnakeTable {
     timeout: Duration,
     /// Turns in which a seat gave no usable move.
     no_move: Vec<u32>,
+    /// See `RunOptions::forfeit_unjoined`.
+    forfeit_unjoined: bool,
+    /// Seats whose snake could not join: never asked in this game.
+    unjoined: Vec<bool>,
 }
 
 impl BattlesnakeTable {
@@ -115,7 +127,9 @@ impl BattlesnakeTable {
     async fn notify(&mut self, game: &Battlesnake, endpoint: &'static str) {
         let bodies: Vec<String> = requests(game, &self.meta).iter().map(|r| r.to_json()).collect();
         let timeout = self.timeout;
+        let unjoined = &self.unjoined;
         let calls = self.seats.iter_mut().enumerate().filter_map(|(seat, s)| match s {
+            Seat::Http(_) if unjoined[seat] => None,
             Seat::Http(h) => {
                 let body = &bodies[seat];
                 Some(async move {
@@ -161,10 +175,12 @@ impl BattlesnakeTable {
 impl Table<Battlesnake> for BattlesnakeTable {
     fn echo(&mut self, options: &RunOptions) {
         self.process.echo(options);
+        self.forfeit_unjoined = options.forfeit_unjoined;
     }
 
     /// `GET /` for every HTTP snake (a snake that cannot be reached at all
-    /// stops the game before it starts), then `/start`.
+    /// stops the game before it starts, or with `forfeit_unjoined` sits it
+    /// out), then `/start`.
     async fn start(&mut self, game: &Battlesnake) -> anyhow::Result<()> {
         let timeout = self.timeout;
         let calls = self.seats.iter_mut().enumerate().filter_map(|(seat, s)| match s {
@@ -172,8 +188,18 @@ impl Table<Battlesnake> for BattlesnakeTable {
             Seat::Builtin(_) | Seat::Process => None,
         });
         for (seat, url, r) in join_all(calls).await {
-            let info = r.map_err(|e| anyhow::anyhow!("seat {seat} ({url}): cannot join: {e}"))?;
-            self.meta.snakes[seat].customizations = info.customizations();
+            match r {
+                Ok(info) => self.meta.snakes[seat].customizations = info.customizations(),
+                Err(e) if self.forfeit_unjoined => {
+                    self.unjoined[seat] = true;
+                    // As the API says of a snake that did not answer in time.
+                    self.meta.snakes[seat].latency_ms = self.meta.timeout_ms;
+                    let label = self.meta.snakes[seat].name.clone();
+                    let fault = format!("could not join: {e}; it gives no move in this game");
+                    self.process.note_fault(game.turn() + 1, seat, &label, &fault);
+                }
+                Err(e) => return Err(anyhow::anyhow!("seat {seat} ({url}): cannot join: {e}")),
+            }
         }
         self.notify(game, "start").await;
         Ok(())
@@ -219,6 +245,7 @@ impl Table<Battlesnake> for BattlesnakeTable {
                         Err(e) => tracing::warn!(seat, error = %e, "built-in snake gave a bad answer"),
                     }
                 }
+                Seat::Http(_) if self.unjoined[seat] => {}
                 Seat::Http(h) => {
                     let body = reqs[seat].to_json();
                     calls.push(async move { (seat, h.request_move(&body, timeout).await) });
@@ -325,9 +352,10 @@ impl Table<Battlesnake> for BattlesnakeTable {
                         .filter(|&&k| st.faults_of(k) > 0)
                         .map(|&k| format!("{} {}", k.name(), st.faults_of(k)))
                         .collect();
+                    let faults = if faults.is_empty() { "0".to_string() } else { faults.join(", ") };
                     (
                         format!("{:.1}/{}", st.latency_ms_mean(), st.latency_ms_max),
-                        if faults.is_empty() { "0".to_string() } else { faults.join(", ") },
+                        if self.unjoined[seat] { format!("could not join ({faults})") } else { faults },
                     )
                 }
             };
