@@ -429,7 +429,11 @@ impl Store {
     /// calls it for each player of a game it keeps, so that a program that
     /// loses in its first move all day does not fill the disk, while
     /// every player still finds their latest games.
+    /// `keep` 0 keeps everything.
     pub async fn prune_player_replays(&self, player_id: &str, keep: u32) -> Result<u64, StoreError> {
+        if keep == 0 {
+            return Ok(0);
+        }
         dispatch!(self.prune_player_replays(player_id, keep))
     }
 

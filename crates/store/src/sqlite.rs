@@ -28,6 +28,7 @@ pub(crate) const MIGRATIONS: Migrations = &[
     ("008_unowned_replays", include_str!("../migrations/sqlite/008_unowned_replays.sql")),
     ("009_arrival_rooms", include_str!("../migrations/sqlite/009_arrival_rooms.sql")),
     ("010_score_epochs", include_str!("../migrations/sqlite/010_score_epochs.sql")),
+    ("011_replay_players_by_replay", include_str!("../migrations/sqlite/011_replay_players_by_replay.sql")),
 ];
 
 /// The database clock in unix milliseconds, as SQL.
@@ -399,7 +400,8 @@ impl Sqlite {
                  (SELECT mine.replay_id FROM
                    (SELECT replay_id FROM replay_players WHERE player_id = ?1 ORDER BY replay_id DESC LIMIT -1 OFFSET ?2) mine
                   WHERE NOT EXISTS (SELECT 1 FROM replay_players o WHERE o.replay_id = mine.replay_id AND o.player_id <> ?1
-                    AND (SELECT count(*) FROM replay_players n WHERE n.player_id = o.player_id AND n.replay_id > mine.replay_id) < ?2))",
+                    AND NOT EXISTS (SELECT 1 FROM replay_players n WHERE n.player_id = o.player_id AND n.replay_id > mine.replay_id
+                      ORDER BY n.replay_id LIMIT 1 OFFSET ?2 - 1)))",
                 params![player_id, keep],
             )?;
             Ok(deleted as u64)
