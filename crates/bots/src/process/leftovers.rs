@@ -11,13 +11,20 @@
 //! A lock, unlike a pid, means the same thing in every pid namespace that
 //! shares the folder.
 //!
+//! The root is usually `/tmp`, where anyone may plant a name: only regular
+//! files and folders of this runner's own user are touched, lock files are
+//! opened without following links or blocking (a FIFO named like a lock
+//! would hang an open), and a lock file stays until all its folders went.
+//!
 //! [`ProcessBot`]: super::ProcessBot
 
 use std::collections::BTreeMap;
-use std::fs::{self, File};
+use std::fs::{self, File, OpenOptions};
 use std::io;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
 
 use nix::fcntl::{Flock, FlockArg};
 
@@ -68,33 +75,72 @@ pub(super) fn runner_tag(root: &Path) -> io::Result<String> {
     Ok(tag)
 }
 
+/// A lock file not yet renamed this long ago belongs to a runner that died
+/// between making and renaming it (which takes microseconds).
+const NEW_LOCK_STALE: Duration = Duration::from_secs(600);
+
 /// Removes the folders and lock file of every runner in `root` whose lock
 /// nobody holds; returns how many folders went. Errors only skip: another
 /// user's files, a folder that went meanwhile.
 fn sweep(root: &Path) -> usize {
     let Ok(entries) = fs::read_dir(root) else { return 0 };
     let names: Vec<String> = entries.flatten().filter_map(|e| e.file_name().into_string().ok()).collect();
+    let euid = nix::unistd::geteuid().as_raw();
     let mut removed = 0;
     for name in &names {
-        let Some(tag) = name.strip_prefix(LOCK_PREFIX).and_then(|n| n.strip_suffix(LOCK_SUFFIX)) else { continue };
         let lock_path = root.join(name);
-        let Ok(file) = File::open(&lock_path) else { continue };
-        // Held: that runner lives.
-        let Ok(held) = Flock::lock(file, FlockArg::LockExclusiveNonblock) else { continue };
-        let mine = |n: &&String| {
+        if name.starts_with(NEW_LOCK_PREFIX) && name.ends_with(LOCK_SUFFIX) {
+            if let Some(lock) = lock_nobody_holds(&lock_path, euid)
+                && lock.metadata().and_then(|m| m.modified()).is_ok_and(|t| {
+                    SystemTime::now().duration_since(t).is_ok_and(|age| age > NEW_LOCK_STALE)
+                })
+            {
+                let _ = fs::remove_file(&lock_path);
+            }
+            continue;
+        }
+        let Some(tag) = name.strip_prefix(LOCK_PREFIX).and_then(|n| n.strip_suffix(LOCK_SUFFIX)) else { continue };
+        // None: held (that runner lives), or not a lock file of ours.
+        let Some(held) = lock_nobody_holds(&lock_path, euid) else { continue };
+        let of_tag = |n: &&String| {
             [BOT_FOLDER_PREFIX, QUOTA_FOLDER_PREFIX]
                 .iter()
                 .any(|p| n.strip_prefix(p).and_then(|rest| rest.strip_prefix(tag)).is_some_and(|r| r.starts_with('-')))
         };
-        for folder in names.iter().filter(mine) {
-            if fs::remove_dir_all(root.join(folder)).is_ok() {
+        let mut all_gone = true;
+        for folder in names.iter().filter(of_tag) {
+            let path = root.join(folder);
+            // A real folder of ours, not a link planted under its name.
+            let ours = fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_dir() && m.uid() == euid);
+            if ours && fs::remove_dir_all(&path).is_ok() {
                 removed += 1;
+            } else {
+                all_gone = false;
             }
         }
-        let _ = fs::remove_file(&lock_path);
+        // Kept while any folder stays, so that a later runner tries again.
+        if all_gone {
+            let _ = fs::remove_file(&lock_path);
+        }
         drop(held);
     }
     removed
+}
+
+/// The lock at `path`, locked here, if it is a regular file of `euid`'s
+/// (opened without following a link and without blocking) that no runner
+/// holds.
+fn lock_nobody_holds(path: &Path, euid: u32) -> Option<Flock<File>> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.file_type().is_file() || meta.uid() != euid {
+        return None;
+    }
+    Flock::lock(file, FlockArg::LockExclusiveNonblock).ok()
 }
 
 #[cfg(test)]
@@ -118,13 +164,38 @@ mod tests {
         // A tag that starts like another's, and folders of nobody known.
         fs::create_dir(r.join("snakepit-bot-dead10-ddd")).unwrap();
         fs::create_dir(r.join("snakepit-bot-xyz")).unwrap();
+        // Planted names: a FIFO (whose open would block) and a link to a
+        // lock, with a folder that must stay; a link named like a dead
+        // runner's folder, to a folder that must stay.
+        nix::unistd::mkfifo(&r.join("snakepit-runner-fifo3.lock"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+        fs::create_dir(r.join("snakepit-bot-fifo3-eee")).unwrap();
+        fs::write(r.join("elsewhere.lock"), "").unwrap();
+        std::os::unix::fs::symlink(r.join("elsewhere.lock"), r.join("snakepit-runner-link4.lock")).unwrap();
+        fs::create_dir(r.join("snakepit-bot-link4-fff")).unwrap();
+        fs::create_dir(r.join("precious")).unwrap();
+        std::os::unix::fs::symlink(r.join("precious"), r.join("snakepit-bot-dead1-ggg")).unwrap();
 
         let tag = runner_tag(r).unwrap();
         assert_eq!(runner_tag(r).unwrap(), tag, "one tag per root");
         let mut left: Vec<String> = fs::read_dir(r).unwrap().flatten().map(|e| e.file_name().into_string().unwrap()).collect();
         left.sort();
         let own = format!("snakepit-runner-{tag}.lock");
-        let mut want = vec!["snakepit-bot-dead10-ddd", "snakepit-bot-live2-ccc", "snakepit-bot-xyz", "snakepit-runner-live2.lock", &own];
+        // The dead runner's lock stays for its link, which is not removed.
+        let mut want = vec![
+            "elsewhere.lock",
+            "precious",
+            "snakepit-bot-dead1-ggg",
+            "snakepit-bot-dead10-ddd",
+            "snakepit-bot-fifo3-eee",
+            "snakepit-bot-link4-fff",
+            "snakepit-bot-live2-ccc",
+            "snakepit-bot-xyz",
+            "snakepit-runner-dead1.lock",
+            "snakepit-runner-fifo3.lock",
+            "snakepit-runner-link4.lock",
+            "snakepit-runner-live2.lock",
+            &own,
+        ];
         want.sort();
         assert_eq!(left, want);
         // This runner's own lock is held.
