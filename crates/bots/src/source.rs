@@ -116,13 +116,17 @@ fn java(game: &str, source: &str) -> Result<SourceProgram, String> {
     }
     line.push_str(" -cp classes ");
     let mut files = vec![(format!("{}.java", file_class.name), source.to_string())];
+    // What `java` is told to run: names checked to be identifiers, so the
+    // shell reads them as plain words.
+    let runs;
     if let Some(main) = shape.classes.iter().find(|c| c.has_main) {
-        line.push_str(&qualified(&main.name));
+        runs = qualified(&main.name);
     } else if let Some(bot) = shape.classes.iter().find(|c| c.supplier).filter(|_| game == "duel") {
-        if shape.package.is_none() && bot.name == "Harness" {
+        // The harness's file and class sit beside the bot's.
+        if shape.classes.iter().any(|c| c.name == "Harness") {
             return Err("the class that runs a KingOfBots bot is called Harness: give yours another name".to_string());
         }
-        let _ = write!(line, "Harness {}", qualified(&bot.name));
+        runs = format!("Harness {}", qualified(&bot.name));
         files.push(("Harness.java".to_string(), KINGOFBOTS_HARNESS.to_string()));
     } else if game == "duel" {
         return Err("a Java program needs a class with `public static void main(String[] args)` that reads stdin, \
@@ -131,11 +135,10 @@ fn java(game: &str, source: &str) -> Result<SourceProgram, String> {
     } else {
         return Err("a Java program needs a class with `public static void main(String[] args)`".to_string());
     }
-    // Names are Java identifiers: letters, digits, `_`, `$` and dots, so
-    // never a quote or a shell character other than `$`.
-    if line.contains(['\'', '"', '$']) {
+    if !runs.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == ' ') {
         return Err("class and package names of letters, digits and `_` only, please".to_string());
     }
+    line.push_str(&runs);
     Ok(SourceProgram { files, shell_line: line })
 }
 
@@ -160,7 +163,9 @@ struct JavaClass {
 
 impl JavaShape {
     fn of(source: &str) -> JavaShape {
-        let tokens = java_tokens(&blank_comments_and_literals(source));
+        // As javac reads it: `\uXXXX` escapes first, then comments and
+        // literals.
+        let tokens = java_tokens(&blank_comments_and_literals(&decode_unicode_escapes(source)));
         let mut shape = JavaShape::default();
         let mut depth = 0usize;
         // Modifiers seen since the last declaration ended, at depth 0.
@@ -173,16 +178,21 @@ impl JavaShape {
                 "}" => depth = depth.saturating_sub(1),
                 ";" if depth == 0 => public = false,
                 "package" if depth == 0 && shape.package.is_none() => {
-                    let name: String =
+                    let parts: Vec<&str> =
                         tokens[i + 1..].iter().take_while(|t| t.as_str() != ";").map(String::as_str).collect();
-                    shape.package = Some(name);
+                    // `a . b . c`: identifiers between dots, or nothing
+                    // usable (and the run line then refuses the name).
+                    let well_formed = parts.len() % 2 == 1
+                        && parts.iter().enumerate().all(|(k, p)| if k.is_multiple_of(2) { is_identifier(p) } else { *p == "." });
+                    shape.package = Some(if well_formed { parts.concat() } else { "?".to_string() });
                 }
                 "public" if depth == 0 => public = true,
-                "class" | "record" | "enum" | "interface" if depth == 0 => {
+                // `X.class` in an annotation is a literal, not a declaration.
+                "class" | "record" | "enum" | "interface" if depth == 0 && (i == 0 || tokens[i - 1] != ".") => {
                     if let Some(name) = tokens.get(i + 1).filter(|n| is_identifier(n)) {
                         let header_end = tokens[i..].iter().position(|t| t == "{").map_or(tokens.len(), |p| i + p);
-                        let header = &tokens[i..header_end];
-                        let supplier = header.windows(4).any(|w| w == ["Supplier", "<", "Integer", ">"]);
+                        let header = tokens[i..header_end].concat();
+                        let supplier = header.contains("Supplier<Integer>") || header.contains("Supplier<java.lang.Integer>");
                         shape.classes.push(JavaClass {
                             name: name.clone(),
                             public,
@@ -206,8 +216,39 @@ impl JavaShape {
     }
 }
 
+/// A Java identifier (of those a run line may carry: no `$`).
 fn is_identifier(s: &str) -> bool {
-    s.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+    s.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// Java's first step: `\uXXXX` (any number of `u`s) becomes its character
+/// wherever the backslash is not itself escaped. A bad escape is left as
+/// it is (javac then reports it).
+fn decode_unicode_escapes(source: &str) -> String {
+    let chars: Vec<char> = source.chars().collect();
+    let mut out = String::with_capacity(source.len());
+    let mut i = 0;
+    // Backslashes just before `i`, for telling `\\u` from `\u`.
+    let mut backslashes = 0usize;
+    while i < chars.len() {
+        if chars[i] == '\\' && backslashes.is_multiple_of(2) && chars.get(i + 1) == Some(&'u') {
+            let mut k = i + 1;
+            while chars.get(k) == Some(&'u') {
+                k += 1;
+            }
+            let hex: String = chars.iter().skip(k).take(4).collect();
+            if let Some(c) = (hex.len() == 4).then(|| u32::from_str_radix(&hex, 16).ok()).flatten().and_then(char::from_u32) {
+                out.push(c);
+                i = k + 4;
+                backslashes = 0;
+                continue;
+            }
+        }
+        backslashes = if chars[i] == '\\' { backslashes + 1 } else { 0 };
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
 }
 
 /// Identifiers (with dots kept apart) and single punctuation characters.
@@ -245,7 +286,12 @@ fn blank_comments_and_literals(source: &str) -> String {
         } else if at(i, "/*") {
             (i + 2..chars.len()).find(|&k| at(k, "*/")).map_or(chars.len(), |k| k + 2)
         } else if at(i, "\"\"\"") {
-            (i + 3..chars.len()).find(|&k| at(k, "\"\"\"") && chars[k - 1] != '\\').map_or(chars.len(), |k| k + 3)
+            // To the first unescaped `"""` (`\"` and `\\` are escapes).
+            let mut k = i + 3;
+            while k < chars.len() && !at(k, "\"\"\"") {
+                k += if chars[k] == '\\' { 2 } else { 1 };
+            }
+            (k + 3).min(chars.len())
         } else if chars[i] == '"' || chars[i] == '\'' {
             let quote = chars[i];
             let mut k = i + 1;
@@ -302,6 +348,30 @@ mod tests {
         check("multisnake", "// public class Fake { public static void main(String[] a) {} }\nclass Real { public static void main(String[] a) { String s = \"}class X{\"; char c = '}'; } }", "Real.java | Real");
         check("multisnake", "/* class A {} */ class B { /* } */ public static void main(String[] a) {} }", "B.java | B");
         check("multisnake", "class T { String s = \"\"\"\n } class U {\n\"\"\"; public static void main(String[] a) {} }", "T.java | T");
+    }
+
+    #[test]
+    fn names_that_are_not_identifiers_never_reach_the_shell() {
+        // A comment once escapes are decoded, as javac decodes them: the
+        // package inside it is no package.
+        let escaped = "\\u002f\\u002a package a`id>&2`; \\u002a\\u002f\npublic class Bot { public static void main(String[] a){} }";
+        check("duel", escaped, "Bot.java | Bot");
+        check("duel", "package a|id>&2|b;\npublic class Bot { public static void main(String[] a){} }", "error: class and package names");
+        check("duel", "package a.b;\npublic class Bot$1 { public static void main(String[] a){} }", "error: a Java program declares a class");
+        // A decoded escape that makes a plain name is fine.
+        check("multisnake", "public class \\u0042ot { public static void main(String[] a){} }", "Bot.java | Bot");
+        // An escaped backslash is not an escape.
+        check("multisnake", "class A { String s = \"\\\\u0022\"; public static void main(String[] a){} }", "A.java | A");
+    }
+
+    #[test]
+    fn java_forms_that_read_differently_at_first_sight() {
+        check("multisnake", "class Helper {}\npublic @Deprecated(since = X.class) class Bot { public static void main(String[] a){} }", "Bot.java | Bot");
+        check("duel", "public class K implements java.util.function.Supplier<java.lang.Integer> { public Integer get() { return 1; } }", "K.java Harness.java | Harness K");
+        check("multisnake", "class T { String s = \"\"\"\n a \\\\\"\"\"; } public class U { public static void main(String[] a){} }", "U.java | U");
+        // The harness's name is taken by the harness, in any package.
+        check("duel", "package p;\npublic class Harness implements Supplier<Integer> { public Integer get() { return 1; } }", "error: the class that runs");
+        check("duel", "class Harness {}\npublic class Bot implements Supplier<Integer> { public Integer get() { return 1; } }", "error: the class that runs");
     }
 
     #[test]

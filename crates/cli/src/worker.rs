@@ -318,24 +318,21 @@ impl Job {
             Ok(spec) => {
                 let renew = self.renew_while_playing(claimed.id);
                 let seed = claimed.seed;
-                let folder = std::env::temp_dir().join(format!(
-                    "snakepit-{}-{}",
-                    self.name.replace('/', "-"),
-                    claimed.id
-                ));
-                let spec2 = match self.resolve_code(&spec, &folder).await {
+                // Contestants' sources: a fresh folder only this user
+                // reads (0700, unpredictable name), removed when dropped.
+                let folder = match tempfile::Builder::new().prefix("snakepit-game-").tempdir() {
+                    Ok(f) => f,
+                    Err(e) => return self.write_back(&claimed, Err(format!("a folder for the game's programs: {e}"))).await,
+                };
+                let spec2 = match self.resolve_code(&spec, folder.path()).await {
                     Ok(s) => s,
-                    Err(e) => {
-                        let _ = std::fs::remove_dir_all(&folder);
-                        return self.write_back(&claimed, Err(e)).await;
-                    }
+                    Err(e) => return self.write_back(&claimed, Err(e)).await,
                 };
                 let recorded = match &spec.fork {
                     None => None,
                     Some(f) => match self.store.replay(f.replay_id).await {
                         Ok(Some((_, body))) => Some(body),
                         Ok(None) => {
-                            let _ = std::fs::remove_dir_all(&folder);
                             return self
                                 .write_back(
                                     &claimed,
@@ -358,7 +355,7 @@ impl Job {
                     r = game => r.map_err(|e| format!("the game panicked: {e}")).and_then(|r| r.map_err(|e| format!("{e:#}"))),
                     () = renew => Err("the claim was lost while playing".to_string()),
                 };
-                let _ = std::fs::remove_dir_all(&folder);
+                drop(folder);
                 result.map(|outcome| (MatchSpec { labels, ..spec }, outcome))
             }
         };
@@ -449,7 +446,7 @@ impl Job {
             let program = snakepit_bots::source::SourceProgram::new(&spec.game, &code.lang, &code.source)
                 .map_err(|e| format!("the program of {player}: {e}"))?;
             let dir = folder.join(format!("seat{seat}"));
-            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             program.write(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             // The folder is one quoted word of the command line (which is
             // not a shell): its files are copied into the bot's folder.

@@ -407,6 +407,22 @@ async fn the_ladder_pairs_plays_and_rates_saved_programs() {
             !store.replays_of(id, None, 1).await.unwrap().is_empty() || !rated.contains(&id.as_str())
         );
     }
+    // The Java bot played its games: compiled in the sandbox and answered,
+    // with no fault in any of its kept games.
+    let kob_games = store.replays_of(&ids[3], None, 100).await.unwrap();
+    assert!(!kob_games.is_empty());
+    for game in &kob_games {
+        let seat = game.players.iter().position(|p| *p == ids[3]).expect("the Java bot's seat");
+        let log = store.replay_stderr_log(game.id).await.unwrap().unwrap_or_default();
+        for line in log.lines() {
+            let entry: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert!(
+                entry["seat"] != seat || entry["fault"].is_null(),
+                "game {}: the Java bot failed: {line}",
+                game.id
+            );
+        }
+    }
     drop(store);
     db.drop().await;
 }

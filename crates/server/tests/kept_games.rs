@@ -234,7 +234,8 @@ async fn rooms_of_built_in_bots_keep_their_latest_games_too() {
     server.shutdown().await;
 }
 
-/// A form post, as the replays page sends it; returns (status, body).
+/// A program that fails every game fills no disk: its player keeps their
+/// latest `games_kept_per_player` games.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_players_games_are_pruned_to_their_latest() {
     let mut cfg = duel_config("keptplayer");
@@ -272,6 +273,7 @@ async fn a_players_games_are_pruned_to_their_latest() {
     server.shutdown().await;
 }
 
+/// A form post, as the replays page sends it; returns (status, body).
 async fn post_form(addr: SocketAddr, path: &str, fields: &[(&str, &str)]) -> (u16, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let enc = |s: &str| -> String {

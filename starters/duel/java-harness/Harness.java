@@ -20,12 +20,16 @@ public class Harness {
     public static void main(String[] args) throws Exception {
         String name = args.length > 0 ? args[0] : "com.ilvxgee.botrunningsystem.utils.Bot";
         Class<?> cls = Class.forName(name);
+        // A bot class need not be public (KingOfBots compiles it into its
+        // own package, where it is reachable either way).
+        var make = cls.getDeclaredConstructor();
+        make.setAccessible(true);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         Path input = Path.of("input.txt");
         for (String line; (line = in.readLine()) != null; ) {
             Files.writeString(input, line + "\n", StandardCharsets.UTF_8);
             @SuppressWarnings("unchecked")
-            Supplier<Integer> bot = (Supplier<Integer>) cls.getDeclaredConstructor().newInstance();
+            Supplier<Integer> bot = (Supplier<Integer>) make.newInstance();
             // An exception ends the harness, so the runner sees the bot fail
             // (with the stack trace on stderr) instead of a made-up move.
             Integer move = bot.get();

@@ -11,10 +11,11 @@
 //! A lock, unlike a pid, means the same thing in every pid namespace that
 //! shares the folder.
 //!
-//! The root is usually `/tmp`, where anyone may plant a name: only regular
-//! files and folders of this runner's own user are touched, lock files are
-//! opened without following links or blocking (a FIFO named like a lock
-//! would hang an open), and a lock file stays until all its folders went.
+//! The root is usually `/tmp`, where anyone may plant a name: only lock
+//! files that are regular files of this runner's own user count, opened
+//! without following links or blocking (a FIFO named like a lock would hang
+//! an open); only real folders go, never what a link points to; and a lock
+//! file stays until all its folders went.
 //!
 //! [`ProcessBot`]: super::ProcessBot
 
@@ -110,9 +111,10 @@ fn sweep(root: &Path) -> usize {
         let mut all_gone = true;
         for folder in names.iter().filter(of_tag) {
             let path = root.join(folder);
-            // A real folder of ours, not a link planted under its name.
-            let ours = fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_dir() && m.uid() == euid);
-            if ours && fs::remove_dir_all(&path).is_ok() {
+            // A real folder, not a link planted under its name (owned by
+            // the bot's own uid, where the sandbox gives it one).
+            let folder = fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_dir());
+            if folder && fs::remove_dir_all(&path).is_ok() {
                 removed += 1;
             } else {
                 all_gone = false;

@@ -66,7 +66,9 @@ pub(super) struct ProcessSeats {
 /// A `--bot` that names a source file, written (with what it needs, such
 /// as the KingOfBots harness) into a folder of its own for the whole game.
 struct SourceBot {
-    dir: std::path::PathBuf,
+    /// Only this user reads it (0700, an unpredictable name); removed when
+    /// the game's table goes.
+    dir: tempfile::TempDir,
     program: SourceProgram,
 }
 
@@ -78,7 +80,7 @@ impl SourceBot {
     /// (`.java`, `.c`, or a `.py` or `.js` that is not executable: an
     /// executable script runs itself, by its `#!` line).
     fn from_line(game: &str, line: &str) -> anyhow::Result<Option<SourceBot>> {
-        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        use std::os::unix::fs::PermissionsExt;
         let word = line.trim();
         let path = Path::new(word);
         let lang = match path.extension().and_then(|e| e.to_str()) {
@@ -100,24 +102,13 @@ impl SourceBot {
         }
         let source = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
         let program = SourceProgram::new(game, lang, &source).map_err(bad)?;
-        // Unique per run and seat; removed when the game's table goes.
-        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("snakepit-source-{}-{n}", std::process::id()));
-        // Only this user reads the source; the runner copies it into each
-        // bot's folder.
-        let made = std::fs::DirBuilder::new().mode(0o700).create(&dir).and_then(|()| program.write(&dir));
-        let bot = SourceBot { dir, program };
-        made.map_err(|e| bad(format!("writing {}: {e}", bot.dir.display())))?;
-        Ok(Some(bot))
+        let dir = tempfile::Builder::new().prefix("snakepit-source-").tempdir().map_err(|e| bad(format!("a folder for it: {e}")))?;
+        program.write(dir.path()).map_err(|e| bad(format!("writing {}: {e}", dir.path().display())))?;
+        Ok(Some(SourceBot { dir, program }))
     }
 }
 
-impl Drop for SourceBot {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
+
 
 impl ProcessSeats {
     /// A process seat for every [`BotSpec::Process`] of `bots`, with the
@@ -130,7 +121,7 @@ impl ProcessSeats {
             let seat = match spec {
                 BotSpec::Process { line, json } if let Some(source) = SourceBot::from_line(kind.name(), line)? => {
                     let wire = if *json { Wire::Json } else { Wire::Text };
-                    let command = source.program.command(&source.dir);
+                    let command = source.program.command(source.dir.path());
                     sources.push(source);
                     Some(Seat { label: spec.to_string(), command, wire })
                 }
