@@ -507,7 +507,9 @@ fn play_blocking(
     }
     // Seats that play a saved program are named after its player (the
     // command line is a temporary path nobody needs to see).
-    let options = RunOptions { labels: spec.labels.clone(), ..RunOptions::default() };
+    // As in a tournament, an HTTP snake that cannot join sits the game out
+    // instead of failing it for the other seats.
+    let options = RunOptions { labels: spec.labels.clone(), forfeit_unjoined: true, ..RunOptions::default() };
     match (&spec.fork, recorded) {
         (Some(f), Some(text)) => {
             let fork = play::Fork {

@@ -302,6 +302,33 @@ async fn a_saved_program_plays_a_queued_game() {
     db.drop().await;
 }
 
+/// A queued Battlesnake game whose HTTP snake cannot be reached is played
+/// without it (as a tournament plays it), not failed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_queued_game_is_played_when_an_http_snake_cannot_join() {
+    use snakepit_store::{NewMatch, Store};
+    let Some(db) = Db::create("worker_unjoined").await else {
+        return;
+    };
+    let store = Store::open(&db.url).await.unwrap();
+    // Bound and dropped: very likely closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let spec = serde_json::json!({"game": "battlesnake", "bots": ["builtin:greedy", format!("http://127.0.0.1:{port}")]});
+    let ids = store
+        .enqueue_matches(&[NewMatch { game: "battlesnake".into(), spec: spec.to_string(), seed: 7 }])
+        .await
+        .unwrap();
+    let out = finish(spawn_worker(&db.url, "w", 1, 30_000, true), Duration::from_secs(60));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result: serde_json::Value =
+        serde_json::from_str(&store.match_result(ids[0]).await.unwrap().unwrap()).unwrap();
+    assert!(result.get("error").is_none(), "{result}");
+    assert!(result["ticks"].as_u64().unwrap() > 0, "{result}");
+    assert_eq!(result["places"], serde_json::json!([1, 2]), "the snake that is there wins: {result}");
+    drop(store);
+    db.drop().await;
+}
+
 /// `worker --ladder duel` pairs the saved programs of duel players, queues
 /// their games, plays them and rates the results: ratings move, and the
 /// rated games add up to the finished ladder games.
