@@ -179,5 +179,12 @@ test("a duel player saves the arena's own Java bot, and it plays", async (t) => 
   await page.waitForFunction(() => window.__snakepit.codeSaved === 1);
   // Compiled in the sandbox, then it answers moves.
   await page.waitForFunction(() => /ok after \d+ ms/.test(document.getElementById('log').textContent), null, { timeout: 60000 });
-  assert.deepEqual(unexpectedErrors(problems), []);
+  // A version that does not compile is refused at save, with javac's words
+  // on the page; the sample plays on.
+  await page.fill('#code-source', 'public class Bot implements java.util.function.Supplier<Integer> {\n  public Integer get() { return "up"; }\n}\n');
+  await page.click('#code-save');
+  await page.waitForFunction(() => /does not compile/.test(document.getElementById('code-error').textContent), null, { timeout: 60000 });
+  assert.match(await page.textContent('#code-error'), /Bot\.java:2: error: incompatible types/);
+  assert.equal(await page.evaluate(() => window.__snakepit.codeSaved), 1);
+  assert.deepEqual(unexpectedErrors(problems, [/422/]), []);
 });

@@ -55,6 +55,10 @@ pub struct SourceProgram {
     /// The line `/bin/sh -c` runs in the bot's folder. It holds no quote
     /// characters, so it can be quoted as one word of a command line.
     pub shell_line: String,
+    /// For a compiled language, the build alone: run in the bot's folder, it
+    /// sends the compiler's messages to stderr and answers one line, the
+    /// compiler's exit status (so the transport's ask can wait for it).
+    pub build_check_line: Option<String>,
 }
 
 impl SourceProgram {
@@ -65,6 +69,7 @@ impl SourceProgram {
         let one = |name: &str, line: String| SourceProgram {
             files: vec![(name.to_string(), source.to_string())],
             shell_line: line,
+            build_check_line: None,
         };
         Ok(match lang {
             // Unbuffered, so that an answer printed without a flush still
@@ -73,7 +78,10 @@ impl SourceProgram {
             "javascript" => one("bot.js", "exec node bot.js".to_string()),
             // The compiler's messages go to stderr: stdout is the answer
             // pipe.
-            "c" => one("bot.c", "gcc -O2 -o bot bot.c -lm 1>&2 && exec ./bot".to_string()),
+            "c" => {
+                let build = "gcc -O2 -o bot bot.c -lm";
+                SourceProgram { build_check_line: Some(check_line(build)), ..one("bot.c", format!("{build} 1>&2 && exec ./bot")) }
+            }
             "java" => java(game, source)?,
             other => {
                 let keys: Vec<&str> = LANGUAGES.iter().map(|l| l.key).collect();
@@ -110,7 +118,8 @@ fn java(game: &str, source: &str) -> Result<SourceProgram, String> {
         Some(p) => format!("{p}.{name}"),
         None => name.to_string(),
     };
-    let mut line = format!("javac {JAVAC_JVM_ARGS} -encoding UTF-8 -d classes *.java 1>&2 && exec java");
+    let build = format!("javac {JAVAC_JVM_ARGS} -encoding UTF-8 -d classes *.java");
+    let mut line = format!("{build} 1>&2 && exec java");
     for arg in BotCommand::JVM_ARGS_FOR_SANDBOX {
         let _ = write!(line, " {arg}");
     }
@@ -139,7 +148,12 @@ fn java(game: &str, source: &str) -> Result<SourceProgram, String> {
         return Err("class and package names of letters, digits and `_` only, please".to_string());
     }
     line.push_str(&runs);
-    Ok(SourceProgram { files, shell_line: line })
+    Ok(SourceProgram { files, shell_line: line, build_check_line: Some(check_line(&build)) })
+}
+
+/// The build line of [`SourceProgram::build_check_line`].
+fn check_line(build: &str) -> String {
+    format!("{build} 1>&2; echo $?")
 }
 
 /// What a Java source declares, found without a Java parser: comments and

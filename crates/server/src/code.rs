@@ -3,6 +3,9 @@
 //! A player of a stdin/stdout arena saves a program on their page
 //! (`POST /api/code`, authenticated with their secret code); it is stored
 //! in the store and started at once, and again at every start of the server.
+//! C and Java are compiled in the sandbox before they are saved: a program
+//! that does not compile is refused (422) with the compiler's last lines,
+//! and the program that plays stays.
 //!
 //! The program is never run by the room. Each saved program gets a runner
 //! task that attaches to the player's room like a bot connection
@@ -39,6 +42,7 @@ use snakepit_bots::stdio_match::{MatchSettings, SeatFault};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::mpsc;
 
 /// The starter program of a game in a language: the random safe movers of
@@ -286,6 +290,42 @@ async fn player(st: &Arc<AppState>, user: &str, code: &str) -> Result<Player, Ap
     st.store.authenticate(user, code).await?.ok_or_else(unauthorized)
 }
 
+/// Compiling a program at save takes at most this long.
+const BUILD_CHECK_DEADLINE: Duration = Duration::from_secs(60);
+/// Compiler lines quoted in a refusal, the last ones.
+const BUILD_ERROR_LINES_MAX: usize = 40;
+/// Builds at once (each is a compiler in the sandbox); later saves wait.
+static BUILDS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
+/// Compiles a C or Java program in the sandbox before it is saved, so that
+/// a program that does not compile is refused with the compiler's words
+/// and the one that plays stays as it is. Other languages pass.
+async fn build_check(st: &Arc<AppState>, game: &str, player_id: &str, program: &SourceProgram) -> Result<(), AppError> {
+    let Some(line) = &program.build_check_line else { return Ok(()) };
+    let failed = |what: String| AppError::Server(anyhow::anyhow!("compiling a saved program: {what}"));
+    let _turn = BUILDS.acquire().await.map_err(|e| failed(e.to_string()))?;
+    let source = SourceFile::write(&work_root(st), st.conn_id(), player_id, program).map_err(|e| failed(e.to_string()))?;
+    let mut limits = MatchSettings::for_game(game).limits;
+    limits.stop_between_moves = false;
+    let cmd = BotCommand::shell(line).file(&source.folder);
+    let mut bot = ProcessBot::spawn(&cmd, &limits).map_err(|e| failed(e.to_string()))?;
+    let asked = bot.ask("\n", BUILD_CHECK_DEADLINE).await;
+    let stderr = bot.take_stderr();
+    drop(bot);
+    let quoted = || {
+        let skip = stderr.lines.len().saturating_sub(BUILD_ERROR_LINES_MAX);
+        stderr.lines[skip..].join("\n")
+    };
+    let refused = |why: String| {
+        AppError::Client(StatusCode::UNPROCESSABLE_ENTITY, format!("not saved: {why}; the program that plays is unchanged\n{}", quoted()))
+    };
+    match asked {
+        Ok(reply) if reply.line.trim() == "0" => Ok(()),
+        Ok(reply) => Err(refused(format!("it does not compile (exit status {})", reply.line.trim()))),
+        Err(fault) => Err(refused(format!("compiling failed: {fault}"))),
+    }
+}
+
 /// `GET /api/code?user=ID&code=CODE`: the player's saved program (or the
 /// starter of their game), and the languages.
 pub async fn get_code(State(st): State<Arc<AppState>>, Query(q): Query<BTreeMap<String, String>>) -> Result<impl IntoResponse, AppError> {
@@ -339,7 +379,8 @@ pub async fn post_code(
         return Err(bad(format!("a program is 1 to {max} bytes of text")));
     }
     // The language known, and a Java program with a class to run.
-    SourceProgram::new(&p.game, &u.lang, &u.source).map_err(bad)?;
+    let program = SourceProgram::new(&p.game, &u.lang, &u.source).map_err(bad)?;
+    build_check(&st, &p.game, &p.id, &program).await?;
     let row = CodeRow { player_id: p.id.clone(), lang: u.lang, name, source: u.source };
     st.store.save_code(&row).await?;
     let (room, seat) = start(&st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row)
