@@ -102,7 +102,9 @@ fn rooms(node: &Node) -> Vec<serde_json::Value> {
     json_array(&body).into_iter().filter(|r| r["node"] == node.name.as_str()).collect()
 }
 
-/// A small safe mover over the real board text.
+/// A small safe mover over the real board text that heads for the nearest
+/// apple or gold, so that it scores soon even when a busy machine makes it
+/// lose some ticks (a wandering mover could go a minute without a point).
 fn safe_mover() -> impl FnMut(&str) -> String {
     let mut turn = 0usize;
     move |msg: &str| {
@@ -110,19 +112,23 @@ fn safe_mover() -> impl FnMut(&str) -> String {
         let n = (board.len() as f64).sqrt() as usize;
         turn += 1;
         let Some(h) = board.iter().position(|c| "▲►▼◄♥".contains(*c)) else { return "RIGHT".into() };
-        let (x, y) = (h % n, h / n);
+        let (x, y) = ((h % n) as i32, (h / n) as i32);
+        let food: Vec<(i32, i32)> =
+            board.iter().enumerate().filter(|(_, c)| matches!(c, '○' | '$')).map(|(i, _)| ((i % n) as i32, (i / n) as i32)).collect();
+        let distance = |px: i32, py: i32| food.iter().map(|&(fx, fy)| (fx - px).abs() + (fy - py).abs()).min().unwrap_or(0);
         let dirs = [("UP", 0i32, -1i32), ("RIGHT", 1, 0), ("DOWN", 0, 1), ("LEFT", -1, 0)];
+        let mut best: Option<(i32, &str)> = None;
         for k in 0..4 {
             let (name, dx, dy) = dirs[(k + turn / 7) % 4];
-            let (nx, ny) = (x as i32 + dx, y as i32 + dy);
+            let (nx, ny) = (x + dx, y + dy);
             if nx < 0 || ny < 0 || nx >= n as i32 || ny >= n as i32 {
                 continue;
             }
-            if matches!(board[ny as usize * n + nx as usize], ' ' | '○' | '$') {
-                return name.into();
+            if matches!(board[ny as usize * n + nx as usize], ' ' | '○' | '$') && best.is_none_or(|(d, _)| distance(nx, ny) < d) {
+                best = Some((distance(nx, ny), name));
             }
         }
-        "UP".into()
+        best.map_or("UP", |(_, name)| name).into()
     }
 }
 
@@ -282,8 +288,9 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
         }
     });
     let period_ms = LEASE_MS / 3;
-    // The lease, one step, and a second of slack for two busy processes.
-    let bound = Duration::from_millis(LEASE_MS + period_ms + 1000);
+    // The lease, one step, and slack for two busy processes on a machine
+    // that may be building and testing besides.
+    let bound = Duration::from_millis(LEASE_MS + period_ms + 3000);
     assert!(took < bound, "the room moved after {took:?}, more than {bound:?}");
     eprintln!("the bot played again {took:?} after the kill (lease {LEASE_MS} ms)");
     let arena = |node: &Node| rooms(node).into_iter().find(|r| r["name"] == "arena");
