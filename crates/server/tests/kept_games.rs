@@ -238,8 +238,9 @@ async fn rooms_of_built_in_bots_keep_their_latest_games_too() {
 /// latest `games_kept_per_player` games.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_players_games_are_pruned_to_their_latest() {
+    // The default test tick: every game here restarts the program, and a
+    // faster room would take the CPU from the other tests of this file.
     let mut cfg = duel_config("keptplayer");
-    cfg.duel.tick_ms = Some(10);
     cfg.limits.games_kept_per_player = 2;
     let server = start(cfg).await;
     let addr = server.addr;
