@@ -428,8 +428,8 @@ impl Store {
     /// registered player in it; returns how many went. A room or worker
     /// calls it for each player of a game it keeps, so that a program that
     /// loses in its first move all day does not fill the disk, while
-    /// every player still finds their latest games.
-    /// `keep` 0 keeps everything.
+    /// every player still finds their latest games. `keep` 0 keeps
+    /// everything.
     pub async fn prune_player_replays(&self, player_id: &str, keep: u32) -> Result<u64, StoreError> {
         if keep == 0 {
             return Ok(0);
@@ -442,9 +442,6 @@ impl Store {
     /// keeps everything.
     pub async fn prune_players_replays(&self, players: &[String], keep: u32) -> Result<u64, StoreError> {
         let mut deleted = 0;
-        if keep == 0 {
-            return Ok(0);
-        }
         let mut seen = std::collections::BTreeSet::new();
         for p in players.iter().filter(|p| !p.is_empty()) {
             if seen.insert(p) {

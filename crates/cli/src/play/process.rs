@@ -68,8 +68,9 @@ pub(super) struct ProcessSeats {
 struct SourceBot {
     /// Only this user reads it (0700, an unpredictable name); removed when
     /// the game's table goes.
-    dir: tempfile::TempDir,
-    program: SourceProgram,
+    _dir: tempfile::TempDir,
+    /// Runs the program from the folder.
+    command: BotCommand,
 }
 
 /// Source files read at most, as the server's uploads are bounded too.
@@ -83,20 +84,25 @@ impl SourceBot {
         use std::os::unix::fs::PermissionsExt;
         let word = line.trim();
         let path = Path::new(word);
-        let lang = match path.extension().and_then(|e| e.to_str()) {
+        let ext = match path.extension().and_then(|e| e.to_str()) {
             _ if word.contains(char::is_whitespace) => return Ok(None),
-            Some("java") => "java",
-            Some("c") => "c",
-            Some(ext @ ("py" | "js")) => match std::fs::metadata(path) {
-                Ok(m) if m.permissions().mode() & 0o111 == 0 => {
-                    if ext == "py" { "python" } else { "javascript" }
-                }
-                _ => return Ok(None),
-            },
+            Some(ext @ ("java" | "c" | "py" | "js")) => ext,
             _ => return Ok(None),
         };
         let bad = |why: String| BadInput(format!("--bot {line:?}: {why}"));
-        let meta = std::fs::metadata(path).map_err(|e| bad(format!("{e} (paths are relative to the folder snakepit runs in)")))?;
+        let meta = match std::fs::metadata(path) {
+            Ok(m) => m,
+            // A script that is not there is the other branch's to report.
+            Err(_) if matches!(ext, "py" | "js") => return Ok(None),
+            Err(e) => return Err(bad(format!("{e} (paths are relative to the folder snakepit runs in)")).into()),
+        };
+        let lang = match ext {
+            "java" => "java",
+            "c" => "c",
+            _ if meta.permissions().mode() & 0o111 != 0 => return Ok(None),
+            "py" => "python",
+            _ => "javascript",
+        };
         if !meta.is_file() || meta.len() > SOURCE_BYTES_MAX {
             return Err(bad(format!("a source file of at most {SOURCE_BYTES_MAX} bytes")).into());
         }
@@ -104,11 +110,10 @@ impl SourceBot {
         let program = SourceProgram::new(game, lang, &source).map_err(bad)?;
         let dir = tempfile::Builder::new().prefix("snakepit-source-").tempdir().map_err(|e| bad(format!("a folder for it: {e}")))?;
         program.write(dir.path()).map_err(|e| bad(format!("writing {}: {e}", dir.path().display())))?;
-        Ok(Some(SourceBot { dir, program }))
+        let command = program.command(dir.path());
+        Ok(Some(SourceBot { _dir: dir, command }))
     }
 }
-
-
 
 impl ProcessSeats {
     /// A process seat for every [`BotSpec::Process`] of `bots`, with the
@@ -121,7 +126,7 @@ impl ProcessSeats {
             let seat = match spec {
                 BotSpec::Process { line, json } if let Some(source) = SourceBot::from_line(kind.name(), line)? => {
                     let wire = if *json { Wire::Json } else { Wire::Text };
-                    let command = source.program.command(source.dir.path());
+                    let command = source.command.clone();
                     sources.push(source);
                     Some(Seat { label: spec.to_string(), command, wire })
                 }
