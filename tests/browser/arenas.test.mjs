@@ -188,3 +188,53 @@ test("a duel player saves the arena's own Java bot, and it plays", async (t) => 
   assert.equal(await page.evaluate(() => window.__snakepit.codeSaved), 1);
   assert.deepEqual(unexpectedErrors(problems, [/422/]), []);
 });
+
+test('two people meet in a duel room of their choosing', async (t) => {
+  const { newPage, problems } = await launch(t);
+  const ann = await register(uniqueName('ann'), 'duel');
+  const cid = await register(uniqueName('cid'), 'duel');
+  const a = await newPage();
+  const c = await newPage();
+  await a.goto(ann.url);
+  await c.goto(cid.url);
+  for (const pg of [a, c]) await pg.waitForFunction(() => !!window.__snakepit.player && window.__snakepit.seat !== null);
+  // Ann opens a new room: her page reconnects to it without a word of a lost connection.
+  await a.selectOption('#move-room', '');
+  await a.click('#move-go');
+  await a.waitForFunction(() => /^You play in room /.test(document.getElementById('move-msg').textContent));
+  const room = await a.evaluate(() => window.__snakepit.moved);
+  await a.waitForFunction((r) => document.getElementById('me-room').textContent === r, room, { timeout: 15000 });
+  assert.equal(await a.isVisible('#player-error'), false, 'no error on the page after the move');
+  // Cid finds it in the list, with Ann in it, and follows her.
+  await c.waitForFunction(
+    ([r, name]) => Array.from(document.querySelectorAll('#move-room option')).some((o) => o.value === r && !o.disabled && o.textContent.includes(name)),
+    [room, ann.name],
+    { timeout: 15000 }
+  );
+  await c.selectOption('#move-room', room);
+  await c.click('#move-go');
+  await c.waitForFunction((r) => document.getElementById('me-room').textContent === r, room, { timeout: 15000 });
+  // Both pages show a duel between the two of them.
+  for (const pg of [a, c]) {
+    await pg.waitForFunction(
+      (names) => {
+        const f = window.__snakepit.frame;
+        return !!f && names.every((n) => f.players.some((p) => p.name === n && !p.bot));
+      },
+      [ann.name, cid.name],
+      { timeout: 15000 }
+    );
+  }
+  const seats = await Promise.all([a, c].map((pg) => pg.evaluate(() => window.__snakepit.seat)));
+  assert.notEqual(seats[0], seats[1]);
+  // A full room cannot be chosen.
+  const late = await register(uniqueName('late'), 'duel');
+  const l = await newPage();
+  await l.goto(late.url);
+  await l.waitForFunction(
+    (r) => Array.from(document.querySelectorAll('#move-room option')).some((o) => o.value === r && o.disabled && / · full$/.test(o.textContent)),
+    room,
+    { timeout: 15000 }
+  );
+  assert.deepEqual(unexpectedErrors(problems), []);
+});

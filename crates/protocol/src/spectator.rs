@@ -167,6 +167,8 @@ pub struct PlayerView {
     pub name: String,
     /// Room.
     pub room: String,
+    /// The game the player registered for (the rooms they may move to).
+    pub game: String,
     /// Seat in the room.
     pub seat: usize,
     /// The board exactly as the player's bot receives it (without `board=`).

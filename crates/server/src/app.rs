@@ -195,6 +195,7 @@ pub fn router(state: Arc<AppState>) -> Router {
                 .post(crate::code::post_code)
                 .layer(axum::extract::DefaultBodyLimit::max(state.cfg.code.source_bytes_max.saturating_mul(6) + BODY_MAX_BYTES)),
         )
+        .route("/api/player/room", post(api_player_room))
         .route("/api/metrics", get(api_metrics))
         .route("/api/admin/metrics/reset", post(admin_metrics_reset))
         .route("/api/admin/players", get(admin_players).post(admin_add_player))
@@ -386,10 +387,57 @@ async fn admin_kick(
         return Err(AppError::Client(StatusCode::NOT_FOUND, format!("player {id:?} is not in a room")));
     };
     let (tx, rx) = oneshot::channel();
-    let _ = room.tx.send(RoomInput::Kick { player_id: id.clone(), reply: tx }).await;
+    let _ = room.tx.send(RoomInput::Kick { player_id: id.clone(), close: (4003, "kicked by the organiser".into()), reply: tx }).await;
     let kicked = rx.await.unwrap_or(false);
     st.rooms.forget(&id);
     Ok(Json(serde_json::json!({ "kicked": kicked, "room": room.name })))
+}
+
+/// The body of `POST /api/player/room`.
+#[derive(Deserialize)]
+struct MoveTo {
+    /// Player id.
+    user: String,
+    /// Secret code.
+    code: String,
+    /// The room to play in; none opens a new room for the player.
+    room: Option<String>,
+}
+
+/// `POST /api/player/room`: the player leaves their room for another room
+/// of their game, or for a new one, so that two people (or two
+/// contestants' bots) can meet in one room: one moves to a new room, the
+/// other follows by its name. Their connections are closed with a reason
+/// that says to reconnect, and take the new seat when they do; a saved
+/// program is started again there. In a cluster the request is redirected
+/// to the node that runs the player's room (307 keeps the method and body).
+async fn api_player_room(State(st): Shared, uri: axum::http::Uri, Json(m): Json<MoveTo>) -> Result<impl IntoResponse, AppError> {
+    let p = crate::code::player(&st, &m.user, &m.code).await?;
+    follow(st.rooms.route_player(&p.id).await?, &uri)?;
+    let wanted = m.room.as_deref().map(str::trim).filter(|r| !r.is_empty());
+    if wanted.is_some_and(|r| r.chars().count() > crate::rooms::ROOM_NAME_MAX_CHARS) {
+        return Err(AppError::Client(StatusCode::NOT_FOUND, "there is no room with so long a name".into()));
+    }
+    let player = crate::room::PlayerRef { id: p.id.clone(), name: p.name, game: p.game };
+    let room = st.rooms.move_player(&player, wanted).await.map_err(|e| {
+        let status = match e {
+            crate::rooms::MoveError::NoRoom(_) => StatusCode::NOT_FOUND,
+            crate::rooms::MoveError::OtherGame(..) => StatusCode::BAD_REQUEST,
+            crate::rooms::MoveError::Full(_) => StatusCode::CONFLICT,
+            crate::rooms::MoveError::Other(_) => StatusCode::SERVICE_UNAVAILABLE,
+        };
+        AppError::Client(status, e.to_string())
+    })?;
+    // A saved program follows its player. On another node of a cluster it
+    // starts when it is saved again (which goes to that node).
+    let program = match st.store.code(&p.id).await? {
+        Some(row) if crate::arenas::text_parser(&player.game).is_some() => match crate::code::start(&st, player, &row).await {
+            Ok(_) => serde_json::json!("started"),
+            Err(why) => serde_json::json!(format!("not started here ({why}); save it again to start it in the new room")),
+        },
+        _ => serde_json::Value::Null,
+    };
+    Ok(Json(serde_json::json!({ "room": room, "program": program })))
 }
 
 #[derive(Deserialize)]

@@ -282,7 +282,8 @@ fn push_stderr(lines: &mut Vec<String>, got: StderrLines) {
     }
 }
 
-async fn player(st: &Arc<AppState>, user: &str, code: &str) -> Result<Player, AppError> {
+/// The player with this id and secret code; 401 otherwise.
+pub(crate) async fn player(st: &Arc<AppState>, user: &str, code: &str) -> Result<Player, AppError> {
     let unauthorized = || AppError::Client(StatusCode::UNAUTHORIZED, "wrong player id or code".to_string());
     if user.len() > 64 || code.len() > 64 {
         return Err(unauthorized());

@@ -191,6 +191,8 @@ pub enum RoomInput {
     Kick {
         /// Player id.
         player_id: String,
+        /// The close code and reason their connections get.
+        close: (u16, String),
         /// Whether the player was here.
         reply: oneshot::Sender<bool>,
     },
@@ -679,10 +681,10 @@ impl<G: RoomGame> Room<G> {
                 self.cfg.paused = p;
                 self.publish(true);
             }
-            RoomInput::Kick { player_id, reply } => {
+            RoomInput::Kick { player_id, close: (code, reason), reply } => {
                 let found = self.seat_of(&player_id);
                 if let Some(seat) = found {
-                    self.seats[seat].close_all(4003, "kicked by the organiser");
+                    self.seats[seat].close_all(code, &reason);
                     self.release_seat(seat);
                     self.publish(false);
                 }
@@ -1011,6 +1013,7 @@ fn send_view(s: &mut Seat, seat: usize, room: &str, board: &str) {
     let view = PlayerView {
         name: p.name.clone(),
         room: room.to_string(),
+        game: p.game.clone(),
         seat,
         board: board.to_string(),
         log: s.log.iter().cloned().collect(),

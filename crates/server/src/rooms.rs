@@ -13,7 +13,7 @@
 
 use crate::config::Config;
 use crate::metrics::Histogram;
-use crate::room::{self, AttachError, ConnKind, Outgoing, PlayerRef, RoomConfig, RoomHandle, RoomInput};
+use crate::room::{self, AttachError, ConnKind, MOVED_CLOSE_CODE, Outgoing, PlayerRef, RoomConfig, RoomHandle, RoomInput};
 use anyhow::Context;
 use snakepit_store::cluster::{Cluster, RoomHost};
 use snakepit_store::{RoomRow, Store, StoreError};
@@ -77,6 +77,10 @@ struct Inner {
     /// since which no player has sat in them (`None` while one does, or
     /// before the first look).
     for_arrivals: BTreeMap<String, Option<Instant>>,
+    /// The room each player last opened with [`Rooms::move_player`]: while
+    /// it has no player in it, asking for a new room gives that one again,
+    /// so that nobody fills the server with empty rooms.
+    opened_by: BTreeMap<String, String>,
 }
 
 fn read_map<M, E: std::error::Error + Send + Sync + 'static>(
@@ -164,7 +168,7 @@ impl Rooms {
             games.insert(game, GameSetup { setup, fill_bots: a.fill_bots.clone(), tick_ms: a.tick_ms });
         }
         let rooms = Rooms {
-            inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new(), for_arrivals: BTreeMap::new() }),
+            inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new(), for_arrivals: BTreeMap::new(), opened_by: BTreeMap::new() }),
             creating: tokio::sync::Mutex::new(()),
             store: store.clone(),
             cluster,
@@ -392,26 +396,7 @@ impl Rooms {
                     let _creating = self.creating.lock().await;
                     match find(&stored) {
                         Some(h) => h,
-                        None => {
-                            let rows = match self.store.rooms().await {
-                                Ok(rows) => rows,
-                                Err(e) => return Err(format!("cannot open a room: {e}")),
-                            };
-                            // Each room plays on with built-in bots until it
-                            // has been idle for long: sign-ups alone must not
-                            // make rooms without end.
-                            let of_game = rows.iter().filter(|r| r.game == player.game).count();
-                            if of_game >= self.rooms_per_game_max {
-                                return Err(format!(
-                                    "every {} room is full ({of_game} rooms, the most this server opens); try again later",
-                                    player.game
-                                ));
-                            }
-                            let taken: BTreeSet<String> = rows.into_iter().map(|r| r.name).collect();
-                            let n = self.lock().rooms.len() + 1;
-                            let name = (n..).map(|i| format!("{}-{i}", player.game)).find(|c| !taken.contains(c)).expect("some name is free");
-                            self.create_locked(&name, &player.game, None, true).await.map_err(|e| format!("cannot open a room: {e:#}"))?
-                        }
+                        None => self.open_room_locked(&player.game).await?,
                     }
                 }
             };
@@ -445,6 +430,123 @@ impl Rooms {
         }
         Err("no room could take the player".to_string())
     }
+}
+
+impl Rooms {
+    /// Opens a room of the game for arriving players, named after the game
+    /// (`duel-3`); the caller holds `creating`. Refused once the game has
+    /// `limits.rooms_per_game_max` rooms: each room plays on with built-in
+    /// bots until it has been idle for long, so sign-ups alone must not
+    /// make rooms without end.
+    async fn open_room_locked(&self, game: &str) -> Result<RoomHandle, String> {
+        let rows = self.store.rooms().await.map_err(|e| format!("cannot open a room: {e}"))?;
+        let of_game = rows.iter().filter(|r| r.game == game).count();
+        if of_game >= self.rooms_per_game_max {
+            return Err(format!("every {game} room is full ({of_game} rooms, the most this server opens); try again later"));
+        }
+        let taken: BTreeSet<String> = rows.into_iter().map(|r| r.name).collect();
+        let n = self.lock().rooms.len() + 1;
+        let name = (n..).map(|i| format!("{game}-{i}")).find(|c| !taken.contains(c)).expect("some name is free");
+        self.create_locked(&name, game, None, true).await.map_err(|e| format!("cannot open a room: {e:#}"))
+    }
+
+    /// Moves a player to another room of their game, or to a new one
+    /// (`to` is `None`), as two people who want to play each other do:
+    /// one opens a room, the other follows them there. The player leaves
+    /// their room at once (its connections are closed with
+    /// [`MOVED_CLOSE_CODE`] and [`PLAYER_MOVED_REASON`], so that clients
+    /// reconnect) and takes a seat in the new one when they reconnect.
+    /// Returns the room's name. Call it on the node that runs the player's
+    /// room ([`route_player`](Self::route_player)); in a cluster the
+    /// target may run on another node, whose seats are then not checked
+    /// here (a full room sends the player to another one at reconnection).
+    pub async fn move_player(&self, player: &PlayerRef, to: Option<&str>) -> Result<String, MoveError> {
+        let current = self.room_of(&player.id);
+        let target = match to {
+            Some(name) => {
+                if current.as_ref().is_some_and(|h| h.name == name) {
+                    return Ok(name.to_string());
+                }
+                match self.get(name) {
+                    Some(h) if h.game != player.game => return Err(MoveError::OtherGame(name.to_string(), h.game.clone())),
+                    Some(h) if h.summary.borrow().free_seats == 0 => return Err(MoveError::Full(name.to_string())),
+                    Some(h) => h.name.clone(),
+                    None => {
+                        let rows = self.store.rooms().await.map_err(|e| MoveError::Other(e.to_string()))?;
+                        match rows.into_iter().find(|r| r.name == name) {
+                            Some(r) if self.cluster.is_none() => return Err(MoveError::Other(format!("room {:?} is not running", r.name))),
+                            Some(r) if r.game != player.game => return Err(MoveError::OtherGame(r.name, r.game)),
+                            Some(r) => r.name,
+                            None => return Err(MoveError::NoRoom(name.to_string())),
+                        }
+                    }
+                }
+            }
+            None => {
+                let _creating = self.creating.lock().await;
+                let unused = {
+                    let inner = self.lock();
+                    inner.opened_by.get(&player.id).and_then(|r| inner.rooms.get(r)).filter(|h| {
+                        let seats = &h.summary.borrow().seats;
+                        seats.iter().all(|s| s.bot || s.name.is_empty() || s.name == player.name)
+                    })
+                    .map(|h| h.name.clone())
+                };
+                match unused {
+                    Some(name) => name,
+                    None => {
+                        let name = self.open_room_locked(&player.game).await.map_err(MoveError::Other)?.name.clone();
+                        self.lock().opened_by.insert(player.id.clone(), name.clone());
+                        name
+                    }
+                }
+            }
+        };
+        if current.as_ref().is_some_and(|h| h.name == target) {
+            return Ok(target);
+        }
+        // The new room is recorded before the old one closes the player's
+        // connections, so that they reconnect to it.
+        if self.cluster.is_some() {
+            self.store.set_seat(&player.id, &target).await.map_err(|e| MoveError::Other(e.to_string()))?;
+        }
+        {
+            let mut inner = self.lock();
+            if inner.rooms.contains_key(&target) {
+                inner.player_room.insert(player.id.clone(), target.clone());
+            } else {
+                inner.player_room.remove(&player.id);
+            }
+        }
+        if let Some(room) = current {
+            let (reply, done) = oneshot::channel();
+            let reason = format!("{PLAYER_MOVED_REASON} {target}; reconnect");
+            let _ = room.tx.send(RoomInput::Kick { player_id: player.id.clone(), close: (MOVED_CLOSE_CODE, reason), reply }).await;
+            let _ = done.await;
+        }
+        Ok(target)
+    }
+}
+
+/// The start of the close reason a player's connections get when they move
+/// to another room; the room's name follows.
+pub const PLAYER_MOVED_REASON: &str = "you moved to room";
+
+/// Why a player could not move to a room.
+#[derive(Debug, thiserror::Error)]
+pub enum MoveError {
+    /// No room has that name.
+    #[error("there is no room {0:?}")]
+    NoRoom(String),
+    /// The room plays another game than the player's.
+    #[error("room {0:?} plays {1}")]
+    OtherGame(String, String),
+    /// Every seat of the room is held by a player.
+    #[error("room {0:?} has no free seat")]
+    Full(String),
+    /// The store failed, or no room could be opened.
+    #[error("{0}")]
+    Other(String),
 }
 
 impl Rooms {

@@ -302,6 +302,79 @@ async fn two_people_take_the_two_seats_of_one_duel() {
     server.shutdown().await;
 }
 
+async fn move_to(addr: SocketAddr, id: &str, code: &str, room: Option<&str>) -> (u16, serde_json::Value) {
+    let body = serde_json::json!({ "user": id, "code": code, "room": room }).to_string();
+    let (status, body) = http(addr, "POST", "/api/player/room", Some(&body), None).await;
+    (status, serde_json::from_str(&body).unwrap_or(serde_json::Value::String(body)))
+}
+
+/// The room and seat of a player's view, read from their (new) page.
+async fn seated(addr: SocketAddr, id: &str, code: &str) -> (String, u64, bool, Ws) {
+    let mut p = page(addr, id, code).await;
+    let view = wait_for(&mut p, 10, |m| m.contains("\"type\":\"player\"")).await.expect("the player's view");
+    let v = json(&view);
+    let d = &v["data"];
+    (d["room"].as_str().unwrap().to_string(), d["seat"].as_u64().unwrap(), d["bot_connected"] == true, p)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_meet_in_a_room_of_their_choosing() {
+    let server = start(arena_config("duelmove", 50)).await;
+    let addr = server.addr;
+    let mut people = Vec::new();
+    for name in ["ann", "bob", "cid"] {
+        let (id, code, _) = register_for(addr, name, "duel").await;
+        let (room, _, _, p) = seated(addr, &id, &code).await;
+        people.push((id, code, room, p));
+    }
+    // Arrival order: ann and bob share the first duel, cid plays a bot.
+    assert_eq!(people[0].2, people[1].2);
+    assert_ne!(people[2].2, people[0].2);
+    // cid's saved program follows them.
+    let starter = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../starters/duel/python/bot.py")).unwrap();
+    let (status, body) = upload(addr, &people[2].0, &people[2].1, "starter", &starter).await;
+    assert_eq!(status, 200, "{body}");
+
+    // ann opens a new room; her page is told why it closes, and where to.
+    let (status, moved) = move_to(addr, &people[0].0, &people[0].1, None).await;
+    assert_eq!(status, 200, "{moved}");
+    let new_room = moved["room"].as_str().unwrap().to_string();
+    assert!(new_room != people[0].2 && new_room != people[2].2, "{moved}");
+    let why = close_reason(&mut people[0].3, Duration::from_secs(5)).await.expect("ann's page is closed");
+    assert_eq!(why, format!("you moved to room {new_room}; reconnect"));
+    let (room, ann_seat, _, _ann) = seated(addr, &people[0].0, &people[0].1).await;
+    assert_eq!(room, new_room);
+    // While nobody joins her there, asking again gives the same room.
+    let (status, again) = move_to(addr, &people[0].0, &people[0].1, None).await;
+    assert_eq!((status, again["room"].as_str()), (200, Some(new_room.as_str())), "{again}");
+
+    // The wrong code, a room that is not there, another game's room.
+    let (status, _) = move_to(addr, &people[2].0, "nope", Some(&new_room)).await;
+    assert_eq!(status, 401);
+    let (status, why) = move_to(addr, &people[2].0, &people[2].1, Some("no-such-room")).await;
+    assert_eq!((status, why["error"].as_str().unwrap_or_default().contains("no room")), (404, true), "{why}");
+    let (status, why) = move_to(addr, &people[2].0, &people[2].1, Some("carrots")).await;
+    assert_eq!((status, why["error"].as_str().unwrap_or_default().contains("plays carrots")), (400, true), "{why}");
+
+    // cid follows ann, with their program, and the two play each other.
+    let (status, moved) = move_to(addr, &people[2].0, &people[2].1, Some(&new_room)).await;
+    assert_eq!(status, 200, "{moved}");
+    assert_eq!((moved["room"].as_str(), moved["program"].as_str()), (Some(new_room.as_str()), Some("started")), "{moved}");
+    let (room, cid_seat, _, mut cid) = seated(addr, &people[2].0, &people[2].1).await;
+    assert_eq!(room, new_room);
+    assert_ne!(cid_seat, ann_seat);
+    let connected = wait_for(&mut cid, 20, |m| m.contains("\"type\":\"player\"") && m.contains("\"bot_connected\":true")).await;
+    assert!(connected.is_some(), "cid's program plays in the new room");
+    let mut watcher = spectator(addr, &new_room).await;
+    let f = wait_for(&mut watcher, 10, |m| m.contains("\"ann\"") && m.contains("\"cid\"")).await;
+    assert!(f.is_some(), "the new room's duel is between ann and cid");
+
+    // Now full: bob cannot join them, and is told so.
+    let (status, why) = move_to(addr, &people[1].0, &people[1].1, Some(&new_room)).await;
+    assert_eq!((status, why["error"].as_str().unwrap_or_default().contains("no free seat")), (409, true), "{why}");
+    server.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_program_that_hangs_holds_the_tick_only_until_its_deadline() {
     let server = start(arena_config("hang", 50)).await;

@@ -201,7 +201,9 @@
   }
 
   function onPlayer(p) {
+    const roomChanged = !hook.player || hook.player.room !== p.room || hook.player.game !== p.game;
     hook.player = p;
+    if (roomChanged) loadRooms().catch((e) => console.error(e));
     hook.seat = p.seat;
     named = true;
     if (mySeat !== p.seat) {
@@ -306,6 +308,8 @@
         failures += info.opened ? 0 : 1;
         if (!info.opened && failures >= 2) {
           showError('Could not connect. Check that the id and code in this address are the ones you got at registration.');
+        } else if (info.opened && movedAway(info.event)) {
+          // Asked for on this page: the move's own message says so.
         } else if (info.opened && !hook.error) {
           showError('Connection lost; reconnecting…');
         }
@@ -316,6 +320,57 @@
       // Kicked by the organiser: do not come straight back.
       return !(ev && ev.code === 4003);
     },
+  });
+
+  // ---- Moving to another room ----
+
+  /** Whether a close is the server's "you moved to room X; reconnect". */
+  function movedAway(ev) {
+    return !!ev && ev.code === 1012 && /^you moved to room /.test(ev.reason || '');
+  }
+
+  /** Fills the room choice with the rooms of the player's game. */
+  async function loadRooms() {
+    const me = hook.player;
+    if (!me) return;
+    const rooms = await SP.api('/api/rooms');
+    const select = $('move-room');
+    const keep = select.value;
+    const options = [h('option', { value: '' }, 'a new room')];
+    for (const r of rooms) {
+      if (r.game !== me.game) continue;
+      const people = r.seats.filter((s) => s.name && !s.bot).map((s) => s.name);
+      const here = r.name === me.room;
+      const label = here
+        ? r.name + ' (here)'
+        : r.name + (people.length ? ' · ' + people.join(', ') : '') + (r.free_seats > 0 ? ' · ' + r.free_seats + ' free' : ' · full');
+      options.push(h('option', { value: r.name, disabled: !here && r.free_seats === 0 ? '' : null }, label));
+    }
+    SP.fill(select, ...options);
+    const wanted = Array.from(select.options).find((o) => o.value === keep && keep !== '' && !o.disabled);
+    select.value = wanted ? keep : me.room;
+  }
+  SP.poll(loadRooms, 5000);
+
+  $('move-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    SP.say($('move-msg'), '');
+    SP.say($('move-error'), '');
+    const btn = $('move-go');
+    btn.disabled = true;
+    try {
+      const wanted = $('move-room').value;
+      const r = await SP.api('/api/player/room', { body: { user: id, code, room: wanted || null } });
+      let text = 'You play in room ' + r.room + ' now.';
+      if (typeof r.program === 'string' && r.program !== 'started') text += ' Your program: ' + r.program + '.';
+      else if (r.program === 'started') text += ' Your program plays there.';
+      SP.say($('move-msg'), text);
+      hook.moved = r.room;
+    } catch (err) {
+      SP.say($('move-error'), err.message);
+    } finally {
+      btn.disabled = false;
+    }
   });
 
   // ---- Keyboard and on-screen controls ----
