@@ -71,7 +71,7 @@ mod stderr;
 
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -398,6 +398,16 @@ impl ProcessBot {
     /// own mount namespace and is not seen here.
     pub fn folder(&self) -> &Path {
         self.guard.folder().unwrap_or(Path::new(""))
+    }
+
+    /// The bot's folder with what the bot wrote there, as the bot sees it
+    /// (through `/proc/PID/root`, which enters the bot's own mount
+    /// namespace): valid only while the bot's first process lives, and
+    /// readable by a runner that may read that process's `/proc` entries
+    /// (the same uid, or root).
+    pub fn live_folder(&self) -> PathBuf {
+        let folder = self.folder();
+        Path::new("/proc").join(self.pid().to_string()).join("root").join(folder.strip_prefix("/").unwrap_or(folder))
     }
 
     /// The dedicated uid the bot runs as, if it has one.

@@ -2,9 +2,12 @@
 //! the files each is written as, and the shell line that builds and runs
 //! it in the bot's folder.
 //!
-//! Compiled languages are compiled inside the sandbox at every start, by a
-//! compiler with no more rights than the program, within the first move's
-//! longer deadline; the compiler's messages go to stderr, the owner's pane.
+//! Compiled languages are compiled inside the sandbox, by a compiler with
+//! no more rights than the program, within the first move's longer
+//! deadline; the compiler's messages go to stderr, the owner's pane. A
+//! caller that builds once ([`SourceProgram::build_check_line`]) keeps what
+//! the build made beside the source ([`SourceProgram::keep_built`]), and
+//! every later start runs it without compiling again.
 //! The same [`SourceProgram`] serves a room's program and a queued game
 //! (ladder, fork), so a program plays the same way in both.
 //!
@@ -57,9 +60,19 @@ pub struct SourceProgram {
     pub shell_line: String,
     /// For a compiled language, the build alone: run in the bot's folder, it
     /// sends the compiler's messages to stderr and answers one line, the
-    /// compiler's exit status (so the transport's ask can wait for it).
+    /// compiler's exit status (so the transport's ask can wait for it), then
+    /// waits until it is killed.
     pub build_check_line: Option<String>,
+    /// What the build makes in the bot's folder (a file or a folder), which
+    /// the run line uses as it is when it is there already.
+    pub built: Option<&'static str>,
 }
+
+/// The most [`SourceProgram::keep_built`] copies, in bytes, files and
+/// folder depth: far more than a bot's build makes.
+const BUILT_BYTES_MAX: u64 = 64 << 20;
+const BUILT_FILES_MAX: usize = 4096;
+const BUILT_DEPTH_MAX: usize = 32;
 
 impl SourceProgram {
     /// How to run `source`, written in the language `lang`, as a player of
@@ -70,6 +83,7 @@ impl SourceProgram {
             files: vec![(name.to_string(), source.to_string())],
             shell_line: line,
             build_check_line: None,
+            built: None,
         };
         Ok(match lang {
             // Unbuffered, so that an answer printed without a flush still
@@ -80,7 +94,11 @@ impl SourceProgram {
             // pipe.
             "c" => {
                 let build = "gcc -O2 -o bot bot.c -lm";
-                SourceProgram { build_check_line: Some(check_line(build)), ..one("bot.c", format!("{build} 1>&2 && exec ./bot")) }
+                SourceProgram {
+                    build_check_line: Some(check_line(build)),
+                    built: Some("bot"),
+                    ..one("bot.c", format!("[ -f bot ] || {build} 1>&2 && exec ./bot"))
+                }
             }
             "java" => java(game, source)?,
             other => {
@@ -96,6 +114,26 @@ impl SourceProgram {
             std::fs::write(dir.join(name), contents)?;
         }
         Ok(())
+    }
+
+    /// Copies what the build made in `bot_folder` (the
+    /// [`live_folder`](crate::process::ProcessBot::live_folder) of a bot
+    /// that ran [`build_check_line`](Self::build_check_line) successfully,
+    /// which waits after answering until it is dropped) into
+    /// `dir`, beside the files [`write`](Self::write) wrote there, so that
+    /// starts from `dir` run it without compiling. The build ran with the
+    /// program's rights, so its folder is read as the program's: regular
+    /// files and folders only, never through a link, and within
+    /// `BUILT_BYTES_MAX`; anything else is an error and nothing is kept.
+    pub fn keep_built(&self, bot_folder: &Path, dir: &Path) -> io::Result<()> {
+        let Some(name) = self.built else { return Ok(()) };
+        let mut budget = Budget { bytes: BUILT_BYTES_MAX, files: BUILT_FILES_MAX };
+        let kept = copy_untrusted(&bot_folder.join(name), Path::new(name), &dir.join(name), 0, &mut budget);
+        if kept.is_err() {
+            let target = dir.join(name);
+            let _ = std::fs::remove_dir_all(&target).or_else(|_| std::fs::remove_file(&target));
+        }
+        kept
     }
 
     /// The command that runs the program from the files written in `dir`:
@@ -119,7 +157,7 @@ fn java(game: &str, source: &str) -> Result<SourceProgram, String> {
         None => name.to_string(),
     };
     let build = format!("javac {JAVAC_JVM_ARGS} -encoding UTF-8 -d classes *.java");
-    let mut line = format!("{build} 1>&2 && exec java");
+    let mut line = format!("[ -d classes ] || {build} 1>&2 && exec java");
     for arg in BotCommand::JVM_ARGS_FOR_SANDBOX {
         let _ = write!(line, " {arg}");
     }
@@ -148,12 +186,66 @@ fn java(game: &str, source: &str) -> Result<SourceProgram, String> {
         return Err("class and package names of letters, digits and `_` only, please".to_string());
     }
     line.push_str(&runs);
-    Ok(SourceProgram { files, shell_line: line, build_check_line: Some(check_line(&build)) })
+    Ok(SourceProgram { files, shell_line: line, build_check_line: Some(check_line(&build)), built: Some("classes") })
+}
+
+/// What [`SourceProgram::keep_built`] may still copy.
+struct Budget {
+    bytes: u64,
+    files: usize,
+}
+
+/// Copies a regular file or a folder of them from a folder the program
+/// could write, opening every entry without following links or blocking
+/// (a FIFO), and checking what was opened rather than what was listed.
+fn copy_untrusted(from: &Path, shown: &Path, to: &Path, depth: usize, budget: &mut Budget) -> io::Result<()> {
+    use std::io::Read;
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let refuse = |why: &str| io::Error::new(io::ErrorKind::InvalidData, format!("{}: {why}", shown.display()));
+    if depth > BUILT_DEPTH_MAX || budget.files == 0 {
+        return Err(refuse("too many files"));
+    }
+    budget.files -= 1;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(from)?;
+    let meta = file.metadata()?;
+    if meta.is_dir() {
+        std::fs::create_dir(to)?;
+        std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755))?;
+        // Entries are listed and opened through the descriptor (its
+        // /proc link), not the folder's name, which could be a link by now.
+        let opened = Path::new("/proc/self/fd").join(std::os::fd::AsRawFd::as_raw_fd(&file).to_string());
+        for entry in std::fs::read_dir(&opened)? {
+            let name = entry?.file_name();
+            copy_untrusted(&opened.join(&name), &shown.join(&name), &to.join(&name), depth + 1, budget)?;
+        }
+        return Ok(());
+    }
+    if !meta.is_file() {
+        return Err(refuse("not a regular file"));
+    }
+    if meta.len() > budget.bytes {
+        return Err(refuse("too large"));
+    }
+    let mut out = std::fs::OpenOptions::new().write(true).create_new(true).mode(if meta.permissions().mode() & 0o111 != 0 { 0o755 } else { 0o644 }).open(to)?;
+    // The file may grow while it is read: the budget bounds the copy, not
+    // the size seen before.
+    let copied = io::copy(&mut file.take(budget.bytes + 1), &mut out)?;
+    if copied > budget.bytes {
+        return Err(refuse("too large"));
+    }
+    budget.bytes -= copied;
+    Ok(())
 }
 
 /// The build line of [`SourceProgram::build_check_line`].
 fn check_line(build: &str) -> String {
-    format!("{build} 1>&2; echo $?")
+    // The shell then waits (the first read takes the request's newline),
+    // so that what the build made can be read in the bot's folder until
+    // the bot is dropped.
+    format!("{build} 1>&2; echo $?; read a; read a")
 }
 
 /// What a Java source declares, found without a Java parser: comments and

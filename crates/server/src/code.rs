@@ -7,6 +7,10 @@
 //! that does not compile is refused (422) with the compiler's last lines,
 //! and the program that plays stays.
 //!
+//! A C or Java program is built once, in the sandbox (at save, or by its
+//! runner when it starts from the store), and its runner starts what that
+//! build made for every game instead of compiling again.
+//!
 //! The program is never run by the room. Each saved program gets a runner
 //! task that attaches to the player's room like a bot connection
 //! ([`ConnKind::Code`]): the room hands it the tick's input in the game's
@@ -101,8 +105,15 @@ impl Drop for SourceFile {
 }
 
 /// Starts (or restarts) a player's saved program in their room; returns the
-/// room and seat.
+/// room and seat. A C or Java program is built once, by the runner before
+/// its first move, and every later start runs that build.
 pub async fn start(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow) -> Result<(String, usize), String> {
+    start_built(st, player, row, None).await
+}
+
+/// [`start`], with the program's files already written and built (by the
+/// check at save) when `built` is given.
+async fn start_built(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow, built: Option<SourceFile>) -> Result<(String, usize), String> {
     let parser = arenas::text_parser(&player.game)
         .ok_or_else(|| format!("{} does not run uploaded programs: carrots, duel and multisnake do", player.game))?;
     let program = SourceProgram::new(&player.game, &row.lang, &row.source)?;
@@ -113,8 +124,15 @@ pub async fn start(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow) -> Resu
         crate::rooms::Route::Unavailable(why) => return Err(why),
     }
     let conn_id = st.conn_id();
-    let source = SourceFile::write(&work_root(st), conn_id, &player.id, &program)
-        .map_err(|e| format!("cannot write the program: {e}"))?;
+    let (source, build) = match built {
+        Some(source) => (source, None),
+        None => {
+            let source = SourceFile::write(&work_root(st), conn_id, &player.id, &program)
+                .map_err(|e| format!("cannot write the program: {e}"))?;
+            let build = program.build_check_line.is_some().then(|| program.clone());
+            (source, build)
+        }
+    };
     let cmd = program.command(&source.folder);
     let (tx, rx) = mpsc::channel(CONN_QUEUE_LEN);
     let (room, seat) = st.rooms.attach(player.clone(), ConnKind::Code, conn_id, tx).await?;
@@ -126,8 +144,16 @@ pub async fn start(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow) -> Resu
         settings: MatchSettings::for_game(&player.game),
         parser,
         label: format!("{} ({})", row.name, row.lang),
+        kept_build: program.built.map(|name| source.folder.join(name)),
     };
-    tokio::spawn(runner.run(rx, source));
+    tokio::spawn(async move {
+        if let Some(program) = build {
+            // A failed build keeps nothing: the run line then builds at each
+            // start, and the compiler's messages reach the owner's pane.
+            let _ = build_in_sandbox(&runner.settings.limits, &program, &source.folder).await;
+        }
+        runner.run(rx, source).await
+    });
     Ok((room.name, seat))
 }
 
@@ -174,6 +200,8 @@ struct Runner {
     settings: MatchSettings,
     parser: AnswerParser,
     label: String,
+    /// Where the program's kept build is, for a compiled language.
+    kept_build: Option<PathBuf>,
 }
 
 impl Runner {
@@ -196,7 +224,9 @@ impl Runner {
                     if bot.is_none() {
                         match ProcessBot::spawn(&self.cmd, &self.settings.limits) {
                             Ok(b) => {
-                                lines.push(format!("-- {} started (pid {})", self.label, b.pid()));
+                                let kept = self.kept_build.as_ref().is_some_and(|p| p.exists());
+                                let how = if kept { ", from its build" } else { "" };
+                                lines.push(format!("-- {} started (pid {}){how}", self.label, b.pid()));
                                 bot = Some(b);
                                 deadline = self.settings.first_move_deadline;
                                 if let Some(pre) = &ask.preamble {
@@ -300,19 +330,17 @@ static BUILDS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
 /// Compiles a C or Java program in the sandbox before it is saved, so that
 /// a program that does not compile is refused with the compiler's words
-/// and the one that plays stays as it is. Other languages pass.
-async fn build_check(st: &Arc<AppState>, game: &str, player_id: &str, program: &SourceProgram) -> Result<(), AppError> {
-    let Some(line) = &program.build_check_line else { return Ok(()) };
+/// and the one that plays stays. Returns the program's files with the
+/// build beside them, which the new runner starts from; other languages
+/// pass with nothing built.
+async fn build_check(st: &Arc<AppState>, game: &str, player_id: &str, program: &SourceProgram) -> Result<Option<SourceFile>, AppError> {
+    if program.build_check_line.is_none() {
+        return Ok(None);
+    }
     let failed = |what: String| AppError::Server(anyhow::anyhow!("compiling a saved program: {what}"));
-    let _turn = BUILDS.acquire().await.map_err(|e| failed(e.to_string()))?;
     let source = SourceFile::write(&work_root(st), st.conn_id(), player_id, program).map_err(|e| failed(e.to_string()))?;
-    let mut limits = MatchSettings::for_game(game).limits;
-    limits.stop_between_moves = false;
-    let cmd = BotCommand::shell(line).file(&source.folder);
-    let mut bot = ProcessBot::spawn(&cmd, &limits).map_err(|e| failed(e.to_string()))?;
-    let asked = bot.ask("\n", BUILD_CHECK_DEADLINE).await;
-    let stderr = bot.take_stderr();
-    drop(bot);
+    let limits = MatchSettings::for_game(game).limits;
+    let (asked, stderr) = build_in_sandbox(&limits, program, &source.folder).await.map_err(failed)?;
     let quoted = || {
         let skip = stderr.lines.len().saturating_sub(BUILD_ERROR_LINES_MAX);
         stderr.lines[skip..].join("\n")
@@ -321,10 +349,44 @@ async fn build_check(st: &Arc<AppState>, game: &str, player_id: &str, program: &
         AppError::Client(StatusCode::UNPROCESSABLE_ENTITY, format!("not saved: {why}; the program that plays is unchanged\n{}", quoted()))
     };
     match asked {
-        Ok(reply) if reply.line.trim() == "0" => Ok(()),
+        Ok(reply) if reply.line.trim() == "0" => Ok(Some(source)),
         Ok(reply) => Err(refused(format!("it does not compile (exit status {})", reply.line.trim()))),
         Err(fault) => Err(refused(format!("compiling failed: {fault}"))),
     }
+}
+
+/// Runs a program's build line in the sandbox from the files in `folder`
+/// (one build at a time per [`BUILDS`] place) and, when it succeeds, keeps
+/// what it made in `folder` ([`SourceProgram::keep_built`]). Returns the
+/// build's answer (its exit status) and its stderr.
+async fn build_in_sandbox(
+    limits: &snakepit_bots::process::SandboxLimits,
+    program: &SourceProgram,
+    folder: &Path,
+) -> Result<(Result<snakepit_bots::process::Reply, snakepit_bots::process::BotFault>, StderrLines), String> {
+    let Some(line) = &program.build_check_line else { return Err("nothing to build".to_string()) };
+    let _turn = BUILDS.acquire().await.map_err(|e| e.to_string())?;
+    let mut limits = limits.clone();
+    limits.stop_between_moves = false;
+    let cmd = BotCommand::shell(line).file(folder);
+    let mut bot = ProcessBot::spawn(&cmd, &limits).map_err(|e| e.to_string())?;
+    let asked = bot.ask("\n", BUILD_CHECK_DEADLINE).await;
+    let stderr = bot.take_stderr();
+    if matches!(&asked, Ok(reply) if reply.line.trim() == "0")
+        && let Err(e) = program.keep_built(&bot.live_folder(), folder).and_then(|()| {
+            // The folder is read through the build's process: it must have
+            // lived until the copy was done.
+            if bot.is_gone() { Err(std::io::Error::other("the build ended while it was copied")) } else { Ok(()) }
+        })
+    {
+        tracing::warn!("a build is not kept, the program builds at each start: {e}");
+        if let Some(name) = program.built {
+            let built = folder.join(name);
+            let _ = std::fs::remove_dir_all(&built).or_else(|_| std::fs::remove_file(&built));
+        }
+    }
+    drop(bot);
+    Ok((asked, stderr))
 }
 
 /// `GET /api/code?user=ID&code=CODE`: the player's saved program (or the
@@ -381,10 +443,10 @@ pub async fn post_code(
     }
     // The language known, and a Java program with a class to run.
     let program = SourceProgram::new(&p.game, &u.lang, &u.source).map_err(bad)?;
-    build_check(&st, &p.game, &p.id, &program).await?;
+    let built = build_check(&st, &p.game, &p.id, &program).await?;
     let row = CodeRow { player_id: p.id.clone(), lang: u.lang, name, source: u.source };
     st.store.save_code(&row).await?;
-    let (room, seat) = start(&st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row)
+    let (room, seat) = start_built(&st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row, built)
         .await
         .map_err(|e| AppError::Client(StatusCode::CONFLICT, format!("saved, but not started: {e}")))?;
     Ok(Json(serde_json::json!({ "saved": true, "room": room, "seat": seat })))
