@@ -88,6 +88,7 @@ pub use sandbox::{LayerStatus, SandboxReport};
 pub use stderr::StderrLines;
 
 pub use guard::Reaping;
+pub use leftovers::work_folder;
 use guard::{Ended, GroupGuard};
 use stderr::Stderr;
 

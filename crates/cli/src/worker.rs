@@ -319,8 +319,9 @@ impl Job {
                 let renew = self.renew_while_playing(claimed.id);
                 let seed = claimed.seed;
                 // Contestants' sources: a fresh folder only this user
-                // reads (0700, unpredictable name), removed when dropped.
-                let folder = match tempfile::Builder::new().prefix("snakepit-game-").tempdir() {
+                // reads (0700, unpredictable name), removed when dropped,
+                // or by the next worker if this one is killed.
+                let folder = match snakepit_bots::process::work_folder(None) {
                     Ok(f) => f,
                     Err(e) => return self.write_back(&claimed, Err(format!("a folder for the game's programs: {e}"))).await,
                 };

@@ -1,6 +1,7 @@
-//! A `snakepit play` killed with SIGKILL cannot remove its bots' folders;
-//! the next runner on the same folder root does (see the bots crate's
-//! `process::leftovers`). Real binary, real sandboxed processes.
+//! A `snakepit play` killed with SIGKILL cannot remove its bots' folders,
+//! nor the folder a source-file bot is written to; the next runner on the
+//! same folder root does (see the bots crate's `process::leftovers`). Real
+//! binary, real sandboxed processes.
 
 mod common;
 
@@ -10,13 +11,13 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The bot and quota folders under `root`.
+/// The bot, quota and work folders under `root`.
 fn bot_folders(root: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(root)
         .unwrap()
         .flatten()
         .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| n.starts_with("snakepit-bot-") || n.starts_with("snakepit-quota-"))
+        .filter(|n| ["snakepit-bot-", "snakepit-quota-", "snakepit-work-"].iter().any(|p| n.starts_with(p)))
         .collect();
     names.sort();
     names
@@ -29,23 +30,29 @@ fn the_next_run_removes_the_folders_of_a_killed_one() {
     std::fs::create_dir(&root).unwrap();
     // Bots with their own uids pass through the root to their folders.
     std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o711)).unwrap();
-    // A bot that thinks for a minute holds the first move open.
+    // A bot that thinks for a minute holds the first move open; the other
+    // is a Python source file, written to a work folder before it starts.
+    let source = dir.join("thinker.py");
+    std::fs::write(&source, "import time\ntime.sleep(60)\n").unwrap();
     let mut killed = Command::new(env!("CARGO_BIN_EXE_snakepit"))
-        .args(["play", "--game", "multisnake", "--bot", "sh -c 'sleep 60'", "--bot", "builtin:random"])
+        .args(["play", "--game", "multisnake", "--bot", "sh -c 'sleep 60'", "--bot"])
+        .arg(&source)
         .env("TMPDIR", &root)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let until = Instant::now() + Duration::from_secs(30);
-    while bot_folders(&root).is_empty() {
-        assert!(Instant::now() < until, "no bot folder within 30 s");
+    let both = |names: Vec<String>| ["snakepit-bot-", "snakepit-work-"].iter().all(|p| names.iter().any(|n| n.starts_with(p)));
+    while !both(bot_folders(&root)) {
+        assert!(Instant::now() < until, "no bot and work folders within 30 s: {:?}", bot_folders(&root));
         std::thread::sleep(Duration::from_millis(20));
     }
     killed.kill().unwrap();
     killed.wait().unwrap();
     let left = bot_folders(&root);
     assert!(!left.is_empty(), "a killed runner leaves its folders");
+    assert!(left.iter().any(|n| n.starts_with("snakepit-work-")), "and its source folder: {left:?}");
 
     let ok = Command::new(env!("CARGO_BIN_EXE_snakepit"))
         .args(["play", "--game", "multisnake", "--bot", "sh -c 'read h; while read l; do echo v; done'", "--bot", "builtin:random"])

@@ -85,13 +85,14 @@ struct SourceFile {
 }
 
 impl SourceFile {
-    fn write(root: &Path, conn_id: u64, player_id: &str, program: &SourceProgram) -> std::io::Result<SourceFile> {
+    fn write(root: &Path, program: &SourceProgram) -> std::io::Result<SourceFile> {
         use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
-        let folder = root.join(format!("{player_id}-{conn_id}"));
         // Only the server reads contestants' code; each start copies it
-        // into the bot's own folder.
-        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&folder)?;
+        // into the bot's own folder. The folder is tagged as this server's,
+        // so that the next one removes it if this one is killed.
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(root)?;
         std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o700))?;
+        let folder = snakepit_bots::process::work_folder(Some(root))?.keep();
         let source = SourceFile { folder };
         program.write(&source.folder)?;
         Ok(source)
@@ -127,7 +128,7 @@ async fn start_built(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow, built
     let (source, build) = match built {
         Some(source) => (source, None),
         None => {
-            let source = SourceFile::write(&work_root(st), conn_id, &player.id, &program)
+            let source = SourceFile::write(&work_root(st), &program)
                 .map_err(|e| format!("cannot write the program: {e}"))?;
             let build = program.build_check_line.is_some().then(|| program.clone());
             (source, build)
@@ -333,12 +334,12 @@ static BUILDS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 /// and the one that plays stays. Returns the program's files with the
 /// build beside them, which the new runner starts from; other languages
 /// pass with nothing built.
-async fn build_check(st: &Arc<AppState>, game: &str, player_id: &str, program: &SourceProgram) -> Result<Option<SourceFile>, AppError> {
+async fn build_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) -> Result<Option<SourceFile>, AppError> {
     if program.build_check_line.is_none() {
         return Ok(None);
     }
     let failed = |what: String| AppError::Server(anyhow::anyhow!("compiling a saved program: {what}"));
-    let source = SourceFile::write(&work_root(st), st.conn_id(), player_id, program).map_err(|e| failed(e.to_string()))?;
+    let source = SourceFile::write(&work_root(st), program).map_err(|e| failed(e.to_string()))?;
     let limits = MatchSettings::for_game(game).limits;
     let (asked, stderr) = build_in_sandbox(&limits, program, &source.folder).await.map_err(failed)?;
     let quoted = || {
@@ -443,7 +444,7 @@ pub async fn post_code(
     }
     // The language known, and a Java program with a class to run.
     let program = SourceProgram::new(&p.game, &u.lang, &u.source).map_err(bad)?;
-    let built = build_check(&st, &p.game, &p.id, &program).await?;
+    let built = build_check(&st, &p.game, &program).await?;
     let row = CodeRow { player_id: p.id.clone(), lang: u.lang, name, source: u.source };
     st.store.save_code(&row).await?;
     let (room, seat) = start_built(&st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row, built)

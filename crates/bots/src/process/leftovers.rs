@@ -1,6 +1,7 @@
-//! Bot folders left behind by a runner that was killed (`kill -9` of
-//! `snakepit play`, a crashed server): found and removed by the next runner
-//! that uses the same folder root.
+//! Bot folders, and a runner's other working folders ([`work_folder`]),
+//! left behind by a runner that was killed (`kill -9` of `snakepit play`,
+//! a crashed server): found and removed by the next runner that uses the
+//! same folder root.
 //!
 //! A runner's folders are dropped with their [`ProcessBot`]s, which a
 //! killed runner never does. So every runner marks its folders with a tag
@@ -33,6 +34,8 @@ use nix::fcntl::{Flock, FlockArg};
 pub(super) const BOT_FOLDER_PREFIX: &str = "snakepit-bot-";
 /// Prefix of the folder a bot's quota is mounted on.
 pub(super) const QUOTA_FOLDER_PREFIX: &str = "snakepit-quota-";
+/// Prefix of a runner's other working folders ([`work_folder`]).
+const WORK_FOLDER_PREFIX: &str = "snakepit-work-";
 const LOCK_PREFIX: &str = "snakepit-runner-";
 const LOCK_SUFFIX: &str = ".lock";
 /// The lock file's name before it is locked: sweepers do not look at it.
@@ -76,6 +79,20 @@ pub(super) fn runner_tag(root: &Path) -> io::Result<String> {
     Ok(tag)
 }
 
+/// A folder for a runner's own files (programs' sources before they are
+/// copied into bot folders, a game's files) in `root`, or the temporary
+/// folder: private (0700, an unpredictable name), removed when dropped,
+/// and tagged like the runner's bot folders, so that if the runner is
+/// killed first the next runner on that root removes it.
+pub fn work_folder(root: Option<&Path>) -> io::Result<tempfile::TempDir> {
+    let root = root.map_or_else(std::env::temp_dir, Path::to_path_buf);
+    let tag = runner_tag(&root)?;
+    tempfile::Builder::new()
+        .prefix(&format!("{WORK_FOLDER_PREFIX}{tag}-"))
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .tempdir_in(&root)
+}
+
 /// A lock file not yet renamed this long ago belongs to a runner that died
 /// between making and renaming it (which takes microseconds).
 const NEW_LOCK_STALE: Duration = Duration::from_secs(600);
@@ -104,7 +121,7 @@ fn sweep(root: &Path) -> usize {
         // None: held (that runner lives), or not a lock file of ours.
         let Some(held) = lock_nobody_holds(&lock_path, euid) else { continue };
         let of_tag = |n: &&String| {
-            [BOT_FOLDER_PREFIX, QUOTA_FOLDER_PREFIX]
+            [BOT_FOLDER_PREFIX, QUOTA_FOLDER_PREFIX, WORK_FOLDER_PREFIX]
                 .iter()
                 .any(|p| n.strip_prefix(p).and_then(|rest| rest.strip_prefix(tag)).is_some_and(|r| r.starts_with('-')))
         };
@@ -155,7 +172,7 @@ mod tests {
         let r = root.path();
         // A runner that died: its lock file is there, nobody holds it.
         fs::write(r.join("snakepit-runner-dead1.lock"), "").unwrap();
-        for f in ["snakepit-bot-dead1-aaa", "snakepit-quota-dead1-bbb"] {
+        for f in ["snakepit-bot-dead1-aaa", "snakepit-quota-dead1-bbb", "snakepit-work-dead1-hhh"] {
             fs::create_dir_all(r.join(f).join("inner")).unwrap();
             fs::write(r.join(f).join("inner/file"), "x").unwrap();
         }

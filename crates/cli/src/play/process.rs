@@ -108,7 +108,9 @@ impl SourceBot {
         }
         let source = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
         let program = SourceProgram::new(game, lang, &source).map_err(bad)?;
-        let dir = tempfile::Builder::new().prefix("snakepit-source-").tempdir().map_err(|e| bad(format!("a folder for it: {e}")))?;
+        // Tagged as this runner's: removed by the next run if this one is
+        // killed.
+        let dir = snakepit_bots::process::work_folder(None).map_err(|e| bad(format!("a folder for it: {e}")))?;
         program.write(dir.path()).map_err(|e| bad(format!("writing {}: {e}", dir.path().display())))?;
         let command = program.command(dir.path());
         Ok(Some(SourceBot { _dir: dir, command }))
