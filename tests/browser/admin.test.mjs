@@ -34,6 +34,16 @@ test('the admin page signs in, creates, pauses and resumes a room', { timeout: 6
 
   await row.locator('input').fill('300');
   await row.getByRole('button', { name: 'Set' }).click();
+  // The page says what the server answered; a failure names it.
+  const answer = await until(
+    async () => {
+      const ok = await page.textContent('#admin-ok');
+      const err = await page.textContent('#admin-error');
+      return /is now 300 ms/.test(ok || '') ? 'ok' : err ? 'error: ' + err : null;
+    },
+    { what: 'the answer to setting the tick (input holds ' + JSON.stringify(await row.locator('input').inputValue()) + ')' }
+  );
+  assert.equal(answer, 'ok');
   await until(async () => (await api('GET', '/api/rooms')).data.find((r) => r.name === name)?.tick_ms === 300, { what: 'tick set' });
 
   // The server's {error} text is shown: the room exists already.

@@ -419,20 +419,23 @@ async fn api_player_room(State(st): Shared, uri: axum::http::Uri, Json(m): Json<
         return Err(AppError::Client(StatusCode::NOT_FOUND, "there is no room with so long a name".into()));
     }
     let player = crate::room::PlayerRef { id: p.id.clone(), name: p.name, game: p.game };
-    let room = st.rooms.move_player(&player, wanted).await.map_err(|e| {
+    let moved = st.rooms.move_player(&player, wanted).await.map_err(|e| {
         let status = match e {
             crate::rooms::MoveError::NoRoom(_) => StatusCode::NOT_FOUND,
             crate::rooms::MoveError::OtherGame(..) => StatusCode::BAD_REQUEST,
-            crate::rooms::MoveError::Full(_) => StatusCode::CONFLICT,
+            crate::rooms::MoveError::Full(_) | crate::rooms::MoveError::Refused(_) => StatusCode::CONFLICT,
             crate::rooms::MoveError::Other(_) => StatusCode::SERVICE_UNAVAILABLE,
         };
         AppError::Client(status, e.to_string())
     })?;
+    let room = moved.room;
     // A saved program follows its player. On another node of a cluster it
     // starts when it is saved again (which goes to that node).
     let program = match st.store.code(&p.id).await? {
+        Some(_) if !moved.changed => serde_json::Value::Null,
         Some(row) if crate::arenas::text_parser(&player.game).is_some() => match crate::code::start(&st, player, &row).await {
-            Ok(_) => serde_json::json!("started"),
+            Ok(Some(_)) => serde_json::json!("started"),
+            Ok(None) => serde_json::json!("started once built"),
             Err(why) => serde_json::json!(format!("not started here ({why}); save it again to start it in the new room")),
         },
         _ => serde_json::Value::Null,

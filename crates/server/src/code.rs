@@ -105,16 +105,35 @@ impl Drop for SourceFile {
     }
 }
 
-/// Starts (or restarts) a player's saved program in their room; returns the
-/// room and seat. A C or Java program is built once, by the runner before
-/// its first move, and every later start runs that build.
-pub async fn start(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow) -> Result<(String, usize), String> {
+/// Starts (or restarts) a player's saved program in their room. Returns
+/// the room and seat, or `None` for a C or Java program, which is built
+/// first (once: every later game starts that build) and takes its seat
+/// when built: the room plays on meanwhile.
+pub async fn start(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow) -> Result<Option<(String, usize)>, String> {
     start_built(st, player, row, None).await
+}
+
+/// Each player's latest start of their program: a start that another
+/// overtook (a newer save, a move) neither builds nor takes the seat.
+static STARTS: std::sync::Mutex<BTreeMap<String, u64>> = std::sync::Mutex::new(BTreeMap::new());
+
+fn starts() -> std::sync::MutexGuard<'static, BTreeMap<String, u64>> {
+    STARTS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Whether `start` is still the player's latest start.
+fn is_latest(player_id: &str, start: u64) -> bool {
+    starts().get(player_id) == Some(&start)
 }
 
 /// [`start`], with the program's files already written and built (by the
 /// check at save) when `built` is given.
-async fn start_built(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow, built: Option<SourceFile>) -> Result<(String, usize), String> {
+async fn start_built(
+    st: &Arc<AppState>,
+    player: PlayerRef,
+    row: &CodeRow,
+    built: Option<SourceFile>,
+) -> Result<Option<(String, usize)>, String> {
     let parser = arenas::text_parser(&player.game)
         .ok_or_else(|| format!("{} does not run uploaded programs: carrots, duel and multisnake do", player.game))?;
     let program = SourceProgram::new(&player.game, &row.lang, &row.source)?;
@@ -124,16 +143,54 @@ async fn start_built(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow, built
         crate::rooms::Route::Remote(url) => return Err(format!("the player's room runs on {url}")),
         crate::rooms::Route::Unavailable(why) => return Err(why),
     }
-    let conn_id = st.conn_id();
-    let (source, build) = match built {
-        Some(source) => (source, None),
+    let this_start = {
+        let mut starts = starts();
+        let n = starts.entry(player.id.clone()).or_default();
+        *n += 1;
+        *n
+    };
+    let label = format!("{} ({})", row.name, row.lang);
+    let source = match built {
+        Some(source) => source,
         None => {
-            let source = SourceFile::write(&work_root(st), &program)
-                .map_err(|e| format!("cannot write the program: {e}"))?;
-            let build = program.build_check_line.is_some().then(|| program.clone());
-            (source, build)
+            let source = SourceFile::write(&work_root(st), &program).map_err(|e| format!("cannot write the program: {e}"))?;
+            if program.build_check_line.is_some() {
+                // Built before it takes its seat, so that the room does not
+                // wait for the build's first move.
+                let st = st.clone();
+                tokio::spawn(async move {
+                    let limits = MatchSettings::for_game(&player.game).limits;
+                    let latest = || is_latest(&player.id, this_start);
+                    // A failed build keeps nothing: the run line then builds
+                    // at each start, and the compiler's messages reach the
+                    // owner's pane.
+                    let _ = build_in_sandbox(&limits, &program, &source.folder, latest).await;
+                    if !latest() {
+                        return;
+                    }
+                    let id = player.id.clone();
+                    if let Err(e) = run_program(&st, player, program, parser, label, source).await {
+                        tracing::warn!(player = %id, "a saved program did not start: {e}");
+                    }
+                });
+                return Ok(None);
+            }
+            source
         }
     };
+    run_program(st, player, program, parser, label, source).await.map(Some)
+}
+
+/// Seats a program's runner in the player's room and runs it.
+async fn run_program(
+    st: &Arc<AppState>,
+    player: PlayerRef,
+    program: SourceProgram,
+    parser: AnswerParser,
+    label: String,
+    source: SourceFile,
+) -> Result<(String, usize), String> {
+    let conn_id = st.conn_id();
     let cmd = program.command(&source.folder);
     let (tx, rx) = mpsc::channel(CONN_QUEUE_LEN);
     let (room, seat) = st.rooms.attach(player.clone(), ConnKind::Code, conn_id, tx).await?;
@@ -144,17 +201,10 @@ async fn start_built(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow, built
         cmd,
         settings: MatchSettings::for_game(&player.game),
         parser,
-        label: format!("{} ({})", row.name, row.lang),
+        label,
         kept_build: program.built.map(|name| source.folder.join(name)),
     };
-    tokio::spawn(async move {
-        if let Some(program) = build {
-            // A failed build keeps nothing: the run line then builds at each
-            // start, and the compiler's messages reach the owner's pane.
-            let _ = build_in_sandbox(&runner.settings.limits, &program, &source.folder).await;
-        }
-        runner.run(rx, source).await
-    });
+    tokio::spawn(runner.run(rx, source));
     Ok((room.name, seat))
 }
 
@@ -341,7 +391,7 @@ async fn build_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) ->
     let failed = |what: String| AppError::Server(anyhow::anyhow!("compiling a saved program: {what}"));
     let source = SourceFile::write(&work_root(st), program).map_err(|e| failed(e.to_string()))?;
     let limits = MatchSettings::for_game(game).limits;
-    let (asked, stderr) = build_in_sandbox(&limits, program, &source.folder).await.map_err(failed)?;
+    let (asked, stderr) = build_in_sandbox(&limits, program, &source.folder, || true).await.map_err(failed)?;
     let quoted = || {
         let skip = stderr.lines.len().saturating_sub(BUILD_ERROR_LINES_MAX);
         stderr.lines[skip..].join("\n")
@@ -357,33 +407,34 @@ async fn build_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) ->
 }
 
 /// Runs a program's build line in the sandbox from the files in `folder`
-/// (one build at a time per [`BUILDS`] place) and, when it succeeds, keeps
-/// what it made in `folder` ([`SourceProgram::keep_built`]). Returns the
-/// build's answer (its exit status) and its stderr.
+/// (one build at a time per [`BUILDS`] place, skipped when `wanted` says
+/// the build is no longer needed once a place is free) and, when it
+/// succeeds, keeps what it made in `folder` ([`SourceProgram::keep_built`]).
+/// Returns the build's answer (its exit status) and its stderr.
 async fn build_in_sandbox(
     limits: &snakepit_bots::process::SandboxLimits,
     program: &SourceProgram,
     folder: &Path,
+    wanted: impl Fn() -> bool,
 ) -> Result<(Result<snakepit_bots::process::Reply, snakepit_bots::process::BotFault>, StderrLines), String> {
     let Some(line) = &program.build_check_line else { return Err("nothing to build".to_string()) };
     let _turn = BUILDS.acquire().await.map_err(|e| e.to_string())?;
+    if !wanted() {
+        return Err("no longer needed".to_string());
+    }
     let mut limits = limits.clone();
     limits.stop_between_moves = false;
     let cmd = BotCommand::shell(line).file(folder);
     let mut bot = ProcessBot::spawn(&cmd, &limits).map_err(|e| e.to_string())?;
     let asked = bot.ask("\n", BUILD_CHECK_DEADLINE).await;
     let stderr = bot.take_stderr();
-    if matches!(&asked, Ok(reply) if reply.line.trim() == "0")
-        && let Err(e) = program.keep_built(&bot.live_folder(), folder).and_then(|()| {
-            // The folder is read through the build's process: it must have
-            // lived until the copy was done.
-            if bot.is_gone() { Err(std::io::Error::other("the build ended while it was copied")) } else { Ok(()) }
-        })
-    {
-        tracing::warn!("a build is not kept, the program builds at each start: {e}");
-        if let Some(name) = program.built {
-            let built = folder.join(name);
-            let _ = std::fs::remove_dir_all(&built).or_else(|_| std::fs::remove_file(&built));
+    if matches!(&asked, Ok(reply) if reply.line.trim() == "0") {
+        // Read through the build's process, which waits until it is
+        // dropped (below): its folder is in its own mount namespace.
+        let (from, to, program) = (bot.live_folder(), folder.to_path_buf(), program.clone());
+        let kept = tokio::task::spawn_blocking(move || program.keep_built(&from, &to)).await;
+        if let Ok(Err(e)) | Err(e) = kept.map_err(std::io::Error::other) {
+            tracing::warn!("a build is not kept, the program builds at each start: {e}");
         }
     }
     drop(bot);
@@ -449,6 +500,7 @@ pub async fn post_code(
     st.store.save_code(&row).await?;
     let (room, seat) = start_built(&st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row, built)
         .await
+        .and_then(|started| started.ok_or_else(|| "it is being built".to_string()))
         .map_err(|e| AppError::Client(StatusCode::CONFLICT, format!("saved, but not started: {e}")))?;
     Ok(Json(serde_json::json!({ "saved": true, "room": room, "seat": seat })))
 }

@@ -54,6 +54,9 @@ pub struct Rooms {
     /// Serialises room creation, so that two connections arriving together
     /// neither pick the same new name nor open two half-empty rooms.
     creating: tokio::sync::Mutex<()>,
+    /// Serialises moves between rooms, and idle rooms' closing with them
+    /// (taken before `creating`).
+    moving: tokio::sync::Mutex<()>,
     store: Store,
     /// Set when several nodes share the store.
     cluster: Option<Cluster>,
@@ -77,10 +80,14 @@ struct Inner {
     /// since which no player has sat in them (`None` while one does, or
     /// before the first look).
     for_arrivals: BTreeMap<String, Option<Instant>>,
-    /// The room each player last opened with [`Rooms::move_player`]: while
-    /// it has no player in it, asking for a new room gives that one again,
-    /// so that nobody fills the server with empty rooms.
-    opened_by: BTreeMap<String, String>,
+    /// The rooms each player opened with [`Rooms::move_player`] that are
+    /// still open: while one has nobody else in it, asking for a new room
+    /// gives that one again, so that nobody fills the server with empty
+    /// rooms.
+    opened_by: BTreeMap<String, BTreeSet<String>>,
+    /// How many times each player moved: an attach that a move overtook
+    /// (it chose the old room before the move) is undone.
+    moves: BTreeMap<String, u64>,
 }
 
 fn read_map<M, E: std::error::Error + Send + Sync + 'static>(
@@ -168,8 +175,9 @@ impl Rooms {
             games.insert(game, GameSetup { setup, fill_bots: a.fill_bots.clone(), tick_ms: a.tick_ms });
         }
         let rooms = Rooms {
-            inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new(), for_arrivals: BTreeMap::new(), opened_by: BTreeMap::new() }),
+            inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new(), for_arrivals: BTreeMap::new(), opened_by: BTreeMap::new(), moves: BTreeMap::new() }),
             creating: tokio::sync::Mutex::new(()),
+            moving: tokio::sync::Mutex::new(()),
             store: store.clone(),
             cluster,
             games,
@@ -383,6 +391,7 @@ impl Rooms {
         // Several connections may race for the last seat of a room; the losers
         // try again, and a new room is opened when none has a seat.
         for _ in 0..32 {
+            let moves_before = self.lock().moves.get(&player.id).copied();
             let find = |stored: &Option<String>| {
                 let inner = self.lock();
                 let current = inner.player_room.get(&player.id).and_then(|r| inner.rooms.get(r)).cloned();
@@ -407,7 +416,27 @@ impl Rooms {
             }
             match reply_rx.await {
                 Ok(Ok(seat)) => {
-                    self.lock().player_room.insert(player.id.clone(), handle.name.clone());
+                    let moved_to = {
+                        let mut inner = self.lock();
+                        if inner.moves.get(&player.id).copied() == moves_before {
+                            inner.player_room.insert(player.id.clone(), handle.name.clone());
+                            None
+                        } else {
+                            Some(inner.player_room.get(&player.id).cloned().unwrap_or_default())
+                        }
+                    };
+                    if let Some(target) = moved_to {
+                        // The player moved while this connection was being
+                        // seated in the room they left: it leaves too, and
+                        // reconnects to where they went.
+                        let reason = format!("{PLAYER_MOVED_REASON} {target}; reconnect");
+                        let (reply, done) = oneshot::channel();
+                        let kick = RoomInput::Kick { player_id: player.id.clone(), close: (MOVED_CLOSE_CODE, reason.clone()), reply };
+                        if handle.tx.send(kick).await.is_ok() {
+                            let _ = done.await;
+                        }
+                        return Err(reason);
+                    }
                     if self.cluster.is_some()
                         && stored.as_deref() != Some(handle.name.as_str())
                         && let Err(e) = self.store.set_seat(&player.id, &handle.name).await
@@ -456,16 +485,23 @@ impl Rooms {
     /// their room at once (its connections are closed with
     /// [`MOVED_CLOSE_CODE`] and [`PLAYER_MOVED_REASON`], so that clients
     /// reconnect) and takes a seat in the new one when they reconnect.
-    /// Returns the room's name. Call it on the node that runs the player's
-    /// room ([`route_player`](Self::route_player)); in a cluster the
-    /// target may run on another node, whose seats are then not checked
-    /// here (a full room sends the player to another one at reconnection).
-    pub async fn move_player(&self, player: &PlayerRef, to: Option<&str>) -> Result<String, MoveError> {
+    /// Call it on the node that runs the player's room
+    /// ([`route_player`](Self::route_player)); in a cluster the target may
+    /// run on another node, whose seats are then not checked here (a full
+    /// room sends the player to another one at reconnection).
+    ///
+    /// A new room is a room the player opened before and nobody else sits
+    /// in, when there is one; and no new room is opened while
+    /// [`EMPTY_OPENED_ROOMS_MAX`] rooms players opened stand empty. A
+    /// CodeCarrots board is for everyone: no new one is opened for a player.
+    pub async fn move_player(&self, player: &PlayerRef, to: Option<&str>) -> Result<Moved, MoveError> {
+        let _moving = self.moving.lock().await;
         let current = self.room_of(&player.id);
+        let stay = |room: &str| Ok(Moved { room: room.to_string(), changed: false });
         let target = match to {
             Some(name) => {
                 if current.as_ref().is_some_and(|h| h.name == name) {
-                    return Ok(name.to_string());
+                    return stay(name);
                 }
                 match self.get(name) {
                     Some(h) if h.game != player.game => return Err(MoveError::OtherGame(name.to_string(), h.game.clone())),
@@ -482,28 +518,47 @@ impl Rooms {
                     }
                 }
             }
+            None if player.game == "carrots" => return Err(MoveError::Refused(CARROTS_ONE_BOARD.to_string())),
             None => {
                 let _creating = self.creating.lock().await;
-                let unused = {
+                let (unused, empty_opened) = {
                     let inner = self.lock();
-                    inner.opened_by.get(&player.id).and_then(|r| inner.rooms.get(r)).filter(|h| {
-                        let seats = &h.summary.borrow().seats;
-                        seats.iter().all(|s| s.bot || s.name.is_empty() || s.name == player.name)
-                    })
-                    .map(|h| h.name.clone())
+                    let nobody_else = |h: &RoomHandle| {
+                        h.summary.borrow().seats.iter().all(|s| s.bot || s.name.is_empty() || s.name == player.name)
+                    };
+                    let unused = inner
+                        .opened_by
+                        .get(&player.id)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|r| inner.rooms.get(r))
+                        .find(|h| nobody_else(h))
+                        .map(|h| h.name.clone());
+                    let opened: BTreeSet<&String> = inner.opened_by.values().flatten().collect();
+                    let empty_opened = opened
+                        .into_iter()
+                        .filter_map(|r| inner.rooms.get(r))
+                        .filter(|h| h.game == player.game && h.summary.borrow().seats.iter().all(|s| s.bot || s.name.is_empty()))
+                        .count();
+                    (unused, empty_opened)
                 };
                 match unused {
                     Some(name) => name,
+                    None if empty_opened >= EMPTY_OPENED_ROOMS_MAX => {
+                        return Err(MoveError::Refused(format!(
+                            "{empty_opened} rooms opened by players stand empty: move to one of them"
+                        )));
+                    }
                     None => {
                         let name = self.open_room_locked(&player.game).await.map_err(MoveError::Other)?.name.clone();
-                        self.lock().opened_by.insert(player.id.clone(), name.clone());
+                        self.lock().opened_by.entry(player.id.clone()).or_default().insert(name.clone());
                         name
                     }
                 }
             }
         };
         if current.as_ref().is_some_and(|h| h.name == target) {
-            return Ok(target);
+            return stay(&target);
         }
         // The new room is recorded before the old one closes the player's
         // connections, so that they reconnect to it.
@@ -512,6 +567,10 @@ impl Rooms {
         }
         {
             let mut inner = self.lock();
+            *inner.moves.entry(player.id.clone()).or_default() += 1;
+            if let Some(since) = inner.for_arrivals.get_mut(&target) {
+                *since = None;
+            }
             if inner.rooms.contains_key(&target) {
                 inner.player_room.insert(player.id.clone(), target.clone());
             } else {
@@ -521,11 +580,28 @@ impl Rooms {
         if let Some(room) = current {
             let (reply, done) = oneshot::channel();
             let reason = format!("{PLAYER_MOVED_REASON} {target}; reconnect");
-            let _ = room.tx.send(RoomInput::Kick { player_id: player.id.clone(), close: (MOVED_CLOSE_CODE, reason), reply }).await;
-            let _ = done.await;
+            if room.tx.send(RoomInput::Kick { player_id: player.id.clone(), close: (MOVED_CLOSE_CODE, reason), reply }).await.is_ok() {
+                let _ = done.await;
+            }
         }
-        Ok(target)
+        Ok(Moved { room: target, changed: true })
     }
+}
+
+/// Rooms opened by players' moves that may stand empty at once, per game:
+/// beyond it, a player who asks for a new room is sent to one of them.
+pub const EMPTY_OPENED_ROOMS_MAX: usize = 8;
+
+/// Why a player of CodeCarrots gets no room of their own.
+const CARROTS_ONE_BOARD: &str = "CodeCarrots plays on one board for everyone: pick one of its rooms";
+
+/// Where a move put a player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Moved {
+    /// The room's name.
+    pub room: String,
+    /// False when the player was there already.
+    pub changed: bool,
 }
 
 /// The start of the close reason a player's connections get when they move
@@ -544,6 +620,9 @@ pub enum MoveError {
     /// Every seat of the room is held by a player.
     #[error("room {0:?} has no free seat")]
     Full(String),
+    /// No new room for this player now (why).
+    #[error("{0}")]
+    Refused(String),
     /// The store failed, or no room could be opened.
     #[error("{0}")]
     Other(String),
@@ -585,8 +664,15 @@ impl Rooms {
         };
         let mut closed = Vec::new();
         for name in due {
-            // A player who arrives meanwhile finds another room (or a new one).
+            // A player who arrives meanwhile finds another room (or a new one),
+            // and one who moved here meanwhile keeps it.
+            let _moving = self.moving.lock().await;
             let _creating = self.creating.lock().await;
+            // A move into the room starts its idle time afresh.
+            let still_due = self.lock().for_arrivals.get(&name).is_some_and(|since| since.is_some_and(|t| now.duration_since(t) >= idle_max));
+            if !still_due {
+                continue;
+            }
             // Deleted first: no node may start it again. If the store cannot
             // be written, the room plays on and the next look tries again.
             if let Err(e) = self.store.remove_room(&name).await {
@@ -597,6 +683,11 @@ impl Rooms {
                 let mut inner = self.lock();
                 inner.for_arrivals.remove(&name);
                 inner.player_room.retain(|_, r| *r != name);
+                // Its name may be used again, for someone else's room.
+                inner.opened_by.values_mut().for_each(|rooms| {
+                    rooms.remove(&name);
+                });
+                inner.opened_by.retain(|_, rooms| !rooms.is_empty());
                 inner.rooms.remove(&name)
             };
             if let Some(cluster) = &self.cluster

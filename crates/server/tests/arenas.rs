@@ -248,6 +248,37 @@ async fn the_starters_of_every_language_play_once_uploaded() {
     server.shutdown().await;
 }
 
+/// A saved C program started from the store (after a restart) is built
+/// before it takes its seat, once: its games start from that build.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_saved_c_program_is_built_once_when_the_server_starts() {
+    let cfg = arena_config("cbuild", 50);
+    let server = start(cfg.clone()).await;
+    let addr = server.addr;
+    let (id, code, _) = register_for(addr, "c player", "duel").await;
+    let source = info_starter(addr, &id, &code, "c").await;
+    let body = serde_json::json!({ "user": id, "code": code, "lang": "c", "name": "starter", "source": source }).to_string();
+    let (status, body) = http(addr, "POST", "/api/code", Some(&body), None).await;
+    assert_eq!(status, 200, "{body}");
+    server.shutdown().await;
+    let server = start(cfg).await;
+    let addr = server.addr;
+    let mut page = page(addr, &id, &code).await;
+    // Two games' starts (a duel restarts its programs every game), both
+    // from the build.
+    let starts = std::cell::Cell::new(0);
+    let seen = wait_for(&mut page, 60, |m| {
+        if m.contains("\"type\":\"stderr\"") {
+            starts.set(starts.get() + m.matches("started (pid").count());
+            assert_eq!(m.matches("started (pid").count(), m.matches("from its build").count(), "{m}");
+        }
+        starts.get() >= 2
+    })
+    .await;
+    assert!(seen.is_some(), "two starts from the build");
+    server.shutdown().await;
+}
+
 /// The starter the player page offers for `lang`.
 async fn info_starter(addr: SocketAddr, id: &str, code: &str, lang: &str) -> String {
     let (_, body) = http(addr, "GET", &format!("/api/code?user={id}&code={code}"), None, None).await;
@@ -379,9 +410,49 @@ async fn two_people_meet_in_a_room_of_their_choosing() {
     let f = wait_for(&mut watcher, 10, |m| m.contains("\"ann\"") && m.contains("\"cid\"")).await;
     assert!(f.is_some(), "the new room's duel is between ann and cid");
 
+    // Choosing the room one is in changes nothing: the program is not
+    // restarted.
+    let (status, same) = move_to(addr, &people[2].0, &people[2].1, Some(&new_room)).await;
+    assert_eq!((status, same["room"].as_str(), &same["program"]), (200, Some(new_room.as_str()), &serde_json::Value::Null), "{same}");
+
     // Now full: bob cannot join them, and is told so.
     let (status, why) = move_to(addr, &people[1].0, &people[1].1, Some(&new_room)).await;
     assert_eq!((status, why["error"].as_str().unwrap_or_default().contains("no free seat")), (409, true), "{why}");
+    server.shutdown().await;
+}
+
+/// New rooms are bounded: a player who opened a room nobody else sits in
+/// gets that one back, at most `EMPTY_OPENED_ROOMS_MAX` rooms opened by
+/// players stand empty per game, and CodeCarrots has no private boards.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_cannot_fill_the_server_with_empty_rooms() {
+    let server = start(arena_config("duelrooms", 50)).await;
+    let addr = server.addr;
+    let max = snakepit_server::rooms::EMPTY_OPENED_ROOMS_MAX;
+    let mut opened = Vec::new();
+    for i in 0..max {
+        let (id, code, _) = register_for(addr, &format!("opener {i}"), "duel").await;
+        let (status, moved) = move_to(addr, &id, &code, None).await;
+        assert_eq!(status, 200, "{moved}");
+        let room = moved["room"].as_str().unwrap().to_string();
+        assert!(!opened.contains(&room), "{room} twice");
+        // Asked again while nobody else is there: the same room.
+        let (_, again) = move_to(addr, &id, &code, None).await;
+        assert_eq!(again["room"].as_str(), Some(room.as_str()));
+        opened.push(room);
+    }
+    let (id, code, _) = register_for(addr, "one too many", "duel").await;
+    let (status, why) = move_to(addr, &id, &code, None).await;
+    assert_eq!(status, 409, "{why}");
+    assert!(why["error"].as_str().unwrap_or_default().contains(&format!("{max} rooms opened by players stand empty")), "{why}");
+    // They may still join one of those.
+    let (status, moved) = move_to(addr, &id, &code, Some(&opened[0])).await;
+    assert_eq!((status, moved["room"].as_str()), (200, Some(opened[0].as_str())), "{moved}");
+
+    let (id, code, _) = register_for(addr, "carrot", "carrots").await;
+    let (status, why) = move_to(addr, &id, &code, None).await;
+    assert_eq!(status, 409, "{why}");
+    assert!(why["error"].as_str().unwrap_or_default().contains("one board"), "{why}");
     server.shutdown().await;
 }
 

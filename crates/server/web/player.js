@@ -336,7 +336,8 @@
     const rooms = await SP.api('/api/rooms');
     const select = $('move-room');
     const keep = select.value;
-    const options = [h('option', { value: '' }, 'a new room')];
+    // CodeCarrots is one board for everyone: no room of one's own.
+    const options = me.game === 'carrots' ? [] : [h('option', { value: '' }, 'a new room')];
     for (const r of rooms) {
       if (r.game !== me.game) continue;
       const people = r.seats.filter((s) => s.name && !s.bot).map((s) => s.name);
