@@ -22,7 +22,7 @@ use std::fmt::Write as _;
 use std::io;
 use std::path::Path;
 
-use crate::process::BotCommand;
+use crate::process::{BotCommand, BotFault, ProcessBot, Reply, SandboxLimits, SpawnError, StderrLines};
 
 /// One language a program may be written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +116,33 @@ impl SourceProgram {
         Ok(())
     }
 
+    /// Builds the program from the files in `dir` in the sandbox (its
+    /// [`build_check_line`](Self::build_check_line), within `deadline`)
+    /// and, when the build succeeds, keeps what it made in `dir`
+    /// ([`keep_built`](Self::keep_built)), so that starts from `dir` run
+    /// it. `None` for a language that is not compiled.
+    pub async fn build(&self, dir: &Path, limits: &SandboxLimits, deadline: std::time::Duration) -> Result<Option<Build>, SpawnError> {
+        let Some(line) = &self.build_check_line else { return Ok(None) };
+        let mut limits = limits.clone();
+        limits.stop_between_moves = false;
+        let mut bot = ProcessBot::spawn(&BotCommand::shell(line).file(dir), &limits)?;
+        let status = bot.ask("\n", deadline).await;
+        let stderr = bot.take_stderr();
+        let mut kept = Err("it did not build".to_string());
+        if matches!(&status, Ok(reply) if reply.line.trim() == "0") {
+            // Read through the build's process, which waits until it is
+            // dropped (below): its folder is in its own mount namespace.
+            let (from, to, program) = (bot.live_folder(), dir.to_path_buf(), self.clone());
+            kept = match tokio::task::spawn_blocking(move || program.keep_built(&from, &to)).await {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(e)) => Err(e.to_string()),
+                Err(e) => Err(e.to_string()),
+            };
+        }
+        drop(bot);
+        Ok(Some(Build { status, stderr, kept }))
+    }
+
     /// Copies what the build made in `bot_folder` (the
     /// [`live_folder`](crate::process::ProcessBot::live_folder) of a bot
     /// that ran [`build_check_line`](Self::build_check_line) successfully,
@@ -187,6 +214,24 @@ fn java(game: &str, source: &str) -> Result<SourceProgram, String> {
     }
     line.push_str(&runs);
     Ok(SourceProgram { files, shell_line: line, build_check_line: Some(check_line(&build)), built: Some("classes") })
+}
+
+/// What [`SourceProgram::build`] did.
+#[derive(Debug)]
+pub struct Build {
+    /// The build's answer: one line, the compiler's exit status.
+    pub status: Result<Reply, BotFault>,
+    /// The compiler's messages.
+    pub stderr: StderrLines,
+    /// Whether what it made was kept beside the source, or why not.
+    pub kept: Result<(), String>,
+}
+
+impl Build {
+    /// Whether the program compiled.
+    pub fn compiled(&self) -> bool {
+        matches!(&self.status, Ok(reply) if reply.line.trim() == "0")
+    }
 }
 
 /// What [`SourceProgram::keep_built`] may still copy.

@@ -8,6 +8,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use snakepit_bots::process::{ProcessBot, SandboxLimits};
+
 use snakepit_bots::source::SourceProgram;
 
 const BUILD_WAIT: Duration = Duration::from_secs(120);
@@ -17,15 +18,13 @@ fn limits() -> SandboxLimits {
     SandboxLimits { stop_between_moves: false, ..SandboxLimits::default() }
 }
 
-/// Builds `program` from `dir` in the sandbox, keeps the build in `dir`,
+/// Builds `program` from `dir` in the sandbox, keeping the build in `dir`,
 /// and returns what the build answered (its exit status).
 async fn build_and_keep(program: &SourceProgram, dir: &Path) -> String {
-    let line = program.build_check_line.as_ref().expect("a compiled language");
-    let cmd = snakepit_bots::process::BotCommand::shell(line).file(dir);
-    let mut bot = ProcessBot::spawn(&cmd, &limits()).unwrap();
-    let status = bot.ask("\n", BUILD_WAIT).await.map(|r| r.line).unwrap_or_else(|f| panic!("{f}"));
-    program.keep_built(&bot.live_folder(), dir).unwrap();
-    status.trim().to_string()
+    let build = program.build(dir, &limits(), BUILD_WAIT).await.unwrap().expect("a compiled language");
+    assert!(build.compiled(), "{:?}", build.stderr.lines);
+    build.kept.clone().unwrap();
+    build.status.map(|r| r.line.trim().to_string()).unwrap_or_else(|f| panic!("{f}"))
 }
 
 /// Starts the program from `dir` and asks it one line.

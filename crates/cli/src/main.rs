@@ -10,6 +10,7 @@
 
 mod admin;
 mod bot_spec;
+mod builds;
 mod exit;
 mod input;
 mod ladder;

@@ -230,6 +230,8 @@ pub async fn work_queue(
         })
         .collect();
     let mut tasks = Vec::with_capacity(options.jobs);
+    // Shared by the jobs: a program is built once per worker.
+    let builds = Arc::new(tokio::sync::Mutex::new(crate::builds::Builds::default()));
     for job in 0..options.jobs.max(1) {
         let worker = Job {
             store: store.clone(),
@@ -239,6 +241,7 @@ pub async fn work_queue(
             games_kept_per_player: options.games_kept_per_player,
             budget: budget.clone(),
             played: played.clone(),
+            builds: builds.clone(),
         };
         tasks.push(AbortOnDrop(tokio::spawn(worker.run())));
     }
@@ -288,6 +291,7 @@ struct Job {
     games_kept_per_player: u32,
     budget: Arc<Budget>,
     played: Arc<AtomicU64>,
+    builds: Arc<tokio::sync::Mutex<crate::builds::Builds>>,
 }
 
 impl Job {
@@ -318,14 +322,9 @@ impl Job {
             Ok(spec) => {
                 let renew = self.renew_while_playing(claimed.id);
                 let seed = claimed.seed;
-                // Contestants' sources: a fresh folder only this user
-                // reads (0700, unpredictable name), removed when dropped,
-                // or by the next worker if this one is killed.
-                let folder = match snakepit_bots::process::work_folder(None) {
-                    Ok(f) => f,
-                    Err(e) => return self.write_back(&claimed, Err(format!("a folder for the game's programs: {e}"))).await,
-                };
-                let spec2 = match self.resolve_code(&spec, folder.path()).await {
+                // Contestants' sources and builds, in folders only this
+                // user reads, held until the game ends (see `builds`).
+                let (spec2, programs) = match self.resolve_code(&spec).await {
                     Ok(s) => s,
                     Err(e) => return self.write_back(&claimed, Err(e)).await,
                 };
@@ -356,7 +355,7 @@ impl Job {
                     r = game => r.map_err(|e| format!("the game panicked: {e}")).and_then(|r| r.map_err(|e| format!("{e:#}"))),
                     () = renew => Err("the claim was lost while playing".to_string()),
                 };
-                drop(folder);
+                drop(programs);
                 result.map(|outcome| (MatchSpec { labels, ..spec }, outcome))
             }
         };
@@ -425,10 +424,10 @@ impl Job {
     async fn resolve_code(
         &self,
         spec: &MatchSpec,
-        folder: &std::path::Path,
-    ) -> Result<MatchSpec, String> {
+    ) -> Result<(MatchSpec, Vec<Arc<crate::builds::ProgramFolder>>), String> {
         let mut out = spec.clone();
         let mut labels = spec.bots.clone();
+        let mut folders = Vec::new();
         for (seat, bot) in out.bots.iter_mut().enumerate() {
             let Some(player) = bot.strip_prefix(CODE_PREFIX) else {
                 continue;
@@ -443,24 +442,26 @@ impl Job {
                 .map_err(|e| format!("cannot read the program of {player}: {e}"))?
                 .ok_or_else(|| format!("player {player:?} has no saved program"))?;
             // Written as the server's rooms write it, and run the same
-            // way: compiled languages are compiled in the sandbox.
+            // way: compiled languages are compiled in the sandbox, once
+            // per worker.
             let program = snakepit_bots::source::SourceProgram::new(&spec.game, &code.lang, &code.source)
                 .map_err(|e| format!("the program of {player}: {e}"))?;
-            let dir = folder.join(format!("seat{seat}"));
-            std::fs::create_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            program.write(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let folder = crate::builds::Builds::folder(&self.builds, &spec.game, &code.lang, &code.source, player)
+                .await
+                .map_err(|e| format!("the program of {player}: {e}"))?;
             // The folder is one quoted word of the command line (which is
             // not a shell): its files are copied into the bot's folder.
-            let dir = dir.display().to_string();
+            let dir = folder.path().display().to_string();
             if dir.contains(['\'', '"']) {
                 return Err(format!("the folder {dir:?} cannot be quoted on a command line"));
             }
             *bot = format!("/bin/sh -c '{}' '{dir}'", program.shell_line);
+            folders.push(folder);
         }
         if labels != spec.bots {
             out.labels = Some(labels);
         }
-        Ok(out)
+        Ok((out, folders))
     }
 
     /// Renews the claim every third of its lease; returns only when a

@@ -381,6 +381,8 @@ async fn the_ladder_pairs_plays_and_rates_saved_programs() {
     cmd.args([
         "worker", "--db", &db.url, "--name", "lw", "--jobs", "2", "--ladder", "duel",
     ]);
+    // The builds' log lines, and warnings.
+    cmd.env("RUST_LOG", "warn,snakepit::builds=info");
     let mut worker = cmd
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -391,7 +393,7 @@ async fn the_ladder_pairs_plays_and_rates_saved_programs() {
         let ratings = store.ratings("duel").await.unwrap();
         let games: i64 = ratings.iter().map(|r| r.games).sum();
         // Every language played, the Java bot included.
-        let java_played = ratings.iter().any(|r| r.player_id == ids[3] && r.games > 0);
+        let java_played = ratings.iter().any(|r| r.player_id == ids[3] && r.games >= 2);
         if games >= 8 && java_played {
             break games;
         }
@@ -403,6 +405,14 @@ async fn the_ladder_pairs_plays_and_rates_saved_programs() {
     };
     worker.kill().unwrap();
     worker.wait().unwrap();
+    let mut log = String::new();
+    std::io::Read::read_to_string(&mut worker.stderr.take().unwrap(), &mut log).unwrap();
+    // The Java program was compiled once for its games (at least two).
+    assert_eq!(
+        log.matches(&format!("built the saved program of {} once", ids[3])).count(),
+        1,
+        "{log}"
+    );
 
     let ratings = store.ratings("duel").await.unwrap();
     let rated: Vec<&str> = ratings.iter().map(|r| r.player_id.as_str()).collect();

@@ -391,7 +391,8 @@ async fn build_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) ->
     let failed = |what: String| AppError::Server(anyhow::anyhow!("compiling a saved program: {what}"));
     let source = SourceFile::write(&work_root(st), program).map_err(|e| failed(e.to_string()))?;
     let limits = MatchSettings::for_game(game).limits;
-    let (asked, stderr) = build_in_sandbox(&limits, program, &source.folder, || true).await.map_err(failed)?;
+    let build = build_in_sandbox(&limits, program, &source.folder, || true).await.map_err(failed)?;
+    let (asked, stderr) = (build.status, build.stderr);
     let quoted = || {
         let skip = stderr.lines.len().saturating_sub(BUILD_ERROR_LINES_MAX);
         stderr.lines[skip..].join("\n")
@@ -406,39 +407,26 @@ async fn build_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) ->
     }
 }
 
-/// Runs a program's build line in the sandbox from the files in `folder`
-/// (one build at a time per [`BUILDS`] place, skipped when `wanted` says
-/// the build is no longer needed once a place is free) and, when it
-/// succeeds, keeps what it made in `folder` ([`SourceProgram::keep_built`]).
-/// Returns the build's answer (its exit status) and its stderr.
+/// Builds a program in the sandbox from the files in `folder` and keeps
+/// what the build made there ([`SourceProgram::build`]), one build at a
+/// time per [`BUILDS`] place; skipped when `wanted` says, once a place is
+/// free, that the build is no longer needed.
 async fn build_in_sandbox(
     limits: &snakepit_bots::process::SandboxLimits,
     program: &SourceProgram,
     folder: &Path,
     wanted: impl Fn() -> bool,
-) -> Result<(Result<snakepit_bots::process::Reply, snakepit_bots::process::BotFault>, StderrLines), String> {
-    let Some(line) = &program.build_check_line else { return Err("nothing to build".to_string()) };
+) -> Result<snakepit_bots::source::Build, String> {
     let _turn = BUILDS.acquire().await.map_err(|e| e.to_string())?;
     if !wanted() {
         return Err("no longer needed".to_string());
     }
-    let mut limits = limits.clone();
-    limits.stop_between_moves = false;
-    let cmd = BotCommand::shell(line).file(folder);
-    let mut bot = ProcessBot::spawn(&cmd, &limits).map_err(|e| e.to_string())?;
-    let asked = bot.ask("\n", BUILD_CHECK_DEADLINE).await;
-    let stderr = bot.take_stderr();
-    if matches!(&asked, Ok(reply) if reply.line.trim() == "0") {
-        // Read through the build's process, which waits until it is
-        // dropped (below): its folder is in its own mount namespace.
-        let (from, to, program) = (bot.live_folder(), folder.to_path_buf(), program.clone());
-        let kept = tokio::task::spawn_blocking(move || program.keep_built(&from, &to)).await;
-        if let Ok(Err(e)) | Err(e) = kept.map_err(std::io::Error::other) {
-            tracing::warn!("a build is not kept, the program builds at each start: {e}");
-        }
+    let build = program.build(folder, limits, BUILD_CHECK_DEADLINE).await.map_err(|e| e.to_string())?;
+    let build = build.ok_or_else(|| "nothing to build".to_string())?;
+    if let (true, Err(e)) = (build.compiled(), &build.kept) {
+        tracing::warn!("a build is not kept, the program builds at each start: {e}");
     }
-    drop(bot);
-    Ok((asked, stderr))
+    Ok(build)
 }
 
 /// `GET /api/code?user=ID&code=CODE`: the player's saved program (or the
