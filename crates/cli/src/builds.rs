@@ -1,9 +1,10 @@
-//! Saved programs built once per worker: a queued game's C or Java program
-//! is compiled (in the sandbox) the first time the worker meets it, and
-//! every later game of the same program starts from that build instead of
-//! compiling again at each start. A ladder plays each program many times,
-//! and a Java build takes seconds while a duel between fast bots takes
-//! less.
+//! Programs built once per process: a C or Java program (a worker's queued
+//! game's saved program, a source-file bot of `play` or `tournament`) is
+//! compiled in the sandbox the first time the process meets it, and every
+//! later game of the same program starts from that build instead of
+//! compiling again at each start. A ladder or a tournament plays each
+//! program many times, and a Java build takes seconds while a duel
+//! between fast bots takes less.
 //!
 //! A program is the same when its game, language and source are. The
 //! worker keeps the latest [`BUILDS_KEPT_MAX`] programs, each in a folder
@@ -43,8 +44,7 @@ impl Drop for ProgramFolder {
     }
 }
 
-/// The programs a worker has written and built, latest used last.
-#[derive(Default)]
+/// The programs a process has written and built, latest used last.
 pub struct Builds {
     root: Option<tempfile::TempDir>,
     /// (game, language, source) and the folder, least recently used first.
@@ -52,10 +52,37 @@ pub struct Builds {
     made: u64,
 }
 
+/// The programs of this process's source-file bots (every game of a
+/// tournament, on any of its threads).
+pub static SHARED: tokio::sync::Mutex<Builds> = tokio::sync::Mutex::const_new(Builds::new());
+
 impl Builds {
+    /// No program yet.
+    pub const fn new() -> Builds {
+        Builds { root: None, kept: Vec::new(), made: 0 }
+    }
+
+    /// [`folder`](Self::folder) in [`SHARED`], for code that cannot wait
+    /// asynchronously (a game's set-up): the build runs on a thread of its
+    /// own, with a runtime of its own, while the caller's thread waits.
+    pub fn shared_folder_blocking(game: &str, lang: &str, source: &str, who: &str) -> Result<Arc<ProgramFolder>, String> {
+        std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    let runtime = tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build()
+                        .map_err(|e| format!("a runtime for the build: {e}"))?;
+                    runtime.block_on(Builds::folder(&SHARED, game, lang, source, who))
+                })
+                .join()
+                .map_err(|_| "the build's thread panicked".to_string())?
+        })
+    }
+
     /// The folder of `source` (written in `lang` for `game`), written and,
     /// for a compiled language, built on first use. `who` names the
-    /// program in the log. The lock is held during a build, so the
+    /// program in the log ("the saved program of ID", a file). The lock is held during a build, so the
     /// worker's games build one program at a time.
     pub async fn folder(
         this: &tokio::sync::Mutex<Builds>,
@@ -92,7 +119,7 @@ impl Builds {
         match program.build(folder.path(), &limits, BUILD_DEADLINE).await {
             Ok(None) => {}
             Ok(Some(build)) if build.compiled() && build.kept.is_ok() => {
-                tracing::info!(program = who, lang, "built the saved program of {who} once; its games start from that build");
+                tracing::info!(lang, "built {who} once; its games start from that build");
             }
             // The run line compiles at each start then, and the compiler's
             // messages go to the game's stderr log, as for any program.
@@ -102,9 +129,9 @@ impl Builds {
                     (Ok(_), Err(e)) => format!("not kept: {e}"),
                     (Err(fault), _) => fault.to_string(),
                 };
-                tracing::warn!(program = who, lang, "the saved program of {who} did not build once ({why}); it builds at each start");
+                tracing::warn!(lang, "{who} did not build ({why}); it builds again at each start");
             }
-            Err(e) => tracing::warn!(program = who, lang, "building the saved program of {who}: {e}"),
+            Err(e) => tracing::warn!(lang, "building {who}: {e}"),
         }
         builds.kept.push((key, folder.clone()));
         if builds.kept.len() > BUILDS_KEPT_MAX {

@@ -231,7 +231,7 @@ pub async fn work_queue(
         .collect();
     let mut tasks = Vec::with_capacity(options.jobs);
     // Shared by the jobs: a program is built once per worker.
-    let builds = Arc::new(tokio::sync::Mutex::new(crate::builds::Builds::default()));
+    let builds = Arc::new(tokio::sync::Mutex::new(crate::builds::Builds::new()));
     for job in 0..options.jobs.max(1) {
         let worker = Job {
             store: store.clone(),
@@ -446,7 +446,8 @@ impl Job {
             // per worker.
             let program = snakepit_bots::source::SourceProgram::new(&spec.game, &code.lang, &code.source)
                 .map_err(|e| format!("the program of {player}: {e}"))?;
-            let folder = crate::builds::Builds::folder(&self.builds, &spec.game, &code.lang, &code.source, player)
+            let who = format!("the saved program of {player}");
+            let folder = crate::builds::Builds::folder(&self.builds, &spec.game, &code.lang, &code.source, &who)
                 .await
                 .map_err(|e| format!("the program of {player}: {e}"))?;
             // The folder is one quoted word of the command line (which is

@@ -284,3 +284,25 @@ fn an_interrupt_stops_running_games_of_slow_programs_promptly() {
     assert!(took < Duration::from_secs(10), "the tournament took {took:?} to stop");
     assert!(stderr(&out).contains("interrupted after 0 of 2 games"), "{}", stderr(&out));
 }
+
+/// A source-file bot is compiled once for the whole tournament (in the
+/// sandbox), and every game, on every job, starts from that build.
+#[test]
+fn a_source_file_is_compiled_once_for_every_game() {
+    let dir = TempDir::new("source_once");
+    let c = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../starters/duel/c/bot.c");
+    let out = Command::new(env!("CARGO_BIN_EXE_snakepit"))
+        .args(["tournament", "--game", "duel", "--bot"])
+        .arg(format!("c={}", c.display()))
+        .args(["--bot", "g=builtin:greedy", "--games", "6", "--jobs", "2", "--seed", "3", "--out"])
+        .arg(dir.join("t"))
+        .env("RUST_LOG", "warn,snakepit::builds=info")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.matches("once; its games start from that build").count(), 1, "{err}");
+    let games = results(&dir.join("t"));
+    assert_eq!(games.len(), 6);
+    assert!(games.iter().all(|g| g.faults.is_empty()), "the C bot answered every game");
+}

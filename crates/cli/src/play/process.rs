@@ -64,11 +64,12 @@ pub(super) struct ProcessSeats {
 }
 
 /// A `--bot` that names a source file, written (with what it needs, such
-/// as the KingOfBots harness) into a folder of its own for the whole game.
+/// as the KingOfBots harness) into a folder of its own and, for C and Java,
+/// compiled there once for every game of this process (see `builds`).
 struct SourceBot {
-    /// Only this user reads it (0700, an unpredictable name); removed when
-    /// the game's table goes.
-    _dir: tempfile::TempDir,
+    /// Only this user reads it (0700, an unpredictable name); held for
+    /// the whole game.
+    _folder: std::sync::Arc<crate::builds::ProgramFolder>,
     /// Runs the program from the folder.
     command: BotCommand,
 }
@@ -108,12 +109,11 @@ impl SourceBot {
         }
         let source = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
         let program = SourceProgram::new(game, lang, &source).map_err(bad)?;
-        // Tagged as this runner's: removed by the next run if this one is
-        // killed.
-        let dir = snakepit_bots::process::work_folder(None).map_err(|e| bad(format!("a folder for it: {e}")))?;
-        program.write(dir.path()).map_err(|e| bad(format!("writing {}: {e}", dir.path().display())))?;
-        let command = program.command(dir.path());
-        Ok(Some(SourceBot { _dir: dir, command }))
+        // In a folder tagged as this runner's (removed by the next run if
+        // this one is killed), built once if it is C or Java.
+        let folder = crate::builds::Builds::shared_folder_blocking(game, lang, &source, &path.display().to_string()).map_err(bad)?;
+        let command = program.command(folder.path());
+        Ok(Some(SourceBot { _folder: folder, command }))
     }
 }
 
