@@ -56,6 +56,13 @@ pub struct Builds {
 /// tournament, on any of its threads).
 pub static SHARED: tokio::sync::Mutex<Builds> = tokio::sync::Mutex::const_new(Builds::new());
 
+/// Removes the folders of [`SHARED`]; programs built later start afresh.
+pub fn forget_shared() {
+    if let Ok(mut builds) = SHARED.try_lock() {
+        *builds = Builds::new();
+    }
+}
+
 impl Builds {
     /// No program yet.
     pub const fn new() -> Builds {

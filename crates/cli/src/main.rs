@@ -84,7 +84,11 @@ fn main() -> ExitCode {
         // Colours only for a person at a terminal, not in a log file.
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
-    match cli.command.run() {
+    let ran = cli.command.run();
+    // Statics are not dropped at exit: the programs built for source-file
+    // bots go here (a killed process leaves them to the next one's sweep).
+    builds::forget_shared();
+    match ran {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if exit::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {

@@ -43,24 +43,34 @@ fn the_next_run_removes_the_folders_of_a_killed_one() {
         .spawn()
         .unwrap();
     let until = Instant::now() + Duration::from_secs(30);
-    let both = |names: Vec<String>| ["snakepit-bot-", "snakepit-work-"].iter().all(|p| names.iter().any(|n| n.starts_with(p)));
+    // Both bots started (a process being started holds the runner's lock
+    // until it runs its program), and the source file's folder.
+    let both = |names: Vec<String>| {
+        names.iter().filter(|n| n.starts_with("snakepit-bot-")).count() == 2 && names.iter().any(|n| n.starts_with("snakepit-work-"))
+    };
     while !both(bot_folders(&root)) {
         assert!(Instant::now() < until, "no bot and work folders within 30 s: {:?}", bot_folders(&root));
         std::thread::sleep(Duration::from_millis(20));
     }
+    std::thread::sleep(Duration::from_millis(300));
     killed.kill().unwrap();
     killed.wait().unwrap();
     let left = bot_folders(&root);
     assert!(!left.is_empty(), "a killed runner leaves its folders");
     assert!(left.iter().any(|n| n.starts_with("snakepit-work-")), "and its source folder: {left:?}");
 
+    // The next run also builds a C source file: what it wrote goes when it
+    // ends.
+    let c = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../starters/multisnake/c/bot.c");
     let ok = Command::new(env!("CARGO_BIN_EXE_snakepit"))
-        .args(["play", "--game", "multisnake", "--bot", "sh -c 'read h; while read l; do echo v; done'", "--bot", "builtin:random"])
+        .args(["play", "--game", "multisnake", "--bot", "sh -c 'read h; while read l; do echo v; done'", "--bot"])
+        .arg(&c)
         .args(["--ticks", "3"])
         .env("TMPDIR", &root)
         .output()
         .unwrap();
     assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
-    // The killed runner's folders went, and the new one removed its own.
+    // The killed runner's folders went, and the new one removed its own,
+    // its C program's build included.
     assert_eq!(bot_folders(&root), Vec::<String>::new(), "before: {left:?}");
 }
