@@ -61,7 +61,16 @@ async function turnWith(page, keys) {
   const s = await until(() => myState(page), { timeout: 60000, every: 20, what: 'my live snake in a running duel' });
   const dir = WORD[s.dir];
   const turns = s.free.filter((d) => d !== dir && d !== OPPOSITE[dir]);
-  if (!turns.length) return false;
+  if (!turns.length) {
+    // Walls on both sides: try again at a later tick, not at once (a try
+    // per tick, so that a long corridor does not use up the tries).
+    await until(() => page.evaluate((t0) => !!window.__snakepit.frame && window.__snakepit.frame.tick > t0, s.tick), {
+      timeout: 10000,
+      every: 20,
+      what: 'the next tick',
+    });
+    return false;
+  }
   const want = turns[0];
   await page.keyboard.press(keys[want]);
   const seen = await until(

@@ -47,10 +47,27 @@ impl Drop for ProgramFolder {
 /// The programs a process has written and built, latest used last.
 pub struct Builds {
     root: Option<tempfile::TempDir>,
-    /// (game, language, source) and the folder, least recently used first.
-    kept: Vec<((String, String, String), Arc<ProgramFolder>)>,
+    /// (game, language, source) and its folder once made, least recently
+    /// used first. The cell is filled outside the lock, so that a build
+    /// holds up only the games of its own program.
+    kept: Vec<((String, String, String), Arc<Cell>)>,
     made: u64,
 }
+
+/// One program's folder, made by the first game that needs it.
+struct Cell {
+    path: PathBuf,
+    folder: tokio::sync::OnceCell<Arc<ProgramFolder>>,
+    /// Tries so far: each writes a folder of its own, since a game may
+    /// still use the folder of a try that was not kept.
+    tries: std::sync::atomic::AtomicU64,
+}
+
+/// Builds at once, per process: each is a compiler in the sandbox.
+static BUILDS_AT_ONCE: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
+/// A folder that could not be kept: the program builds at each start.
+struct Uncached(Arc<ProgramFolder>);
 
 /// The programs of this process's source-file bots (every game of a
 /// tournament, on any of its threads).
@@ -89,8 +106,11 @@ impl Builds {
 
     /// The folder of `source` (written in `lang` for `game`), written and,
     /// for a compiled language, built on first use. `who` names the
-    /// program in the log ("the saved program of ID", a file). The lock is held during a build, so the
-    /// worker's games build one program at a time.
+    /// program in the log ("the saved program of ID", a file). Games of
+    /// the same program wait for its build; other programs' games do not,
+    /// and at most two builds run at once. A build that failed for a
+    /// reason of the moment (no sandbox, a timeout) is not kept: the next
+    /// game tries again, and this one builds at its start.
     pub async fn folder(
         this: &tokio::sync::Mutex<Builds>,
         game: &str,
@@ -99,51 +119,133 @@ impl Builds {
         who: &str,
     ) -> Result<Arc<ProgramFolder>, String> {
         let program = SourceProgram::new(game, lang, source)?;
-        let mut builds = this.lock().await;
-        let key = (game.to_string(), lang.to_string(), source.to_string());
-        if let Some(at) = builds.kept.iter().position(|(k, _)| *k == key) {
-            let entry = builds.kept.remove(at);
-            let folder = entry.1.clone();
-            builds.kept.push(entry);
-            return Ok(folder);
-        }
-        let root = match &builds.root {
-            Some(root) => root.path().to_path_buf(),
-            None => {
-                let root = snakepit_bots::process::work_folder(None)
-                    .map_err(|e| format!("a folder for programs: {e}"))?;
-                let path = root.path().to_path_buf();
-                builds.root = Some(root);
-                path
+        let cell = {
+            let mut builds = this.lock().await;
+            let key = (game.to_string(), lang.to_string(), source.to_string());
+            match builds.kept.iter().position(|(k, _)| *k == key) {
+                Some(at) => {
+                    let entry = builds.kept.remove(at);
+                    let cell = entry.1.clone();
+                    builds.kept.push(entry);
+                    cell
+                }
+                None => {
+                    let root = match &builds.root {
+                        Some(root) => root.path().to_path_buf(),
+                        None => {
+                            let root = snakepit_bots::process::work_folder(None)
+                                .map_err(|e| format!("a folder for programs: {e}"))?;
+                            let path = root.path().to_path_buf();
+                            builds.root = Some(root);
+                            path
+                        }
+                    };
+                    builds.made += 1;
+                    let path = root.join(format!("program{}", builds.made));
+                    let cell = Arc::new(Cell { path, folder: tokio::sync::OnceCell::new(), tries: std::sync::atomic::AtomicU64::new(0) });
+                    builds.kept.push((key, cell.clone()));
+                    if builds.kept.len() > BUILDS_KEPT_MAX {
+                        builds.kept.remove(0);
+                    }
+                    cell
+                }
             }
         };
-        builds.made += 1;
-        let path = root.join(format!("program{}", builds.made));
-        std::fs::create_dir(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let folder = Arc::new(ProgramFolder { path });
-        program.write(folder.path()).map_err(|e| format!("{}: {e}", folder.path().display()))?;
-        let limits = snakepit_bots::stdio_match::MatchSettings::for_game(game).limits;
-        match program.build(folder.path(), &limits, BUILD_DEADLINE).await {
-            Ok(None) => {}
-            Ok(Some(build)) if build.compiled() && build.kept.is_ok() => {
-                tracing::info!(lang, "built {who} once; its games start from that build");
-            }
-            // The run line compiles at each start then, and the compiler's
-            // messages go to the game's stderr log, as for any program.
-            Ok(Some(build)) => {
-                let why = match (&build.status, &build.kept) {
-                    (Ok(reply), Ok(())) => format!("exit status {}", reply.line.trim()),
-                    (Ok(_), Err(e)) => format!("not kept: {e}"),
-                    (Err(fault), _) => fault.to_string(),
-                };
-                tracing::warn!(lang, "{who} did not build ({why}); it builds again at each start");
-            }
-            Err(e) => tracing::warn!(lang, "building {who}: {e}"),
+        let made = cell
+            .folder
+            .get_or_try_init(|| {
+                let n = cell.tries.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let path = PathBuf::from(format!("{}-{n}", cell.path.display()));
+                async move { make(&path, &program, game, lang, who).await }
+            })
+            .await;
+        match made {
+            Ok(folder) => Ok(folder.clone()),
+            Err(Ok(Uncached(folder))) => Ok(folder),
+            Err(Err(e)) => Err(e),
         }
-        builds.kept.push((key, folder.clone()));
-        if builds.kept.len() > BUILDS_KEPT_MAX {
-            builds.kept.remove(0);
+    }
+}
+
+/// Writes and builds a program in `path`. A build that failed for a reason
+/// of the moment gives its folder back uncached.
+async fn make(
+    path: &Path,
+    program: &SourceProgram,
+    game: &str,
+    lang: &str,
+    who: &str,
+) -> Result<Arc<ProgramFolder>, Result<Uncached, String>> {
+    std::fs::create_dir(path).map_err(|e| Err(format!("{}: {e}", path.display())))?;
+    let folder = Arc::new(ProgramFolder { path: path.to_path_buf() });
+    program.write(folder.path()).map_err(|e| Err(format!("{}: {e}", folder.path().display())))?;
+    if program.build_check_line.is_none() {
+        return Ok(folder);
+    }
+    let _turn = BUILDS_AT_ONCE.acquire().await.map_err(|e| Err(e.to_string()))?;
+    let limits = snakepit_bots::stdio_match::MatchSettings::for_game(game).limits;
+    match program.build(folder.path(), &limits, BUILD_DEADLINE).await {
+        Ok(None) => Ok(folder),
+        Ok(Some(build)) if build.compiled() && build.kept.is_ok() => {
+            tracing::info!(lang, "built {who} once; its games start from that build");
+            Ok(folder)
         }
-        Ok(folder)
+        // The compiler said no: every start would say the same, in the
+        // game's stderr log, as for any program.
+        Ok(Some(build)) if build.status.is_ok() && !build.compiled() => {
+            let status = build.status.as_ref().map(|r| r.line.trim().to_string()).unwrap_or_default();
+            tracing::warn!(lang, "{who} does not compile (exit status {status}); each start tries again");
+            Ok(folder)
+        }
+        Ok(Some(build)) => {
+            let why = match (&build.status, &build.kept) {
+                (Err(fault), _) => fault.to_string(),
+                (Ok(_), Err(e)) => format!("its build was not kept: {e}"),
+                (Ok(_), Ok(())) => "no reason given".to_string(),
+            };
+            tracing::warn!(lang, "{who} did not build now ({why}); this game builds it at its start");
+            Err(Ok(Uncached(folder)))
+        }
+        Err(e) => {
+            tracing::warn!(lang, "building {who}: {e}; this game builds it at its start");
+            Err(Ok(Uncached(folder)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PY: &str = "import sys\nfor line in sys.stdin:\n    print('up', flush=True)\n";
+
+    #[tokio::test]
+    async fn a_program_is_written_once_and_the_oldest_goes_when_no_game_holds_it() {
+        let builds = tokio::sync::Mutex::new(Builds::new());
+        let first = Builds::folder(&builds, "carrots", "python", PY, "first").await.unwrap();
+        let again = Builds::folder(&builds, "carrots", "python", PY, "first").await.unwrap();
+        assert!(Arc::ptr_eq(&first, &again), "one folder per program");
+        assert!(first.path().join("bot.py").is_file());
+        // Another game or language is another program.
+        let other = Builds::folder(&builds, "multisnake", "python", PY, "other").await.unwrap();
+        assert!(!Arc::ptr_eq(&first, &other));
+        drop((again, other));
+        // BUILDS_KEPT_MAX newer programs push the first one out; the game
+        // that holds it keeps its folder until it lets go.
+        for i in 0..BUILDS_KEPT_MAX {
+            let source = format!("{PY}# version {i}\n");
+            Builds::folder(&builds, "carrots", "python", &source, "newer").await.unwrap();
+        }
+        let path = first.path().to_path_buf();
+        assert!(path.is_dir(), "held by a game");
+        drop(first);
+        assert!(!path.exists(), "gone once no game holds it");
+        let back = Builds::folder(&builds, "carrots", "python", PY, "first").await.unwrap();
+        assert_ne!(back.path(), path, "written again");
+        // Dropping the cache removes every folder it made.
+        let root = back.path().parent().unwrap().to_path_buf();
+        drop(back);
+        drop(builds);
+        assert!(!root.exists());
     }
 }

@@ -320,11 +320,18 @@ impl Job {
         let outcome = match spec {
             Err(e) => Err(format!("unreadable game spec: {e}")),
             Ok(spec) => {
+                // The claim is renewed from here on: building the programs
+                // may take longer than a lease.
                 let renew = self.renew_while_playing(claimed.id);
+                tokio::pin!(renew);
                 let seed = claimed.seed;
                 // Contestants' sources and builds, in folders only this
                 // user reads, held until the game ends (see `builds`).
-                let (spec2, programs) = match self.resolve_code(&spec).await {
+                let resolved = tokio::select! {
+                    r = self.resolve_code(&spec) => r,
+                    () = &mut renew => Err("the claim was lost while the programs were built".to_string()),
+                };
+                let (spec2, programs) = match resolved {
                     Ok(s) => s,
                     Err(e) => return self.write_back(&claimed, Err(e)).await,
                 };
@@ -353,7 +360,7 @@ impl Job {
                 });
                 let result = tokio::select! {
                     r = game => r.map_err(|e| format!("the game panicked: {e}")).and_then(|r| r.map_err(|e| format!("{e:#}"))),
-                    () = renew => Err("the claim was lost while playing".to_string()),
+                    () = &mut renew => Err("the claim was lost while playing".to_string()),
                 };
                 drop(programs);
                 result.map(|outcome| (MatchSpec { labels, ..spec }, outcome))

@@ -126,6 +126,10 @@ fn is_latest(player_id: &str, start: u64) -> bool {
     starts().get(player_id) == Some(&start)
 }
 
+/// Held from the last look at [`STARTS`] until a runner has its seat, so
+/// that a start another overtook never takes the seat after it.
+static SEATING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// [`start`], with the program's files already written and built (by the
 /// check at save) when `built` is given.
 async fn start_built(
@@ -164,7 +168,8 @@ async fn start_built(
                     // A failed build keeps nothing: the run line then builds
                     // at each start, and the compiler's messages reach the
                     // owner's pane.
-                    let _ = build_in_sandbox(&limits, &program, &source.folder, latest).await;
+                    let _ = build_in_sandbox(&limits, &program, &source.folder, &latest).await;
+                    let _seating = SEATING.lock().await;
                     if !latest() {
                         return;
                     }
@@ -178,6 +183,10 @@ async fn start_built(
             source
         }
     };
+    let _seating = SEATING.lock().await;
+    if !is_latest(&player.id, this_start) {
+        return Err("a newer start of this program took its place".to_string());
+    }
     run_program(st, player, program, parser, label, source).await.map(Some)
 }
 

@@ -418,11 +418,16 @@ impl Rooms {
                 Ok(Ok(seat)) => {
                     let moved_to = {
                         let mut inner = self.lock();
-                        if inner.moves.get(&player.id).copied() == moves_before {
-                            inner.player_room.insert(player.id.clone(), handle.name.clone());
-                            None
-                        } else {
-                            Some(inner.player_room.get(&player.id).cloned().unwrap_or_default())
+                        let moved = inner.moves.get(&player.id).copied() != moves_before;
+                        match inner.player_room.get(&player.id) {
+                            // A move overtook this attach, which chose the
+                            // room the player left.
+                            Some(now) if moved && *now != handle.name => Some(now.clone()),
+                            None if moved => Some(String::new()),
+                            _ => {
+                                inner.player_room.insert(player.id.clone(), handle.name.clone());
+                                None
+                            }
                         }
                     };
                     if let Some(target) = moved_to {
