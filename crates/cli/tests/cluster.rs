@@ -367,6 +367,56 @@ fn a_score_a_spectator_has_seen_survives_a_sigkill() {
     rt.block_on(db.drop());
 }
 
+/// A score reset on one node reaches the room another node runs: that
+/// room's points from before the reset are not written after it, and from
+/// then on the leaderboard (read on the node that reset) and the room's
+/// own count of the seat agree.
+#[test]
+fn a_reset_on_one_node_reaches_the_room_of_the_other() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let Some(db) = rt.block_on(Db::create("cluster_reset")) else { return };
+    let dir = std::env::temp_dir().join(format!("snakepit-cluster-reset-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("cluster.toml");
+    std::fs::write(&config, "[[rooms]]\nname = \"arena\"\ngame = \"snakebattle\"\n").unwrap();
+    let a = start_node(&db.url, &config, "node-a");
+    let b = start_node(&db.url, &config, "node-b");
+    assert_eq!(rooms(&a).len(), 1, "node A runs the room");
+    let (status, _, body) = http(a.addr, "POST", "/api/register", r#"{"name":"resetter"}"#);
+    assert_eq!(status, 201, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let url = format!("ws://{}/codenjoy-contest/ws?user={}&code={}", a.addr, v["id"].as_str().unwrap(), v["code"].as_str().unwrap());
+    let mut bot_ws = rt.block_on(tokio_tungstenite::connect_async(url)).expect("the bot connects").0;
+    let mut bot = safe_mover();
+    rt.spawn(async move { play(&mut bot_ws, &mut bot, |_| false).await });
+    // The seat's points since it was taken, as node A's room counts them.
+    let seat = || {
+        rooms(&a)[0]["seats"].as_array().unwrap().iter().find(|s| s["name"] == "resetter").map_or(0, |s| s["score"].as_i64().unwrap())
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while score(&board_row(b.addr, "resetter")) <= 0 {
+        assert!(Instant::now() < deadline, "the player never scored");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (status, _, body) = http(b.addr, "POST", "/api/admin/reset-scores?game=snakebattle", "");
+    assert_eq!(status, 200, "{body}");
+    // Node A learns it at its next write, which is refused; from then on
+    // both count from the reset. A room that missed the reset would keep
+    // its count since the seat was taken, above the board.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut agreed = 0;
+    while agreed < 3 {
+        assert!(Instant::now() < deadline, "the board {:?} and the room's {} never agreed", board_row(b.addr, "resetter"), seat());
+        let (before, board, after) = (seat(), score(&board_row(b.addr, "resetter")), seat());
+        // The room may score between the two looks at it.
+        agreed = if before <= board && board <= after { agreed + 1 } else { 0 };
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    drop((a, b));
+    let _ = std::fs::remove_dir_all(&dir);
+    rt.block_on(db.drop());
+}
+
 /// A duel program that marks every move on stderr and steps towards free
 /// cells (any answer will do: the test only needs it to run).
 const MARKING_BOT: &str = r#"
