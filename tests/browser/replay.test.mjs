@@ -166,6 +166,8 @@ test('a replay page scrubbed to a tick shows that tick\'s board and stderr', { t
   assert.equal(forkCommand, 'snakepit replay ' + shellQuoted(replay) + ' --from-tick ' + (k + 1) + ' --bot 1=builtin:random');
   // Copy puts it on the clipboard or, where the page may not, selects it.
   await page.locator('#fork-copy').click();
+  // The page tries the clipboard first, which answers later.
+  await page.waitForFunction(() => document.getElementById('fork-copied').textContent !== '');
   const copied = await page.locator('#fork-copied').textContent();
   if (copied !== 'copied') {
     assert.equal(copied, 'selected: press Ctrl+C to copy');
