@@ -216,6 +216,11 @@ fn java(game: &str, source: &str) -> Result<SourceProgram, String> {
     Ok(SourceProgram { files, shell_line: line, build_check_line: Some(check_line(&build)), built: Some("classes") })
 }
 
+/// Builds that may run at once in this process (each is a compiler in the
+/// sandbox): every caller of [`SourceProgram::build`] takes a place first,
+/// so that a server's saves and its queue's games share the bound.
+pub static BUILDS_AT_ONCE: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
 /// What [`SourceProgram::build`] did.
 #[derive(Debug)]
 pub struct Build {

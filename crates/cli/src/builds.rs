@@ -7,9 +7,9 @@
 //! between fast bots takes less.
 //!
 //! A program is the same when its game, language and source are. The
-//! worker keeps the latest [`BUILDS_KEPT_MAX`] programs, each in a folder
+//! process keeps the latest [`BUILDS_KEPT_MAX`] programs, each in a folder
 //! of its own under one working folder tagged as this runner's (removed
-//! with the worker, or by the next runner if it is killed). A game holds
+//! when the process ends, or by the next runner if it is killed). A game holds
 //! its programs' folders until it ends, so a folder that leaves the cache
 //! meanwhile stays until then.
 
@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Programs whose folders (sources and build) a worker keeps.
+/// Programs whose folders (sources and build) a process keeps.
 pub const BUILDS_KEPT_MAX: usize = 64;
 
 /// The longest a build may take.
@@ -63,14 +63,12 @@ struct Cell {
     tries: std::sync::atomic::AtomicU64,
 }
 
-/// Builds at once, per process: each is a compiler in the sandbox.
-static BUILDS_AT_ONCE: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
 /// A folder that could not be kept: the program builds at each start.
 struct Uncached(Arc<ProgramFolder>);
 
-/// The programs of this process's source-file bots (every game of a
-/// tournament, on any of its threads).
+/// The programs of this process: a worker's queued games, the source-file
+/// bots of every game of a tournament, on any of its threads.
 pub static SHARED: tokio::sync::Mutex<Builds> = tokio::sync::Mutex::const_new(Builds::new());
 
 /// Removes the folders of [`SHARED`]; programs built later start afresh.
@@ -108,7 +106,8 @@ impl Builds {
     /// for a compiled language, built on first use. `who` names the
     /// program in the log ("the saved program of ID", a file). Games of
     /// the same program wait for its build; other programs' games do not,
-    /// and at most two builds run at once. A build that failed for a
+    /// and builds take places of `BUILDS_AT_ONCE` (shared with the server
+    /// in `serve`). A build that failed for a
     /// reason of the moment (no sandbox, a timeout) is not kept: the next
     /// game tries again, and this one builds at its start.
     pub async fn folder(
@@ -182,7 +181,7 @@ async fn make(
     if program.build_check_line.is_none() {
         return Ok(folder);
     }
-    let _turn = BUILDS_AT_ONCE.acquire().await.map_err(|e| Err(e.to_string()))?;
+    let _turn = snakepit_bots::source::BUILDS_AT_ONCE.acquire().await.map_err(|e| Err(e.to_string()))?;
     let limits = snakepit_bots::stdio_match::MatchSettings::for_game(game).limits;
     match program.build(folder.path(), &limits, BUILD_DEADLINE).await {
         Ok(None) => Ok(folder),

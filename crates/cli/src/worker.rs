@@ -230,8 +230,6 @@ pub async fn work_queue(
         })
         .collect();
     let mut tasks = Vec::with_capacity(options.jobs);
-    // Shared by the jobs: a program is built once per worker.
-    let builds = Arc::new(tokio::sync::Mutex::new(crate::builds::Builds::new()));
     for job in 0..options.jobs.max(1) {
         let worker = Job {
             store: store.clone(),
@@ -241,7 +239,6 @@ pub async fn work_queue(
             games_kept_per_player: options.games_kept_per_player,
             budget: budget.clone(),
             played: played.clone(),
-            builds: builds.clone(),
         };
         tasks.push(AbortOnDrop(tokio::spawn(worker.run())));
     }
@@ -291,7 +288,6 @@ struct Job {
     games_kept_per_player: u32,
     budget: Arc<Budget>,
     played: Arc<AtomicU64>,
-    builds: Arc<tokio::sync::Mutex<crate::builds::Builds>>,
 }
 
 impl Job {
@@ -454,7 +450,7 @@ impl Job {
             let program = snakepit_bots::source::SourceProgram::new(&spec.game, &code.lang, &code.source)
                 .map_err(|e| format!("the program of {player}: {e}"))?;
             let who = format!("the saved program of {player}");
-            let folder = crate::builds::Builds::folder(&self.builds, &spec.game, &code.lang, &code.source, &who)
+            let folder = crate::builds::Builds::folder(&crate::builds::SHARED, &spec.game, &code.lang, &code.source, &who)
                 .await
                 .map_err(|e| format!("the program of {player}: {e}"))?;
             // The folder is one quoted word of the command line (which is

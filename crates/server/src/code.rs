@@ -385,8 +385,6 @@ pub(crate) async fn player(st: &Arc<AppState>, user: &str, code: &str) -> Result
 const BUILD_CHECK_DEADLINE: Duration = Duration::from_secs(60);
 /// Compiler lines quoted in a refusal, the last ones.
 const BUILD_ERROR_LINES_MAX: usize = 40;
-/// Builds at once (each is a compiler in the sandbox); later saves wait.
-static BUILDS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
 /// Compiles a C or Java program in the sandbox before it is saved, so that
 /// a program that does not compile is refused with the compiler's words
@@ -418,7 +416,7 @@ async fn build_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) ->
 
 /// Builds a program in the sandbox from the files in `folder` and keeps
 /// what the build made there ([`SourceProgram::build`]), one build at a
-/// time per [`BUILDS`] place; skipped when `wanted` says, once a place is
+/// time per place of [`snakepit_bots::source::BUILDS_AT_ONCE`]; skipped when `wanted` says, once a place is
 /// free, that the build is no longer needed.
 async fn build_in_sandbox(
     limits: &snakepit_bots::process::SandboxLimits,
@@ -426,7 +424,7 @@ async fn build_in_sandbox(
     folder: &Path,
     wanted: impl Fn() -> bool,
 ) -> Result<snakepit_bots::source::Build, String> {
-    let _turn = BUILDS.acquire().await.map_err(|e| e.to_string())?;
+    let _turn = snakepit_bots::source::BUILDS_AT_ONCE.acquire().await.map_err(|e| e.to_string())?;
     if !wanted() {
         return Err("no longer needed".to_string());
     }
