@@ -456,20 +456,71 @@ fn an_uploaded_program_follows_its_room_to_the_other_node() {
         assert!(start.elapsed() < Duration::from_millis(LEASE_MS + 3000), "the room did not move");
         std::thread::sleep(Duration::from_millis(100));
     }
-    let marked = rt.block_on(async {
-        let url = format!("ws://{}/ws/player?user={id}&code={code}", b.addr);
-        let (mut page, _) = tokio_tungstenite::connect_async(url).await.expect("the page socket opens");
-        let until = tokio::time::Instant::now() + Duration::from_secs(30);
-        loop {
-            match tokio::time::timeout_at(until, page.next()).await {
-                Ok(Some(Ok(Message::Text(t)))) if t.contains("\"type\":\"stderr\"") && t.contains("follow-marker") => return true,
-                Ok(Some(Ok(_))) => {}
-                _ => return false,
-            }
-        }
-    });
-    assert!(marked, "the program runs on the node that took its room");
+    assert!(rt.block_on(marked(b.addr, &id, &code)), "the program runs on the node that took its room");
     drop(b);
+    let _ = std::fs::remove_dir_all(&dir);
+    rt.block_on(db.drop());
+}
+
+/// Whether the player's page socket on the node at `addr` shows the
+/// stderr of [`MARKING_BOT`] within 30 s.
+async fn marked(addr: SocketAddr, id: &str, code: &str) -> bool {
+    let url = format!("ws://{addr}/ws/player?user={id}&code={code}");
+    let (mut page, _) = tokio_tungstenite::connect_async(url).await.expect("the page socket opens");
+    let until = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        match tokio::time::timeout_at(until, page.next()).await {
+            Ok(Some(Ok(Message::Text(t)))) if t.contains("\"type\":\"stderr\"") && t.contains("follow-marker") => return true,
+            Ok(Some(Ok(_))) => {}
+            _ => return false,
+        }
+    }
+}
+
+/// A player whose room runs on one node moves to a room of the other: the
+/// node that took the move has the other start the saved program, which
+/// plays in the new room there.
+#[test]
+fn a_program_follows_its_player_to_a_room_of_the_other_node() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let Some(db) = rt.block_on(Db::create("cluster_move")) else { return };
+    let dir = std::env::temp_dir().join(format!("snakepit-cluster-move-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("cluster.toml");
+    std::fs::write(&config, "[[rooms]]\nname = \"pit\"\ngame = \"duel\"\n").unwrap();
+    let a = start_node(&db.url, &config, "node-a");
+    let b = start_node(&db.url, &config, "node-b");
+    assert_eq!(rooms(&a).len(), 1, "the first node up runs the room");
+    let (status, _, body) = http(b.addr, "POST", "/api/admin/rooms", r#"{"name":"den","game":"duel"}"#);
+    assert_eq!(status, 201, "{body}");
+    assert!(rooms(&b).iter().any(|r| r["name"] == "den"), "a room created on a node runs there");
+
+    let (status, _, body) = http(a.addr, "POST", "/api/register", r#"{"name":"mover","game":"duel"}"#);
+    assert_eq!(status, 201, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let (id, code) = (v["id"].as_str().unwrap().to_string(), v["code"].as_str().unwrap().to_string());
+    let upload = serde_json::json!({"user": id, "code": code, "lang": "python", "name": "marker", "source": MARKING_BOT});
+    let (status, _, body) = http(a.addr, "POST", "/api/code", &upload.to_string());
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"room\":\"pit\""), "{body}");
+
+    let wanted = serde_json::json!({"user": id, "code": code, "room": "den"});
+    let (status, _, body) = http(a.addr, "POST", "/api/player/room", &wanted.to_string());
+    assert_eq!(status, 200, "{body}");
+    let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["room"], "den", "{body}");
+    assert_eq!(answer["program"], "started", "{body}");
+    assert!(rt.block_on(marked(b.addr, &id, &code)), "the program plays in the new room on the other node");
+    // The node of the new room starts it again on request as well; the
+    // other node sends the request there.
+    let credentials = serde_json::json!({"user": id, "code": code}).to_string();
+    let (status, _, body) = http(b.addr, "POST", "/api/code/start", &credentials);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"room\":\"den\""), "{body}");
+    let (status, head, _) = http(a.addr, "POST", "/api/code/start", &credentials);
+    assert_eq!(status, 307, "{head}");
+    assert!(head.contains(&format!("{}/api/code/start", b.addr)), "{head}");
+    drop((a, b));
     let _ = std::fs::remove_dir_all(&dir);
     rt.block_on(db.drop());
 }

@@ -127,6 +127,15 @@ impl IntoResponse for AppError {
     }
 }
 
+/// The words of an error answer of this server (`{"error": ...}`), or its
+/// first 200 characters when it is something else.
+pub fn answer_error(body: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(body) {
+        Ok(v) if v["error"].is_string() => v["error"].as_str().unwrap_or_default().to_string(),
+        _ => body.trim().chars().take(200).collect(),
+    }
+}
+
 impl From<StoreError> for AppError {
     fn from(e: StoreError) -> Self {
         match e {
@@ -195,6 +204,7 @@ pub fn router(state: Arc<AppState>) -> Router {
                 .post(crate::code::post_code)
                 .layer(axum::extract::DefaultBodyLimit::max(state.cfg.code.source_bytes_max.saturating_mul(6) + BODY_MAX_BYTES)),
         )
+        .route("/api/code/start", post(crate::code::post_start))
         .route("/api/player/room", post(api_player_room))
         .route("/api/metrics", get(api_metrics))
         .route("/api/admin/metrics/reset", post(admin_metrics_reset))
@@ -429,14 +439,28 @@ async fn api_player_room(State(st): Shared, uri: axum::http::Uri, Json(m): Json<
         AppError::Client(status, e.to_string())
     })?;
     let room = moved.room;
-    // A saved program follows its player. On another node of a cluster it
-    // starts when it is saved again (which goes to that node).
+    // A saved program follows its player, on whichever node runs the new
+    // room: that node is asked to start it.
+    use crate::code::StartError;
     let program = match st.store.code(&p.id).await? {
         Some(_) if !moved.changed => serde_json::Value::Null,
         Some(row) if crate::arenas::text_parser(&player.game).is_some() => match crate::code::start(&st, player, &row).await {
             Ok(Some(_)) => serde_json::json!("started"),
             Ok(None) => serde_json::json!("started once built"),
-            Err(why) => serde_json::json!(format!("not started here ({why}); save it again to start it in the new room")),
+            Err(StartError::Elsewhere(node)) => {
+                let credentials = serde_json::json!({ "user": m.user, "code": m.code }).to_string();
+                let retry = "save it again to start it there";
+                match crate::peer::post_json(&node, "/api/code/start", &credentials).await {
+                    Ok(a) if a.status == 200 => serde_json::json!("started"),
+                    Ok(a) if a.status == 202 => serde_json::json!("started once built"),
+                    Ok(a) => {
+                        let why = crate::app::answer_error(&a.body);
+                        serde_json::json!(format!("not started: the room's node ({node}) answered {}: {why}; {retry}", a.status))
+                    }
+                    Err(e) => serde_json::json!(format!("not started: the room runs on {node}, which was not reached ({e}); {retry}")),
+                }
+            }
+            Err(why) => serde_json::json!(format!("not started: {why}")),
         },
         _ => serde_json::Value::Null,
     };

@@ -105,11 +105,36 @@ impl Drop for SourceFile {
     }
 }
 
+/// Why a saved program did not start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartError {
+    /// The player's room runs on another node of the cluster, at this URL:
+    /// the program starts there (`POST /api/code/start` on that node).
+    Elsewhere(String),
+    /// Anything else, in words.
+    Failed(String),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Elsewhere(url) => write!(f, "the player's room runs on {url}"),
+            StartError::Failed(why) => f.write_str(why),
+        }
+    }
+}
+
+impl From<String> for StartError {
+    fn from(why: String) -> StartError {
+        StartError::Failed(why)
+    }
+}
+
 /// Starts (or restarts) a player's saved program in their room. Returns
 /// the room and seat, or `None` for a C or Java program, which is built
 /// first (once: every later game starts that build) and takes its seat
 /// when built: the room plays on meanwhile.
-pub async fn start(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow) -> Result<Option<(String, usize)>, String> {
+pub async fn start(st: &Arc<AppState>, player: PlayerRef, row: &CodeRow) -> Result<Option<(String, usize)>, StartError> {
     start_built(st, player, row, None).await
 }
 
@@ -137,15 +162,15 @@ async fn start_built(
     player: PlayerRef,
     row: &CodeRow,
     built: Option<SourceFile>,
-) -> Result<Option<(String, usize)>, String> {
+) -> Result<Option<(String, usize)>, StartError> {
     let parser = arenas::text_parser(&player.game)
         .ok_or_else(|| format!("{} does not run uploaded programs: carrots, duel and multisnake do", player.game))?;
     let program = SourceProgram::new(&player.game, &row.lang, &row.source)?;
     // In a cluster a program runs on the node that runs its room.
     match st.rooms.route_player(&player.id).await.map_err(|e| format!("finding the player's room: {e}"))? {
         crate::rooms::Route::Local => {}
-        crate::rooms::Route::Remote(url) => return Err(format!("the player's room runs on {url}")),
-        crate::rooms::Route::Unavailable(why) => return Err(why),
+        crate::rooms::Route::Remote(url) => return Err(StartError::Elsewhere(url)),
+        crate::rooms::Route::Unavailable(why) => return Err(why.into()),
     }
     let this_start = {
         let mut starts = starts();
@@ -185,9 +210,9 @@ async fn start_built(
     };
     let _seating = SEATING.lock().await;
     if !is_latest(&player.id, this_start) {
-        return Err("a newer start of this program took its place".to_string());
+        return Err(StartError::Failed("a newer start of this program took its place".to_string()));
     }
-    run_program(st, player, program, parser, label, source).await.map(Some)
+    Ok(Some(run_program(st, player, program, parser, label, source).await?))
 }
 
 /// Seats a program's runner in the player's room and runs it.
@@ -495,9 +520,41 @@ pub async fn post_code(
     st.store.save_code(&row).await?;
     let (room, seat) = start_built(&st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row, built)
         .await
-        .and_then(|started| started.ok_or_else(|| "it is being built".to_string()))
+        .and_then(|started| started.ok_or_else(|| StartError::Failed("it is being built".to_string())))
         .map_err(|e| AppError::Client(StatusCode::CONFLICT, format!("saved, but not started: {e}")))?;
     Ok(Json(serde_json::json!({ "saved": true, "room": room, "seat": seat })))
+}
+
+/// The body of `POST /api/code/start`.
+#[derive(Deserialize)]
+pub struct Credentials {
+    /// Player id.
+    pub user: String,
+    /// Secret code.
+    pub code: String,
+}
+
+/// `POST /api/code/start`: starts the player's saved program again in
+/// their room, as saving it again would. 200 with the room and seat, 202
+/// when a C or Java program is built first (it takes its seat when
+/// built), 404 without a saved program, 409 when it cannot start. In a
+/// cluster the request goes to the node that runs the player's room: the
+/// node that moved a player to a room of another node asks this of it.
+pub async fn post_start(
+    State(st): State<Arc<AppState>>,
+    uri: axum::http::Uri,
+    Json(c): Json<Credentials>,
+) -> Result<axum::response::Response, AppError> {
+    let p = player(&st, &c.user, &c.code).await?;
+    crate::app::follow(st.rooms.route_player(&p.id).await?, &uri)?;
+    let Some(row) = st.store.code(&p.id).await? else {
+        return Err(AppError::Client(StatusCode::NOT_FOUND, "no saved program".into()));
+    };
+    match start(&st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row).await {
+        Ok(Some((room, seat))) => Ok(Json(serde_json::json!({ "room": room, "seat": seat })).into_response()),
+        Ok(None) => Ok((StatusCode::ACCEPTED, Json(serde_json::json!({ "building": true })) ).into_response()),
+        Err(e) => Err(AppError::Client(StatusCode::CONFLICT, format!("not started: {e}"))),
+    }
 }
 
 #[cfg(test)]

@@ -28,6 +28,8 @@
 //! - [`app`]: HTTP routes, JSON API, admin API, errors as responses.
 //! - [`ws`]: WebSocket sessions (bots, player pages, spectators) and the
 //!   proxy to another node.
+//! - [`peer`]: the one request a node makes of another (start a moved
+//!   player's program on the node that runs their new room).
 //! - [`web`]: the embedded web UI.
 //! - [`metrics`]: latency histogram and RSS for load tests.
 
@@ -37,6 +39,7 @@ pub mod code;
 pub mod config;
 pub mod games;
 pub mod metrics;
+pub mod peer;
 pub mod record;
 pub mod replays;
 pub mod room;

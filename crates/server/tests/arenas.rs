@@ -418,6 +418,19 @@ async fn two_people_meet_in_a_room_of_their_choosing() {
     // Now full: bob cannot join them, and is told so.
     let (status, why) = move_to(addr, &people[1].0, &people[1].1, Some(&new_room)).await;
     assert_eq!((status, why["error"].as_str().unwrap_or_default().contains("no free seat")), (409, true), "{why}");
+
+    // A saved program is started again on request, in the player's room;
+    // without one, or with the wrong code, nothing starts.
+    let start_program = |id: &str, code: &str| {
+        let body = serde_json::json!({ "user": id, "code": code }).to_string();
+        async move { http(addr, "POST", "/api/code/start", Some(&body), None).await }
+    };
+    let (status, body) = start_program(&people[2].0, &people[2].1).await;
+    assert_eq!((status, json(&body)["room"].as_str()), (200, Some(new_room.as_str())), "{body}");
+    let (status, body) = start_program(&people[1].0, &people[1].1).await;
+    assert_eq!((status, json(&body)["error"].as_str()), (404, Some("no saved program")), "{body}");
+    let (status, _) = start_program(&people[2].0, "nope").await;
+    assert_eq!(status, 401);
     server.shutdown().await;
 }
 
