@@ -24,12 +24,15 @@
 //! Set `STDIO_BENCH_TURNS` to change the number of measured turns, and
 //! `STDIO_BENCH_SPIN_US` to a comma-separated list of
 //! `answer_spin_max_us` values to compare (`0,50`): the games alternate
-//! between them, so that all are measured in the same minutes.
+//! between them, so that all are measured in the same minutes. Set
+//! `STDIO_BENCH_WITHOUT` to a comma-separated list of sandbox layers
+//! (`seccomp,landlock`, or `all`) to measure the bots without them, which
+//! shows what those layers cost a turn.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use snakepit_bots::process::{Ask, BotCommand, ProcessBot, SandboxReport};
+use snakepit_bots::process::{Ask, BotCommand, Layer, ProcessBot, SandboxReport};
 use snakepit_bots::stdio_match::{MatchSettings, Seat, SeatOutcome, StdioMatch};
 use snakepit_engine::multisnake::{self, Multisnake};
 use snakepit_protocol::stdio::Wire;
@@ -47,7 +50,27 @@ fn main() {
     assert!(ok.expect("cc must be installed").success());
 
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let base = MatchSettings::for_game("multisnake");
+    let mut base = MatchSettings::for_game("multisnake");
+    if let Ok(list) = std::env::var("STDIO_BENCH_WITHOUT") {
+        let without: Vec<Layer> = if list.trim() == "all" {
+            Layer::ALL.to_vec()
+        } else {
+            list.split(',')
+                .filter(|name| !name.trim().is_empty())
+                .map(|name| {
+                    let name = name.trim();
+                    Layer::ALL.into_iter().find(|l| l.name() == name).unwrap_or_else(|| {
+                        panic!("STDIO_BENCH_WITHOUT: no layer {name:?}; the layers are {:?}", Layer::ALL.map(Layer::name))
+                    })
+                })
+                .collect()
+        };
+        for layer in without {
+            base.limits.layers = base.limits.layers.without(layer);
+            base.limits.layers_required = base.limits.layers_required.without(layer);
+        }
+    }
+    println!("layers asked for: {}", base.limits.layers.union(base.limits.layers_required));
     assert!(!base.limits.stop_between_moves);
     let map = multisnake::builtin_map("quad-32x32").unwrap();
     // The spin times compared, games alternating between them.
