@@ -514,6 +514,14 @@ impl<G: SeriesGame> RoomGame for SeriesRoom<G> {
 
     fn set_present(&mut self, _seat: usize, _present: bool) {}
 
+    fn between_games(&self) -> bool {
+        self.game.over()
+    }
+
+    fn last_result(&self) -> Option<&[NotePart]> {
+        self.series.result.as_deref()
+    }
+
     fn score(&self, seat: usize) -> i64 {
         self.series.points.get(seat).copied().unwrap_or(0)
     }

@@ -122,6 +122,17 @@ pub trait RoomGame: Send + 'static {
     fn score_is_record(&self) -> bool {
         false
     }
+    /// Whether no game is being played now (a series between two games).
+    /// A player who has gone then leaves their seat to a built-in bot after
+    /// a short grace instead of the room's `release_after_ms`, so that the
+    /// next game is not played, and lost, in their absence.
+    fn between_games(&self) -> bool {
+        false
+    }
+    /// The last finished game's result, for games that end.
+    fn last_result(&self) -> Option<&[NotePart]> {
+        None
+    }
     /// Plays one tick with each seat's command (`None`: no command).
     fn step(&mut self, commands: &[Option<Command>]) -> TickReport;
     /// Each seat's board, without the `board=` prefix.

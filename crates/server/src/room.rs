@@ -251,6 +251,11 @@ pub struct SeatSummary {
     pub score: i64,
 }
 
+/// Between two games of a series, a seat whose player has had no
+/// connection for this long goes back to a bot (a page being reloaded
+/// comes back well within it).
+pub const ABSENT_BETWEEN_GAMES_RELEASE_MS: u64 = 5_000;
+
 /// How a room is set up.
 #[derive(Clone, Debug)]
 pub struct RoomConfig {
@@ -374,6 +379,9 @@ struct Room<G> {
     events: Vec<String>,
     /// The seats' programs' stderr in the game in progress.
     stderr_log: StderrRecord,
+    /// The last game's result, and its sentence with the seats named as
+    /// they were when it ended.
+    result_text: Option<(Vec<NotePart>, String)>,
 }
 
 /// Starts a room task for a game.
@@ -417,6 +425,7 @@ pub fn spawn<G: RoomGame>(mut game: G, cfg: RoomConfig, store: Store) -> RoomHan
         summary: summary_tx,
         events: Vec::new(),
         stderr_log: StderrRecord::default(),
+        result_text: None,
         cfg,
     };
     room.publish(true);
@@ -760,6 +769,15 @@ impl<G: RoomGame> Room<G> {
             // Between games (or a game too long to keep): nothing to log.
             self.stderr_log.take();
         }
+        // A result names the seats' holders when the game ends: a person
+        // who sits down afterwards did not play it.
+        if let Some(parts) = self.game.last_result()
+            && self.result_text.as_ref().is_none_or(|(known, _)| known.as_slice() != parts)
+        {
+            let parts = parts.to_vec();
+            let text = self.sentence(&parts);
+            self.result_text = Some((parts, text));
+        }
         let tick = self.game.tick();
         for (seat, note) in &report.seat_notes {
             if let Some(s) = self.seats.get_mut(*seat)
@@ -770,7 +788,11 @@ impl<G: RoomGame> Room<G> {
         }
         self.boards = self.game.boards();
         let probe = TickProbe::new(started, self.cfg.latency.clone());
-        let release_after = Duration::from_millis(self.cfg.release_after_ms);
+        let release_after = if self.game.between_games() {
+            Duration::from_millis(self.cfg.release_after_ms.min(ABSENT_BETWEEN_GAMES_RELEASE_MS))
+        } else {
+            Duration::from_millis(self.cfg.release_after_ms)
+        };
         let mut released = Vec::new();
         for (i, s) in self.seats.iter_mut().enumerate() {
             if let Some(b) = &mut s.bot
@@ -965,7 +987,10 @@ impl<G: RoomGame> Room<G> {
             return;
         }
         let mut view = self.game.view();
-        let result = view.result.take().map(|r| self.sentence(&r));
+        let result = view.result.take().map(|r| match &self.result_text {
+            Some((known, text)) if *known == r => text.clone(),
+            _ => self.sentence(&r),
+        });
         for snake in &mut view.snakes {
             snake.name = self.name_of(snake.seat);
             snake.bot = matches!(self.seats[snake.seat].holder, Holder::Builtin { .. });

@@ -434,6 +434,44 @@ async fn two_people_meet_in_a_room_of_their_choosing() {
     server.shutdown().await;
 }
 
+/// A finished duel's result names who played it, even once others hold
+/// the seats while it is shown; and people who have gone leave their seats
+/// to bots between games instead of losing game after game in their
+/// absence.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn results_name_who_played_and_absent_people_leave_between_games() {
+    let mut cfg = arena_config("duelresult", 50);
+    // Five seconds between games: the result stays up while people sit down.
+    cfg.duel.pause_ticks = Some(100);
+    let server = start(cfg).await;
+    let addr = server.addr;
+    let mut watcher = spectator(addr, "duel").await;
+    let won = |m: &str| json(m)["data"]["result"].as_str().is_some_and(|r| r.contains(" won by "));
+    let frame = wait_for(&mut watcher, 60, won).await.expect("a game won by a bot");
+    let result = json(&frame)["data"]["result"].as_str().unwrap().to_string();
+    let mut pages = Vec::new();
+    for name in ["ann", "bob"] {
+        let (id, code, _) = register_for(addr, name, "duel").await;
+        let (room, _, _, p) = seated(addr, &id, &code).await;
+        assert_eq!(room, "duel");
+        pages.push(p);
+    }
+    let f = wait_for(&mut watcher, 5, |m| m.contains("\"ann\"") && m.contains("\"bob\"")).await.expect("ann and bob hold the seats");
+    let shown = json(&f)["data"]["result"].as_str().map(str::to_string);
+    assert_eq!(shown.as_deref(), Some(result.as_str()), "the result still names the bot that won it");
+
+    // Both go; within a game and a pause their seats are the bots' again.
+    drop(pages);
+    let back = wait_for(&mut watcher, 40, |m| {
+        let v = json(m);
+        let names: Vec<&str> = v["data"]["snakes"].as_array().map_or(Vec::new(), |a| a.iter().filter_map(|s| s["name"].as_str()).collect());
+        names.len() == 2 && !names.contains(&"ann") && !names.contains(&"bob")
+    })
+    .await;
+    assert!(back.is_some(), "the absent people's seats went back to bots");
+    server.shutdown().await;
+}
+
 /// New rooms are bounded: a player who opened a room nobody else sits in
 /// gets that one back, at most `EMPTY_OPENED_ROOMS_MAX` rooms opened by
 /// players stand empty per game, and CodeCarrots has no private boards.
