@@ -90,8 +90,15 @@ async fn main() -> anyhow::Result<()> {
     raise_nofile();
     let dir = std::env::temp_dir().join(format!("snakepit-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
+    // Every bot comes from 127.0.0.1: the per-address limits are raised to
+    // hold them all.
+    let config = dir.join("load.toml");
+    let per_ip = args.bots + 64;
+    std::fs::write(&config, format!("[limits]\nsockets_per_ip = {per_ip}\nconnections_per_ip = {per_ip}\nmax_connections = {}\n", per_ip.max(20_000)))?;
     let mut child = tokio::process::Command::new(&args.server)
-        .args(["serve", "--bind", "127.0.0.1", "--port", "0", "--db"])
+        .args(["serve", "--bind", "127.0.0.1", "--port", "0", "--config"])
+        .arg(&config)
+        .arg("--db")
         .arg(dir.join("load.sqlite"))
         .args(["--tick-ms", &args.tick_ms.to_string()])
         .env("SNAKEPIT_ADMIN_TOKEN", TOKEN)

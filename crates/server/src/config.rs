@@ -235,6 +235,15 @@ pub struct Limits {
     /// and in a cluster a node's forwarded sockets share that node's, so
     /// raise it there.
     pub sockets_per_ip: usize,
+    /// Simultaneous TCP connections from one address, of every kind (plain
+    /// HTTP and WebSockets); more are closed at once. As for
+    /// `sockets_per_ip`, behind a reverse proxy or a shared address raise it.
+    pub connections_per_ip: usize,
+    /// A connection that is not a WebSocket is closed after this long
+    /// without a byte from its client (an unfinished request, an idle
+    /// keep-alive); longer than the slowest request (a program's build at
+    /// save takes up to a minute).
+    pub http_idle_ms: u64,
     /// A seat whose player has had no connection this long goes to a bot.
     pub seat_release_ms: u64,
     /// Finished games of built-in bots only that a room keeps (its latest).
@@ -303,6 +312,8 @@ impl Default for Limits {
             pages_per_player: 4,
             max_connections: 20_000,
             sockets_per_ip: 64,
+            connections_per_ip: 512,
+            http_idle_ms: 300_000,
             seat_release_ms: 600_000,
             bot_games_kept_per_room: 200,
             games_kept_per_player: snakepit_store::GAMES_KEPT_PER_PLAYER_DEFAULT,

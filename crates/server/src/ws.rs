@@ -6,7 +6,10 @@
 //! frame counts: text, binary, ping and pong), idle time, and time to take a
 //! message; and one address holds at most `limits.sockets_per_ip` sockets of
 //! any kind ([`SocketsPerIp`]). A client that breaks a limit gets a close
-//! frame that says which, and only its own session ends.
+//! frame that says which, and only its own session ends. Below the
+//! sockets, every TCP connection is held by [`Lingering`]: at most
+//! `limits.connections_per_ip` per address, and `limits.http_idle_ms`
+//! without a byte before it is a WebSocket.
 //!
 //! Spectators only receive: they are sent a frame when the room publishes a
 //! new one, never in reply to anything, and one that sends a message is
@@ -99,8 +102,9 @@ impl SocketsPerIp {
         self.open.lock().map_or(0, |m| m.get(&ip).copied().unwrap_or(0))
     }
 
-    /// A place for one more socket from `ip`, or a 429 that says why.
-    fn take(&self, ip: IpAddr) -> Result<IpPermit, Box<Response>> {
+    /// A place for one more socket from `peer`, or a 429 that says why.
+    fn take(&self, peer: &PeerAddr) -> Result<IpPermit, Box<Response>> {
+        let ip = peer.0.ip();
         let refused = || {
             let why = format!("too many connections from your address (at most {})", self.max);
             Box::new((StatusCode::TOO_MANY_REQUESTS, why).into_response())
@@ -113,7 +117,7 @@ impl SocketsPerIp {
             return Err(refused());
         }
         *n += 1;
-        Ok(IpPermit { ip, open: self.open.clone() })
+        Ok(IpPermit { ip, open: self.open.clone(), upgraded: peer.1.clone() })
     }
 }
 
@@ -122,6 +126,8 @@ impl SocketsPerIp {
 struct IpPermit {
     ip: IpAddr,
     open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    /// The connection's mark, set once it is a WebSocket.
+    upgraded: Upgraded,
 }
 
 impl Drop for IpPermit {
@@ -140,7 +146,15 @@ impl Drop for IpPermit {
 /// address's.
 struct Permit {
     _all: OwnedSemaphorePermit,
-    _ip: IpPermit,
+    ip: IpPermit,
+}
+
+impl Permit {
+    /// Marks the connection a WebSocket: from now on it may be silent (a
+    /// spectator only listens); its session's own limits hold instead.
+    fn upgraded(&self) {
+        self.ip.upgraded.mark();
+    }
 }
 
 fn permit(st: &Arc<AppState>, ip: IpPermit) -> Result<Permit, Box<Response>> {
@@ -149,7 +163,7 @@ fn permit(st: &Arc<AppState>, ip: IpPermit) -> Result<Permit, Box<Response>> {
         .clone()
         .try_acquire_owned()
         .map_err(|_| Box::new((StatusCode::SERVICE_UNAVAILABLE, "too many connections").into_response()))?;
-    Ok(Permit { _all: all, _ip: ip })
+    Ok(Permit { _all: all, ip })
 }
 
 /// Where a socket goes: `None` to serve it here, or the response (a proxy
@@ -179,13 +193,30 @@ async fn elsewhere(
 type Peer = (ConnectInfo<PeerAddr>, Extension<SocketsPerIp>);
 
 /// The address of the other end of a connection, as [`Lingering`] accepted
-/// it.
-#[derive(Clone, Copy, Debug)]
-pub struct PeerAddr(pub SocketAddr);
+/// it, and the connection's mark for becoming a WebSocket.
+#[derive(Clone, Debug)]
+pub struct PeerAddr(pub SocketAddr, pub Upgraded);
 
 impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, Lingering>> for PeerAddr {
     fn connect_info(stream: axum::serve::IncomingStream<'_, Lingering>) -> PeerAddr {
-        PeerAddr(*stream.remote_addr())
+        PeerAddr(*stream.remote_addr(), stream.io().upgraded.clone())
+    }
+}
+
+/// Whether a connection has become a WebSocket (shared by the connection
+/// and its handlers). Plain HTTP connections are dropped after
+/// `limits.http_idle_ms` without a byte from the client; WebSockets are
+/// not, since a spectator never speaks.
+#[derive(Clone, Debug, Default)]
+pub struct Upgraded(Arc<std::sync::atomic::AtomicBool>);
+
+impl Upgraded {
+    fn mark(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn is_set(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
@@ -193,7 +224,9 @@ impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, Ling
 /// discarded) after this side has finished writing.
 const LINGER_MS: u64 = 1000;
 
-/// The server's listener: TCP connections that close gracefully.
+/// The server's listener: TCP connections that close gracefully, held to
+/// a number per address, and dropped when idle before they become
+/// WebSockets.
 ///
 /// Closing a socket that still has unread data makes the kernel reset the
 /// connection, and a client still writing (a message over the size limit,
@@ -202,37 +235,127 @@ const LINGER_MS: u64 = 1000;
 /// and discarded until the client closes its side, for at most
 /// [`LINGER_MS`]. This is done here because a WebSocket session cannot read
 /// its socket any more once the library has refused a message.
-pub struct Lingering(pub tokio::net::TcpListener);
+///
+/// The HTTP library has no timer here, so nothing else ends a connection
+/// that never finishes its request or idles between requests: one address
+/// could hold connections until the process runs out of descriptors and
+/// nobody else gets in. So one address holds at most
+/// `limits.connections_per_ip` connections (more are closed at once, with a
+/// 429 written if the socket takes it), and a connection that is not a
+/// WebSocket is ended after `limits.http_idle_ms` without a byte from its
+/// client.
+pub struct Lingering {
+    listener: tokio::net::TcpListener,
+    open: Arc<Mutex<BTreeMap<IpAddr, usize>>>,
+    per_ip_max: usize,
+    idle: Duration,
+}
+
+impl Lingering {
+    /// Wraps `listener`: at most `per_ip_max` connections per address (at
+    /// least one), plain HTTP connections idle for at most `idle_ms`.
+    pub fn new(listener: tokio::net::TcpListener, per_ip_max: usize, idle_ms: u64) -> Lingering {
+        Lingering { listener, open: Default::default(), per_ip_max: per_ip_max.max(1), idle: Duration::from_millis(idle_ms.max(1)) }
+    }
+
+    /// A place for one more connection from `ip`, if it has one left.
+    fn take(&self, ip: IpAddr) -> Option<ConnSlot> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let n = open.entry(ip).or_insert(0);
+        if *n >= self.per_ip_max {
+            return None;
+        }
+        *n += 1;
+        Some(ConnSlot { ip, open: self.open.clone() })
+    }
+}
+
+/// What a connection refused for its address's count is told, if its
+/// socket takes it at once.
+const TOO_MANY_CONNECTIONS: &[u8] =
+    b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\ncontent-length: 40\r\nconnection: close\r\n\r\ntoo many connections from your address\r\n";
 
 impl axum::serve::Listener for Lingering {
     type Io = LingeringStream;
     type Addr = SocketAddr;
 
     async fn accept(&mut self) -> (LingeringStream, SocketAddr) {
-        // The plain listener's accept retries and logs accept errors.
-        let (stream, addr) = axum::serve::Listener::accept(&mut self.0).await;
-        (LingeringStream(Some(stream)), addr)
+        loop {
+            // The plain listener's accept retries and logs accept errors.
+            let (stream, addr) = axum::serve::Listener::accept(&mut self.listener).await;
+            let Some(slot) = self.take(addr.ip()) else {
+                // Never waited for: the accept loop serves everyone.
+                let _ = stream.try_write(TOO_MANY_CONNECTIONS);
+                tracing::debug!(%addr, "connection refused: too many from its address");
+                continue;
+            };
+            let idle = Box::pin(tokio::time::sleep(self.idle));
+            let stream = LingeringStream { stream: Some(stream), upgraded: Upgraded::default(), idle_for: self.idle, idle, _slot: slot };
+            return (stream, addr);
+        }
     }
 
     fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.0.local_addr()
+        self.listener.local_addr()
+    }
+}
+
+/// One connection's place in its address's count; dropping it frees it.
+struct ConnSlot {
+    ip: IpAddr,
+    open: Arc<Mutex<BTreeMap<IpAddr, usize>>>,
+}
+
+impl Drop for ConnSlot {
+    fn drop(&mut self) {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = open.get_mut(&self.ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
     }
 }
 
 /// A connection accepted by [`Lingering`]; see there.
-pub struct LingeringStream(Option<tokio::net::TcpStream>);
+pub struct LingeringStream {
+    stream: Option<tokio::net::TcpStream>,
+    /// Set once the connection is a WebSocket.
+    upgraded: Upgraded,
+    /// How long a plain HTTP connection may go without a byte read.
+    idle_for: Duration,
+    /// Fires `idle_for` after the last byte read.
+    idle: std::pin::Pin<Box<tokio::time::Sleep>>,
+    _slot: ConnSlot,
+}
 
 impl LingeringStream {
     fn stream(&mut self) -> std::io::Result<&mut tokio::net::TcpStream> {
-        self.0.as_mut().ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotConnected))
+        self.stream.as_mut().ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotConnected))
     }
 }
 
 impl tokio::io::AsyncRead for LingeringStream {
     fn poll_read(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>, buf: &mut tokio::io::ReadBuf<'_>) -> std::task::Poll<std::io::Result<()>> {
-        match self.stream() {
+        use std::future::Future;
+        use std::task::Poll;
+        let before = buf.filled().len();
+        let read = match self.stream() {
             Ok(s) => std::pin::Pin::new(s).poll_read(cx, buf),
-            Err(e) => std::task::Poll::Ready(Err(e)),
+            Err(e) => return Poll::Ready(Err(e)),
+        };
+        match read {
+            Poll::Ready(Ok(())) if buf.filled().len() > before => {
+                let next = tokio::time::Instant::now() + self.idle_for;
+                self.idle.as_mut().reset(next);
+                Poll::Ready(Ok(()))
+            }
+            Poll::Pending if !self.upgraded.is_set() && self.idle.as_mut().poll(cx).is_ready() => {
+                let why = format!("no request within {} ms", self.idle_for.as_millis());
+                Poll::Ready(Err(std::io::Error::new(std::io::ErrorKind::TimedOut, why)))
+            }
+            other => other,
         }
     }
 }
@@ -267,14 +390,14 @@ impl tokio::io::AsyncWrite for LingeringStream {
     }
 
     fn is_write_vectored(&self) -> bool {
-        self.0.as_ref().is_some_and(|s| s.is_write_vectored())
+        self.stream.as_ref().is_some_and(|s| s.is_write_vectored())
     }
 }
 
 impl Drop for LingeringStream {
     fn drop(&mut self) {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
-        let Some(mut stream) = self.0.take() else { return };
+        let Some(mut stream) = self.stream.take() else { return };
         // Outside a runtime (never the case while serving) the socket just
         // closes.
         let Ok(rt) = tokio::runtime::Handle::try_current() else { return };
@@ -294,13 +417,13 @@ impl Drop for LingeringStream {
 /// `GET /codenjoy-contest/ws?user=ID&code=CODE`: a bot.
 pub async fn bot_socket(
     State(st): State<Arc<AppState>>,
-    (ConnectInfo(PeerAddr(peer)), Extension(per_ip)): Peer,
+    (ConnectInfo(peer), Extension(per_ip)): Peer,
     Query(q): Q,
     headers: HeaderMap,
     uri: Uri,
     ws: WebSocketUpgrade,
 ) -> Response {
-    match per_ip.take(peer.ip()) {
+    match per_ip.take(&peer) {
         Ok(ip) => player_socket(st, ip, q, headers, uri, ws, ConnKind::Bot).await,
         Err(r) => *r,
     }
@@ -309,13 +432,13 @@ pub async fn bot_socket(
 /// `GET /ws/player?user=ID&code=CODE`: a player's own page.
 pub async fn page_socket(
     State(st): State<Arc<AppState>>,
-    (ConnectInfo(PeerAddr(peer)), Extension(per_ip)): Peer,
+    (ConnectInfo(peer), Extension(per_ip)): Peer,
     Query(q): Q,
     headers: HeaderMap,
     uri: Uri,
     ws: WebSocketUpgrade,
 ) -> Response {
-    match per_ip.take(peer.ip()) {
+    match per_ip.take(&peer) {
         Ok(ip) => player_socket(st, ip, q, headers, uri, ws, ConnKind::Page).await,
         Err(r) => *r,
     }
@@ -346,19 +469,22 @@ async fn player_socket(
         Ok(p) => p,
         Err(r) => return *r,
     };
-    configure(ws, max).on_upgrade(move |socket| session(socket, st, player, kind, permit))
+    configure(ws, max).on_upgrade(move |socket| {
+        permit.upgraded();
+        session(socket, st, player, kind, permit)
+    })
 }
 
 /// `GET /ws/room/NAME`: a spectator. Receives frames, sends nothing.
 pub async fn spectator_socket(
     State(st): State<Arc<AppState>>,
-    (ConnectInfo(PeerAddr(peer)), Extension(per_ip)): Peer,
+    (ConnectInfo(peer), Extension(per_ip)): Peer,
     Path(name): Path<String>,
     headers: HeaderMap,
     uri: Uri,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let ip = match per_ip.take(peer.ip()) {
+    let ip = match per_ip.take(&peer) {
         Ok(ip) => ip,
         Err(r) => return *r,
     };
@@ -375,7 +501,10 @@ pub async fn spectator_socket(
     };
     let send_timeout = Duration::from_millis(st.cfg.limits.send_timeout_ms);
     let messages_per_sec = st.cfg.limits.messages_per_sec;
-    configure(ws, SPECTATOR_MESSAGE_BYTES).on_upgrade(move |socket| spectate(socket, room.frames.clone(), messages_per_sec, send_timeout, permit))
+    configure(ws, SPECTATOR_MESSAGE_BYTES).on_upgrade(move |socket| {
+        permit.upgraded();
+        spectate(socket, room.frames.clone(), messages_per_sec, send_timeout, permit)
+    })
 }
 
 /// Largest message a spectator may send (they send nothing of use).
@@ -463,7 +592,10 @@ async fn proxy(st: &Arc<AppState>, ws: WebSocketUpgrade, base: &str, uri: &Uri, 
         Err(_) => return unreachable(format!("no answer within {PROXY_CONNECT_TIMEOUT_MS} ms")),
     };
     let send_timeout = Duration::from_millis(st.cfg.limits.send_timeout_ms);
-    configure(ws, max_message_bytes).on_upgrade(move |socket| pipe(socket, upstream, send_timeout, permit))
+    configure(ws, max_message_bytes).on_upgrade(move |socket| {
+        permit.upgraded();
+        pipe(socket, upstream, send_timeout, permit)
+    })
 }
 
 /// Copies frames between a client and the owner node until either closes.

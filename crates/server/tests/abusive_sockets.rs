@@ -1,10 +1,11 @@
 //! Clients that try to wear the server down over real sockets: frames of
 //! every kind against the rate limit, a flood that would starve a room's
-//! clock, spectators that talk, one address that opens socket after socket,
-//! and a message too large to read. Each is held to its limit with a close
-//! reason or a refusal, and the room keeps its clock meanwhile. Timings are
-//! compared with the configured tick with wide margins, as the machine may
-//! be busy.
+//! clock, spectators that talk, one address that opens socket after socket
+//! or holds unfinished requests, connections that idle before they become
+//! WebSockets, and a message too large to read. Each is held to its limit
+//! with a close reason or a refusal, and the room keeps its clock
+//! meanwhile. Timings are compared with the configured tick with wide
+//! margins, as the machine may be busy.
 
 mod common;
 
@@ -288,5 +289,94 @@ async fn a_too_large_message_gets_its_close_reason() {
     assert_eq!(u16::from_be_bytes([got[2], got[3]]), 1009);
     let reason = String::from_utf8_lossy(&got[4..]);
     assert!(reason.contains("at most 4096 bytes"), "{reason}");
+    server.shutdown().await;
+}
+
+/// Sends `request` from a socket bound to `from` and reads the answer to
+/// its end (or until 10 s pass).
+async fn ask_from(from: &str, addr: SocketAddr, request: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(from.parse().unwrap()).unwrap();
+    let mut s = socket.connect(addr).await.unwrap();
+    s.write_all(request.as_bytes()).await.unwrap();
+    let mut got = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut got)).await;
+    String::from_utf8_lossy(&got).into_owned()
+}
+
+const ROOMS_REQUEST: &str = "GET /api/rooms HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_holding_unfinished_requests_shuts_out_only_itself() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut cfg = config(temp_db("connsip"), 50);
+    cfg.limits.connections_per_ip = 8;
+    let server = start(cfg).await;
+    let addr = server.addr;
+    // Eight requests from 127.0.0.1 that never finish hold its places.
+    let mut held = Vec::new();
+    for _ in 0..8 {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        s.write_all(b"GET /api/rooms HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+        held.push(s);
+    }
+    // The ninth is told why and closed.
+    let refused = ask_from("127.0.0.1:0", addr, ROOMS_REQUEST).await;
+    assert!(refused.starts_with("HTTP/1.1 429"), "{refused:?}");
+    assert!(refused.ends_with("too many connections from your address\r\n"), "{refused:?}");
+    // Another address is served meanwhile.
+    let other = ask_from("127.0.0.2:0", addr, ROOMS_REQUEST).await;
+    assert!(other.starts_with("HTTP/1.1 200"), "{other:?}");
+    // One place freed, 127.0.0.1 gets in again.
+    drop(held.pop());
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let again = ask_from("127.0.0.1:0", addr, ROOMS_REQUEST).await;
+        if again.starts_with("HTTP/1.1 200") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "a freed place is taken again: {again:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // The held ones were never answered, and are still open.
+    let mut s = held.pop().unwrap();
+    let mut buf = [0u8; 16];
+    let read = tokio::time::timeout(Duration::from_millis(300), s.read(&mut buf)).await;
+    assert!(read.is_err(), "an unfinished request waits: {read:?}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_connections_close_unless_they_are_websockets() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut cfg = config(temp_db("connidle"), 50);
+    cfg.limits.http_idle_ms = 500;
+    let server = start(cfg).await;
+    let addr = server.addr;
+    let mut watcher = spectator(addr, "hex").await.unwrap();
+    // Half a request, then nothing: closed after the idle time.
+    let mut half = tokio::net::TcpStream::connect(addr).await.unwrap();
+    half.write_all(b"GET /api/rooms HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    let sent = Instant::now();
+    let mut buf = [0u8; 64];
+    let read = tokio::time::timeout(Duration::from_secs(10), half.read(&mut buf)).await;
+    assert!(matches!(read, Ok(Ok(0)) | Ok(Err(_))), "closed: {read:?}");
+    assert!(sent.elapsed() >= Duration::from_millis(400), "not before the idle time: {:?}", sent.elapsed());
+    // A kept-alive connection that idles after its answer closes too.
+    let mut kept = tokio::net::TcpStream::connect(addr).await.unwrap();
+    kept.write_all(b"GET /api/rooms HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    let mut got = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), kept.read_to_end(&mut got)).await;
+    assert!(read.is_ok(), "the connection closes after its idle time");
+    assert!(String::from_utf8_lossy(&got).starts_with("HTTP/1.1 200"), "the request was answered first");
+    // The spectator has said nothing all along and still gets frames.
+    let frame = |m: Option<String>| m.as_deref().and_then(tick_of).expect("a frame with its tick");
+    let before = frame(next_text(&mut watcher, Duration::from_secs(5)).await);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut after = before;
+    while after <= before + 10 {
+        after = frame(next_text(&mut watcher, Duration::from_secs(5)).await);
+    }
     server.shutdown().await;
 }
