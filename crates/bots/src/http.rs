@@ -12,6 +12,9 @@
 //! told `game.timeout` milliseconds and gets exactly that, round trip
 //! included. A request that misses it is cancelled and its connection
 //! dropped, so that a late answer can never be read as the next turn's.
+//! For the same reason an interim answer (`100 Continue`, `103 Early
+//! Hints`) is skipped and the final answer of the same request read after
+//! it, at most [`INTERIM_RESPONSES_MAX`] of them, within the same deadline.
 //!
 //! **Errors** are classified ([`HttpError`]) and counted per snake
 //! ([`SnakeStats`]), with the latency of every `/move`; none of them stops
@@ -412,51 +415,72 @@ impl HttpSnake {
     }
 }
 
-/// Writes a request and reads one response. `Err(Ok(Stale))` means the
-/// connection failed before any byte of the answer arrived.
-async fn round_trip(conn: &mut TcpStream, request: &[u8]) -> Result<Response, Result<Stale, HttpError>> {
-    let io = |e: std::io::Error| Err(HttpError::Io(e.to_string()));
-    if conn.write_all(request).await.is_err() {
-        return Err(Ok(Stale));
+/// Interim (1xx) responses skipped before one request's final response at
+/// most; a server that sends more is broken or stalling, and the request
+/// fails rather than reading on until the deadline.
+pub const INTERIM_RESPONSES_MAX: usize = 8;
+
+/// What a response head says about the response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResponseHead {
+    /// The status code: three digits, so from 100 to 999.
+    pub status: u16,
+    /// `Content-Length`, if present.
+    pub content_length: Option<usize>,
+    /// The body is chunked (`Transfer-Encoding: chunked`), which overrides
+    /// any `Content-Length`.
+    pub chunked: bool,
+    /// Whether the connection may carry the next request: HTTP/1.1 unless
+    /// `Connection: close`, HTTP/1.0 only with `Connection: keep-alive`,
+    /// never when a chunked body also has a `Content-Length` (such an answer
+    /// is framed ambiguously, so the connection is dropped after it).
+    pub keep_alive: bool,
+}
+
+impl ResponseHead {
+    /// An informational response (100 to 199): the final response of the
+    /// same request follows it on the connection.
+    pub fn is_interim(&self) -> bool {
+        (100..200).contains(&self.status)
     }
-    let mut buf = Vec::with_capacity(1024);
-    let head_end = loop {
-        if let Some(i) = find(&buf, b"\r\n\r\n") {
-            break i + 4;
-        }
-        if buf.len() > HEAD_BYTES_MAX {
-            return Err(Err(HttpError::BadResponse(format!("the head is longer than {HEAD_BYTES_MAX} bytes"))));
-        }
-        let mut chunk = [0u8; 4096];
-        let n = match conn.read(&mut chunk).await {
-            Ok(n) => n,
-            Err(_) if buf.is_empty() => return Err(Ok(Stale)),
-            Err(e) => return Err(io(e)),
-        };
-        if n == 0 {
-            return Err(if buf.is_empty() { Ok(Stale) } else { Err(HttpError::BadResponse("the answer ends inside its head".into())) });
-        }
-        buf.extend_from_slice(&chunk[..n]);
-    };
-    let head = std::str::from_utf8(&buf[..head_end]).map_err(|_| Err(HttpError::BadResponse("the head is not text".into())))?;
+}
+
+/// Reads a response head: the status line and header lines, each ending in
+/// CRLF, then the empty line (its final `\r\n\r\n` included or not). The
+/// caller bounds its length ([`HEAD_BYTES_MAX`]).
+pub fn parse_response_head(head: &[u8]) -> Result<ResponseHead, HttpError> {
+    let bad = |m: String| HttpError::BadResponse(m);
+    let cut = |s: &str| s.chars().take(60).collect::<String>();
+    let head = std::str::from_utf8(head).map_err(|_| bad("the head is not text".into()))?;
     let mut lines = head.split("\r\n");
     let status_line = lines.next().unwrap_or("");
     let mut parts = status_line.splitn(3, ' ');
     let version = parts.next().unwrap_or("");
+    // Exactly three digits: `u16::from_str` alone would take "+200" and
+    // "0200" too.
     let status: u16 = parts
         .next()
+        .filter(|s| s.len() == 3 && s.bytes().all(|b| b.is_ascii_digit()))
         .and_then(|s| s.parse().ok())
         .filter(|_| version.starts_with("HTTP/1."))
-        .ok_or_else(|| Err(HttpError::BadResponse(format!("not an HTTP/1 status line: {:?}", status_line.chars().take(60).collect::<String>()))))?;
+        .ok_or_else(|| bad(format!("not an HTTP/1 status line: {:?}", cut(status_line))))?;
     let (mut length, mut chunked, mut keep_alive) = (None, false, version == "HTTP/1.1");
     for line in lines.filter(|l| !l.is_empty()) {
         let Some((name, value)) = line.split_once(':') else {
-            return Err(Err(HttpError::BadResponse(format!("bad header line {:?}", line.chars().take(60).collect::<String>()))));
+            return Err(bad(format!("bad header line {:?}", cut(line))));
         };
         let value = value.trim();
         match name.trim().to_ascii_lowercase().as_str() {
             "content-length" => {
-                let n: usize = value.parse().map_err(|_| Err(HttpError::BadResponse(format!("Content-Length {value:?}"))))?;
+                // Digits only (`usize::from_str` takes a "+"), and one value:
+                // two different lengths leave the end of the body unknown.
+                let n: usize = Some(value)
+                    .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+                    .and_then(|v| v.parse().ok())
+                    .ok_or_else(|| bad(format!("Content-Length {:?}", cut(value))))?;
+                if length.is_some_and(|m| m != n) {
+                    return Err(bad("two different Content-Length values".into()));
+                }
                 length = Some(n);
             }
             "transfer-encoding" => chunked = value.to_ascii_lowercase().contains("chunked"),
@@ -471,10 +495,66 @@ async fn round_trip(conn: &mut TcpStream, request: &[u8]) -> Result<Response, Re
             _ => {}
         }
     }
+    if chunked && length.is_some() {
+        keep_alive = false;
+    }
+    Ok(ResponseHead { status, content_length: length, chunked, keep_alive })
+}
+
+/// Writes a request and reads its final response, skipping interim (1xx)
+/// ones. `Err(Ok(Stale))` means the connection failed before any byte of
+/// the answer arrived.
+async fn round_trip(conn: &mut TcpStream, request: &[u8]) -> Result<Response, Result<Stale, HttpError>> {
+    let io = |e: std::io::Error| Err(HttpError::Io(e.to_string()));
+    if conn.write_all(request).await.is_err() {
+        return Err(Ok(Stale));
+    }
+    let mut buf = Vec::with_capacity(1024);
+    // Where the head being read starts: past the interim responses.
+    let mut head_start = 0;
+    let mut interim = 0;
+    let (head, head_end) = loop {
+        let head_end = loop {
+            if let Some(i) = find(&buf[head_start..], b"\r\n\r\n") {
+                break head_start + i + 4;
+            }
+            // Interim heads count against the limit too, so that the
+            // bytes read before the final head stay bounded.
+            if buf.len() > HEAD_BYTES_MAX {
+                return Err(Err(HttpError::BadResponse(format!("the head is longer than {HEAD_BYTES_MAX} bytes"))));
+            }
+            let mut chunk = [0u8; 4096];
+            let n = match conn.read(&mut chunk).await {
+                Ok(n) => n,
+                Err(_) if buf.is_empty() => return Err(Ok(Stale)),
+                Err(e) => return Err(io(e)),
+            };
+            if n == 0 {
+                return Err(if buf.is_empty() { Ok(Stale) } else { Err(HttpError::BadResponse("the answer ends inside its head".into())) });
+            }
+            buf.extend_from_slice(&chunk[..n]);
+        };
+        let head = parse_response_head(&buf[head_start..head_end]).map_err(Err)?;
+        if head.status == 101 {
+            return Err(Err(HttpError::BadResponse("101 Switching Protocols, but no upgrade was asked for".into())));
+        }
+        if !head.is_interim() {
+            break (head, head_end);
+        }
+        // An interim response has no body; the final response of this
+        // same request follows it. Taking the interim one as the answer
+        // would leave the final one to be read as the next request's.
+        interim += 1;
+        if interim > INTERIM_RESPONSES_MAX {
+            return Err(Err(HttpError::BadResponse(format!("more than {INTERIM_RESPONSES_MAX} interim (1xx) responses"))));
+        }
+        head_start = head_end;
+    };
+    let ResponseHead { status, content_length, chunked, mut keep_alive } = head;
     let mut rest = buf.split_off(head_end);
     let body = if chunked {
         read_chunked(conn, rest).await.map_err(Err)?
-    } else if let Some(n) = length {
+    } else if let Some(n) = content_length {
         if n > BODY_BYTES_MAX {
             return Err(Err(HttpError::BadResponse(format!("a body of {n} bytes is over the {BODY_BYTES_MAX}-byte limit"))));
         }
@@ -491,7 +571,7 @@ async fn round_trip(conn: &mut TcpStream, request: &[u8]) -> Result<Response, Re
             rest.truncate(n);
         }
         rest
-    } else if status == 204 || status == 304 || (100..200).contains(&status) {
+    } else if status == 204 || status == 304 {
         Vec::new()
     } else {
         // No length: the body runs to the end of the connection.
@@ -715,6 +795,143 @@ mod tests {
                 proptest::prop_assert!(body.len() <= BODY_BYTES_MAX);
             }
         }
+    }
+
+    /// A snake server on 127.0.0.1 that answers every request on its
+    /// connections with `answer(index)`, the parts of which are written
+    /// one by one with a pause between them, so that the client reads
+    /// each on its own. Returns the snake's URL.
+    async fn scripted_snake(answer: impl Fn(usize) -> Vec<Vec<u8>> + Send + Sync + 'static) -> String {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let (answer, count) = (Arc::new(answer), Arc::new(AtomicUsize::new(0)));
+        tokio::spawn(async move {
+            while let Ok((mut conn, _)) = listener.accept().await {
+                let (answer, count) = (answer.clone(), count.clone());
+                tokio::spawn(async move {
+                    let mut buf = Vec::new();
+                    loop {
+                        // One request: its head, then its Content-Length body.
+                        let end = loop {
+                            if let Some(i) = find(&buf, b"\r\n\r\n") {
+                                let head = String::from_utf8_lossy(&buf[..i]).to_ascii_lowercase();
+                                let len = head
+                                    .lines()
+                                    .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse::<usize>().unwrap()))
+                                    .unwrap_or(0);
+                                if buf.len() >= i + 4 + len {
+                                    break i + 4 + len;
+                                }
+                            }
+                            let mut chunk = [0u8; 1024];
+                            match conn.read(&mut chunk).await {
+                                Ok(0) | Err(_) => return,
+                                Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                            }
+                        };
+                        buf.drain(..end);
+                        for (k, part) in answer(count.fetch_add(1, Ordering::SeqCst)).into_iter().enumerate() {
+                            if k > 0 {
+                                tokio::time::sleep(Duration::from_millis(20)).await;
+                            }
+                            if conn.write_all(&part).await.is_err() {
+                                return;
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        url
+    }
+
+    fn move_answer(dir: &str) -> Vec<u8> {
+        let body = format!("{{\"move\":\"{dir}\"}}");
+        format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+    }
+
+    const EARLY_HINTS: &[u8] = b"HTTP/1.1 103 Early Hints\r\nLink: </x>\r\n\r\n";
+    use snakepit_engine::Dir;
+    const DIRS: [(&str, Dir); 4] = [("up", Dir::Up), ("right", Dir::Right), ("down", Dir::Down), ("left", Dir::Left)];
+
+    #[tokio::test]
+    async fn early_hints_are_skipped_and_each_turn_gets_its_own_move() {
+        // Even turns: the 103 and the 200 come apart; odd turns: in one
+        // write, so the 200 may arrive in the read that holds the 103.
+        let url = scripted_snake(|i| {
+            let answer = move_answer(DIRS[i % 4].0);
+            if i % 2 == 0 { vec![EARLY_HINTS.to_vec(), answer] } else { vec![[EARLY_HINTS, &answer].concat()] }
+        })
+        .await;
+        let mut snake = HttpSnake::new(&url).unwrap();
+        for turn in 0..8 {
+            let out = snake.request_move("{}", Duration::from_secs(5)).await;
+            let dir = out.result.unwrap_or_else(|e| panic!("turn {turn}: {e}")).dir;
+            assert_eq!(dir, DIRS[turn % 4].1, "turn {turn}");
+        }
+        let stats = snake.stats();
+        assert_eq!((stats.connections, stats.faults_total()), (1, 0), "{stats:?}");
+    }
+
+    #[tokio::test]
+    async fn interim_answers_are_bounded_and_101_is_refused() {
+        // Up to the bound, with headers an interim answer may carry.
+        let url = scripted_snake(|_| {
+            let mut parts = vec![b"HTTP/1.1 100 Continue\r\nContent-Length: 5\r\n\r\n".to_vec(); INTERIM_RESPONSES_MAX - 1];
+            parts.push(EARLY_HINTS.to_vec());
+            parts.push(move_answer("left"));
+            vec![parts.concat()]
+        })
+        .await;
+        let mut snake = HttpSnake::new(&url).unwrap();
+        assert_eq!(snake.request_move("{}", Duration::from_secs(5)).await.result.unwrap().dir, Dir::Left);
+
+        let url = scripted_snake(|_| {
+            let mut parts = vec![EARLY_HINTS.to_vec(); INTERIM_RESPONSES_MAX + 1];
+            parts.push(move_answer("left"));
+            vec![parts.concat()]
+        })
+        .await;
+        let mut snake = HttpSnake::new(&url).unwrap();
+        let e = snake.request_move("{}", Duration::from_secs(5)).await.result.unwrap_err();
+        assert!(matches!(&e, HttpError::BadResponse(m) if m.contains("interim")), "{e:?}");
+
+        let url = scripted_snake(|_| vec![b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n".to_vec(), move_answer("up")]).await;
+        let mut snake = HttpSnake::new(&url).unwrap();
+        let e = snake.request_move("{}", Duration::from_secs(5)).await.result.unwrap_err();
+        assert!(matches!(&e, HttpError::BadResponse(m) if m.contains("101")), "{e:?}");
+        // The connection of the refused answer is not reused: the next
+        // request opens a new one and is not answered by the old 200.
+        assert!(snake.request_move("{}", Duration::from_secs(5)).await.result.is_err());
+        assert_eq!(snake.stats().connections, 2);
+    }
+
+    #[test]
+    fn response_heads() {
+        let head = |s: &str| parse_response_head(s.as_bytes());
+        let h = head("HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\n").unwrap();
+        assert_eq!(h, ResponseHead { status: 200, content_length: Some(12), chunked: false, keep_alive: true });
+        let h = head("HTTP/1.0 204 No Content\r\nConnection: keep-alive\r\n\r\n").unwrap();
+        assert_eq!((h.status, h.keep_alive), (204, true));
+        let h = head("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n").unwrap();
+        assert_eq!((h.chunked, h.keep_alive), (true, false));
+        assert!(head("HTTP/1.1 103 Early Hints\r\nLink: </x>\r\n\r\n").unwrap().is_interim());
+        assert_eq!(head("HTTP/1.1 200 OK\r\nContent-Length: 4\r\ncontent-length: 4\r\n\r\n").unwrap().content_length, Some(4));
+        for bad in [
+            "HTTP/1.1 +200 OK\r\n\r\n",
+            "HTTP/1.1 0200 OK\r\n\r\n",
+            "HTTP/1.1 20 OK\r\n\r\n",
+            "HTTP/2 200 OK\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: +5\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nno colon\r\n\r\n",
+        ] {
+            assert!(head(bad).is_err(), "{bad:?}");
+        }
+        assert!(parse_response_head(b"HTTP/1.1 200 \xff\r\n\r\n").is_err());
     }
 
     #[test]

@@ -357,7 +357,9 @@ fn any_token() -> impl Strategy<Value = Token> {
 
 fn settings_pairs() -> impl Strategy<Value = Vec<(String, String)>> {
     let num = |key: &'static str| proptest::option::of(any::<u32>().prop_map(move |v| (key.to_string(), v.to_string())));
-    let int = |key: &'static str| proptest::option::of(any::<i64>().prop_map(move |v| (key.to_string(), v.to_string())));
+    // Points are bounded (snakebattle::POINTS_ABS_MAX); values beyond are
+    // refused, as `untrusted_fuzz` checks.
+    let int = |key: &'static str| proptest::option::of((-1_000_000i64..=1_000_000).prop_map(move |v| (key.to_string(), v.to_string())));
     let flag = |key: &'static str| proptest::option::of(any::<bool>().prop_map(move |v| (key.to_string(), v.to_string())));
     (
         prop_oneof![Just("codebattle"), Just("codenjoy")],

@@ -112,7 +112,7 @@ impl Settings {
             value
                 .parse()
                 .ok()
-                .filter(|v: &i64| v.abs() <= 1_000_000)
+                .filter(|v: &i64| v.unsigned_abs() <= 1_000_000)
                 .ok_or_else(|| SettingsError::bad(key, value, "an integer from -1000000 to 1000000"))
         }
         match key {

@@ -63,5 +63,5 @@ mod state;
 
 pub use action::{Action, StoneDrop, Token};
 pub use map::{DEFAULT_MAP, Item, Map, MapError, MapProblem, Terrain};
-pub use settings::{CommandRule, Points, Profile, Settings, SettingsError};
+pub use settings::{CommandRule, POINTS_ABS_MAX, Points, Profile, Settings, SettingsError};
 pub use state::{Death, Event, NewGameError, Phase, RoundEnd, STAGES, ScoreReason, Snake, SnakeBattle, SnakeIdx, Stage};

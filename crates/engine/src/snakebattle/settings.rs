@@ -9,6 +9,9 @@
 pub use crate::settings::SettingsError;
 use crate::settings::{parse_flag, parse_int, parse_num};
 
+/// The largest points value (either sign) of any scoring setting.
+pub const POINTS_ABS_MAX: u64 = 1_000_000;
+
 /// The two rule profiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
@@ -177,7 +180,18 @@ impl Settings {
     }
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), SettingsError> {
-        let (num, int, flag) = (parse_num, parse_int, parse_flag);
+        let (num, flag) = (parse_num, parse_flag);
+        // Points are bounded so that no score sum or product of them (with
+        // lengths and ticks) can overflow.
+        fn int(key: &str, value: &str) -> Result<i64, SettingsError> {
+            parse_int(key, value).and_then(|v: i64| {
+                if v.unsigned_abs() <= POINTS_ABS_MAX {
+                    Ok(v)
+                } else {
+                    Err(SettingsError::bad(key, value, "an integer from -1000000 to 1000000"))
+                }
+            })
+        }
         let p = &mut self.points;
         match key {
             "profile" => {}
