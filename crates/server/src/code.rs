@@ -406,6 +406,28 @@ pub(crate) async fn player(st: &Arc<AppState>, user: &str, code: &str) -> Result
     st.store.authenticate(user, code).await?.ok_or_else(unauthorized)
 }
 
+/// The players whose saved program is being compiled: one save at a time
+/// each, so that one player's saves cannot take every place of
+/// [`snakepit_bots::source::BUILDS_AT_ONCE`] from everyone else.
+static SAVES_BUILDING: std::sync::Mutex<std::collections::BTreeSet<String>> = std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+/// A player's place in [`SAVES_BUILDING`], given up on drop.
+struct SaveBuilding(String);
+
+impl SaveBuilding {
+    /// The player's place, unless a save of theirs holds it.
+    fn take(player_id: &str) -> Option<SaveBuilding> {
+        let mut building = SAVES_BUILDING.lock().unwrap_or_else(|e| e.into_inner());
+        building.insert(player_id.to_string()).then(|| SaveBuilding(player_id.to_string()))
+    }
+}
+
+impl Drop for SaveBuilding {
+    fn drop(&mut self) {
+        SAVES_BUILDING.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.0);
+    }
+}
+
 /// Compiling a program at save takes at most this long.
 const BUILD_CHECK_DEADLINE: Duration = Duration::from_secs(60);
 /// Compiler lines quoted in a refusal, the last ones.
@@ -515,6 +537,12 @@ pub async fn post_code(
     }
     // The language known, and a Java program with a class to run.
     let program = SourceProgram::new(&p.game, &u.lang, &u.source).map_err(bad)?;
+    let _building = match program.build_check_line {
+        Some(_) => Some(SaveBuilding::take(&p.id).ok_or_else(|| {
+            AppError::Client(StatusCode::TOO_MANY_REQUESTS, "your last save is still being compiled: wait for its answer".into())
+        })?),
+        None => None,
+    };
     let built = build_check(&st, &p.game, &program).await?;
     let row = CodeRow { player_id: p.id.clone(), lang: u.lang, name, source: u.source };
     st.store.save_code(&row).await?;

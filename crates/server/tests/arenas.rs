@@ -279,6 +279,45 @@ async fn a_saved_c_program_is_built_once_when_the_server_starts() {
     server.shutdown().await;
 }
 
+/// A C program whose compiling takes seconds (the loop unrolled 5000 times),
+/// so that two saves of it overlap.
+const SLOW_TO_COMPILE_C: &str = "#include <stdio.h>\nint main(void) {\n    volatile int x = 0;\n#pragma GCC unroll 5000\n    for (int i = 0; i < 5000; i++) x += i;\n    for (;;) { char line[64]; if (!fgets(line, sizeof line, stdin)) return 0; puts(\"0\"); fflush(stdout); }\n}\n";
+
+/// One player's saves are compiled one at a time: a save sent while another
+/// of theirs is compiling is refused at once, so that nobody can take every
+/// compiler place with saves; another player's save goes on meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_compiles_one_save_at_a_time() {
+    let server = start(arena_config("savebuilds", 50)).await;
+    let addr = server.addr;
+    let (id, code, _) = register_for(addr, "busy coder", "duel").await;
+    let (other_id, other_code, _) = register_for(addr, "other coder", "duel").await;
+    let save = |id: &str, code: &str, source: &str| {
+        let body = serde_json::json!({ "user": id, "code": code, "lang": "c", "name": "slow", "source": source }).to_string();
+        async move { http(addr, "POST", "/api/code", Some(&body), None).await }
+    };
+    let first = save(&id, &code, SLOW_TO_COMPILE_C);
+    let second = async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        save(&id, &code, SLOW_TO_COMPILE_C).await
+    };
+    let starter = info_starter(addr, &other_id, &other_code, "c").await;
+    let other = async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        save(&other_id, &other_code, &starter).await
+    };
+    let ((s1, b1), (s2, b2), (s3, b3)) = tokio::join!(first, second, other);
+    // On a busy machine the second may be first to start compiling.
+    let (refused, body) = if s1 == 429 { ((s2, s1), &b1) } else { ((s1, s2), &b2) };
+    assert_eq!(refused, (200, 429), "{b1}\n{b2}");
+    assert!(json(body)["error"].as_str().unwrap().contains("still being compiled"), "{body}");
+    assert_eq!(s3, 200, "another player's save is compiled meanwhile: {b3}");
+    // Once answered, the player saves again.
+    let (s4, b4) = save(&id, &code, &starter).await;
+    assert_eq!(s4, 200, "{b4}");
+    server.shutdown().await;
+}
+
 /// The starter the player page offers for `lang`.
 async fn info_starter(addr: SocketAddr, id: &str, code: &str, lang: &str) -> String {
     let (_, body) = http(addr, "GET", &format!("/api/code?user={id}&code={code}"), None, None).await;
