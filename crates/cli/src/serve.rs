@@ -139,6 +139,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
                 until_empty: false,
                 max_games: None,
                 games_kept_per_player,
+                unowned_forks_kept: crate::worker::UNOWNED_FORKS_KEPT_DEFAULT,
             };
             let played = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
             Some(tokio::spawn(async move {

@@ -52,6 +52,10 @@ pub struct WorkerArgs {
     /// goes once every player in it has this many newer games; 0 keeps all
     #[arg(long, value_name = "N", default_value_t = snakepit_store::GAMES_KEPT_PER_PLAYER_DEFAULT)]
     pub games_kept_per_player: u32,
+    /// Forks without a registered player kept (the latest): anyone may ask
+    /// for one, so they are bounded; 0 keeps all
+    #[arg(long, value_name = "N", default_value_t = UNOWNED_FORKS_KEPT_DEFAULT)]
+    pub unowned_forks_kept: u32,
     /// Stop after this many games
     #[arg(long)]
     pub max_games: Option<u64>,
@@ -177,6 +181,7 @@ pub fn run_worker(args: WorkerArgs) -> anyhow::Result<()> {
             until_empty: args.until_empty,
             max_games: args.max_games,
             games_kept_per_player: args.games_kept_per_player,
+            unowned_forks_kept: args.unowned_forks_kept,
         };
         tokio::select! {
             r = work_queue(store, &name, &games, work, played.clone()) => r?,
@@ -204,7 +209,12 @@ pub struct WorkOptions {
     pub max_games: Option<u64>,
     /// Finished games each registered player keeps (0: all).
     pub games_kept_per_player: u32,
+    /// Forks without a registered player kept, the latest (0: all).
+    pub unowned_forks_kept: u32,
 }
+
+/// Forks without a registered player a worker keeps by default.
+pub const UNOWNED_FORKS_KEPT_DEFAULT: u32 = 1000;
 
 /// Plays queued games with `options.jobs` concurrent loops, scheduling the
 /// ladders of `ladders` too, until the options say to stop (or forever);
@@ -237,6 +247,7 @@ pub async fn work_queue(
             lease_ms: options.lease_ms,
             until_empty: options.until_empty,
             games_kept_per_player: options.games_kept_per_player,
+            unowned_forks_kept: options.unowned_forks_kept,
             budget: budget.clone(),
             played: played.clone(),
         };
@@ -286,6 +297,7 @@ struct Job {
     lease_ms: u64,
     until_empty: bool,
     games_kept_per_player: u32,
+    unowned_forks_kept: u32,
     budget: Arc<Budget>,
     played: Arc<AtomicU64>,
 }
@@ -394,6 +406,14 @@ impl Job {
                 // prune; it does not undo this one.
                 if let Err(e) = self.store.prune_players_replays(&replay.players, self.games_kept_per_player).await {
                     eprintln!("worker {}: pruning players' old games: {e}", self.name);
+                }
+                // Anyone may ask for a fork: those nobody owns are bounded.
+                if replay.origin == "fork"
+                    && replay.is_unowned()
+                    && self.unowned_forks_kept > 0
+                    && let Err(e) = self.store.prune_unowned_replays("fork", self.unowned_forks_kept).await
+                {
+                    eprintln!("worker {}: pruning old forks: {e}", self.name);
                 }
                 (replay.result, Some(id))
             }

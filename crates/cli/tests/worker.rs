@@ -18,6 +18,10 @@ fn snakepit(args: &[&str]) -> std::process::Output {
 }
 
 fn spawn_worker(db: &str, name: &str, jobs: usize, lease_ms: u64, until_empty: bool) -> Child {
+    spawn_worker_with(db, name, jobs, lease_ms, until_empty, &[])
+}
+
+fn spawn_worker_with(db: &str, name: &str, jobs: usize, lease_ms: u64, until_empty: bool, extra: &[&str]) -> Child {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_snakepit"));
     cmd.args([
         "worker",
@@ -33,6 +37,7 @@ fn spawn_worker(db: &str, name: &str, jobs: usize, lease_ms: u64, until_empty: b
     if until_empty {
         cmd.arg("--until-empty");
     }
+    cmd.args(extra);
     cmd.stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -553,6 +558,24 @@ async fn a_queued_fork_continues_a_kept_game() {
             .contains("no kept replay"),
         "{refused}"
     );
+
+    // Forks nobody owns are bounded: with one kept, the latest stays.
+    let more: Vec<i64> = store
+        .enqueue_matches(&[
+            spec(["builtin:random", "builtin:greedy"], Some(original)),
+            spec(["builtin:random", "builtin:random"], Some(original)),
+        ])
+        .await
+        .unwrap();
+    let out = finish(
+        spawn_worker_with(&db.url, "w3", 1, 30_000, true, &["--unowned-forks-kept", "1"]),
+        Duration::from_secs(120),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let latest = replay_of(&db, more[1]).await.max(replay_of(&db, more[0]).await);
+    let forks = db.ints("SELECT id FROM replays WHERE origin = 'fork' ORDER BY id").await;
+    assert_eq!(forks, [latest], "only the latest fork is kept");
+    assert!(store.replay(original).await.unwrap().is_some(), "the forked game stays");
     drop(store);
     db.drop().await;
 }

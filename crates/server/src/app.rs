@@ -25,29 +25,36 @@ pub const NAME_MAX_CHARS: usize = 40;
 /// Largest accepted HTTP request body.
 pub const BODY_MAX_BYTES: usize = 16 * 1024;
 
-/// Sign-ups allowed per address: a bucket of `per_hour` that refills
-/// evenly over an hour. Addresses whose bucket is full again are forgotten,
-/// so the map holds only recent sign-ups.
-struct SignUps {
+/// Requests of one kind (sign-ups, forks) allowed per address: a bucket of
+/// `per_hour` that refills evenly over an hour. Addresses whose bucket is
+/// full again are forgotten, and past [`RATE_ADDRESSES_MAX`] addresses the
+/// longest quiet ones too, so the map holds only recent requests and never
+/// grows past that bound (an attacker with many addresses only makes the
+/// quietest ones start afresh).
+pub(crate) struct PerAddressRate {
     per_hour: f64,
     buckets: std::sync::Mutex<BTreeMap<std::net::IpAddr, (f64, std::time::Instant)>>,
 }
 
-impl SignUps {
-    fn new(per_hour: u32) -> SignUps {
-        SignUps { per_hour: f64::from(per_hour), buckets: Default::default() }
+impl PerAddressRate {
+    fn new(per_hour: u32) -> PerAddressRate {
+        PerAddressRate { per_hour: f64::from(per_hour), buckets: Default::default() }
     }
 
-    /// Takes one sign-up from `ip`'s bucket at `now`; false when empty.
-    fn take(&self, ip: std::net::IpAddr, now: std::time::Instant) -> bool {
+    /// Takes one request from `ip`'s bucket at `now`; false when empty.
+    pub(crate) fn take(&self, ip: std::net::IpAddr, now: std::time::Instant) -> bool {
         let per_hour = self.per_hour;
         let refilled = |(left, at): (f64, std::time::Instant)| {
             (left + now.saturating_duration_since(at).as_secs_f64() * per_hour / 3600.0).min(per_hour)
         };
         let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
         let left = buckets.get(&ip).map_or(per_hour, |b| refilled(*b));
-        if buckets.len() > SIGN_UP_ADDRESSES_MAX {
+        if buckets.len() >= RATE_ADDRESSES_MAX {
             buckets.retain(|_, b| refilled(*b) < per_hour);
+        }
+        while buckets.len() >= RATE_ADDRESSES_MAX && !buckets.contains_key(&ip) {
+            let Some(quietest) = buckets.iter().min_by_key(|(_, (_, at))| *at).map(|(k, _)| *k) else { break };
+            buckets.remove(&quietest);
         }
         if left < 1.0 {
             buckets.insert(ip, (left, now));
@@ -58,8 +65,8 @@ impl SignUps {
     }
 }
 
-/// Addresses remembered before those with a full bucket are forgotten.
-const SIGN_UP_ADDRESSES_MAX: usize = 10_000;
+/// Addresses a [`PerAddressRate`] remembers at most.
+const RATE_ADDRESSES_MAX: usize = 10_000;
 
 /// State shared by every handler.
 pub struct AppState {
@@ -76,7 +83,9 @@ pub struct AppState {
     /// Pages of kept games, made once.
     pub pages: crate::replays::PageCache,
     /// Sign-ups left to each address.
-    sign_ups: SignUps,
+    sign_ups: PerAddressRate,
+    /// Forks of kept games per address (`limits.forks_per_ip_per_hour`).
+    pub(crate) forks: PerAddressRate,
     next_conn: AtomicU64,
 }
 
@@ -88,7 +97,8 @@ impl AppState {
             rooms,
             sockets: Arc::new(Semaphore::new(cfg.limits.max_connections)),
             pages: Default::default(),
-            sign_ups: SignUps::new(cfg.limits.registrations_per_ip_per_hour),
+            sign_ups: PerAddressRate::new(cfg.limits.registrations_per_ip_per_hour),
+            forks: PerAddressRate::new(cfg.limits.forks_per_ip_per_hour),
             cfg,
             admin_token,
             next_conn: AtomicU64::new(1),
@@ -598,7 +608,7 @@ mod tests {
 
     #[test]
     fn sign_ups_refill_over_the_hour_per_address() {
-        let s = SignUps::new(3);
+        let s = PerAddressRate::new(3);
         let (a, b): (std::net::IpAddr, std::net::IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
         let t0 = Instant::now();
         assert_eq!((0..4).map(|_| s.take(a, t0)).collect::<Vec<_>>(), [true, true, true, false]);
@@ -610,5 +620,23 @@ mod tests {
         // A bucket never holds more than an hour's worth.
         let later = t0 + Duration::from_secs(10 * 3600);
         assert_eq!((0..4).map(|_| s.take(a, later)).collect::<Vec<_>>(), [true, true, true, false]);
+    }
+
+    #[test]
+    fn the_addresses_remembered_are_bounded() {
+        let s = PerAddressRate::new(1);
+        let t0 = Instant::now();
+        let addr = |i: u32| std::net::IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + i));
+        // Every address spends its one request within the same second.
+        for i in 0..RATE_ADDRESSES_MAX as u32 + 50 {
+            assert!(s.take(addr(i), t0 + Duration::from_micros(u64::from(i))));
+        }
+        let remembered = s.buckets.lock().unwrap().len();
+        assert!(remembered <= RATE_ADDRESSES_MAX, "{remembered}");
+        // The latest are still held to their rate; the quietest were
+        // forgotten first.
+        let last = addr(RATE_ADDRESSES_MAX as u32 + 49);
+        assert!(!s.take(last, t0 + Duration::from_secs(1)));
+        assert!(!s.buckets.lock().unwrap().contains_key(&addr(0)));
     }
 }

@@ -265,6 +265,9 @@ pub struct Limits {
     /// refills over the hour); behind a reverse proxy every client has
     /// the proxy's address, so raise it there.
     pub registrations_per_ip_per_hour: u32,
+    /// Forks of kept games asked from one address per hour (each is a game
+    /// a worker plays), counted like sign-ups.
+    pub forks_per_ip_per_hour: u32,
 }
 
 impl Default for Config {
@@ -320,6 +323,7 @@ impl Default for Limits {
             rooms_per_game_max: 200,
             idle_room_close_ms: 1_800_000,
             registrations_per_ip_per_hour: 120,
+            forks_per_ip_per_hour: 120,
         }
     }
 }

@@ -380,6 +380,7 @@ pub struct ForkRequest {
 /// "/api/matches/M"}`.
 pub async fn fork(
     State(st): Shared,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<crate::ws::PeerAddr>,
     Path(id): Path<i64>,
     Query(who): Query<Owner>,
     Json(req): Json<ForkRequest>,
@@ -407,6 +408,12 @@ pub async fn fork(
     }
     if st.store.queue_counts().await?.queued >= QUEUED_MAX {
         return Err(AppError::Client(StatusCode::SERVICE_UNAVAILABLE, "too many games are waiting; try again later".into()));
+    }
+    // Each fork is a game a worker plays and a game kept: bounded per
+    // address, as sign-ups are (a refused request costs nothing).
+    if !st.forks.take(peer.0.ip(), std::time::Instant::now()) {
+        let per_hour = st.cfg.limits.forks_per_ip_per_hour;
+        return Err(AppError::Client(StatusCode::TOO_MANY_REQUESTS, format!("at most {per_hour} forks an hour from one address; try again later")));
     }
     let mut bots = Vec::with_capacity(header.seats);
     let mut players = Vec::with_capacity(header.seats);

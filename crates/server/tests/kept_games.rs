@@ -122,7 +122,8 @@ async fn a_finished_duel_is_kept_replays_exactly_and_its_stderr_is_its_owners() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_fork_is_queued_with_an_offered_bot_and_reports_its_state() {
-    let cfg = duel_config("forkq");
+    let mut cfg = duel_config("forkq");
+    cfg.limits.forks_per_ip_per_hour = 2;
     let db = cfg.db.clone();
     let server = start(cfg).await;
     let addr = server.addr;
@@ -194,6 +195,10 @@ async fn a_fork_is_queued_with_an_offered_bot_and_reports_its_state() {
     assert_eq!((s["state"].as_str(), s["replay"].as_i64()), (Some("done"), Some(replay_id)));
     let (status, _) = http(addr, "GET", "/api/matches/999999", None, None).await;
     assert_eq!(status, 404);
+    // Two forks an hour from this address here: the third waits.
+    let (status, answer) = fork(String::new(), ask(seat, 1, "builtin:random")).await;
+    assert_eq!(status, 429, "{answer}");
+    assert!(answer["error"].as_str().unwrap().contains("at most 2 forks an hour"), "{answer}");
     server.shutdown().await;
 }
 
