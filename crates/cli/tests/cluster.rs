@@ -232,6 +232,19 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
     let mut ws = rt.block_on(async { tokio_tungstenite::connect_async(url_via(b.addr)).await.expect("the proxied socket opens").0 });
     let scored = rt.block_on(play(&mut ws, &mut bot, |_| score(&board_row(a.addr, "phoenix")) > 0));
     assert!(scored, "the proxied socket closed");
+    // A socket that says it was forwarded by a node, to a node that does
+    // not run its room, is neither served there (the player would sit in
+    // two rooms) nor forwarded again.
+    let claimed = rt.block_on(async {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut req = url_via(b.addr).into_client_request().unwrap();
+        req.headers_mut().insert("x-snakepit-forwarded", "node-a".parse().unwrap());
+        tokio_tungstenite::connect_async(req).await
+    });
+    match claimed {
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => assert_eq!(resp.status().as_u16(), 503),
+        other => panic!("a socket that says it was forwarded was served: {:?}", other.map(|(_, r)| r.status())),
+    }
 
     // The player's page socket and a spectator's socket through node B are
     // proxied too.

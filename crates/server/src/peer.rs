@@ -17,13 +17,13 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+use crate::ws::FORWARDED_HEADER;
+
 /// The deadline of one request to another node, connecting included.
 pub const PEER_DEADLINE_MS: u64 = 10_000;
 /// The most of an answer that is read.
 pub const PEER_ANSWER_BYTES_MAX: usize = 64 * 1024;
 
-/// Marks a request from a node, as on proxied WebSockets.
-const FORWARDED_HEADER: &str = "x-snakepit-forwarded";
 
 /// An answer of another node: its status and its body (as text, cut at
 /// [`PEER_ANSWER_BYTES_MAX`]).

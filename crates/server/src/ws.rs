@@ -177,11 +177,17 @@ async fn elsewhere(
     max_message_bytes: usize,
     ip: IpPermit,
 ) -> Result<(WebSocketUpgrade, IpPermit), Response> {
-    if st.rooms.cluster().is_none() || headers.contains_key(FORWARDED_HEADER) {
+    if st.rooms.cluster().is_none() {
         return Ok((ws, ip));
     }
     match route.await {
         Ok(Route::Local) => Ok((ws, ip)),
+        // Forwarded by a node whose view was older (the room moved since),
+        // or by a client that only says so: serving it here would seat the
+        // player in a second room, and forwarding it again could loop.
+        Ok(Route::Remote(_)) if headers.contains_key(FORWARDED_HEADER) => {
+            Err((StatusCode::SERVICE_UNAVAILABLE, "this room runs on another node now: reconnect").into_response())
+        }
         Ok(Route::Remote(base)) => Err(proxy(st, ws, &base, uri, max_message_bytes, ip).await),
         Ok(Route::Unavailable(why)) => Err((StatusCode::SERVICE_UNAVAILABLE, why).into_response()),
         Err(e) => Err(AppError::from(e).into_response()),
