@@ -385,7 +385,7 @@ impl Rooms {
         // In a cluster the player goes back to the room the store says they
         // sat in (its node may have changed), if this node runs it.
         let mut stored = match &self.cluster {
-            Some(_) => self.store.seat(&player.id).await.map_err(|e| format!("reading the player's room: {e}"))?,
+            Some(_) => self.store.seat(&player.id).await.map_err(|e| hidden("reading the player's room", e))?,
             None => None,
         };
         // Several connections may race for the last seat of a room; the losers
@@ -473,7 +473,7 @@ impl Rooms {
     /// bots until it has been idle for long, so sign-ups alone must not
     /// make rooms without end.
     async fn open_room_locked(&self, game: &str) -> Result<RoomHandle, String> {
-        let rows = self.store.rooms().await.map_err(|e| format!("cannot open a room: {e}"))?;
+        let rows = self.store.rooms().await.map_err(|e| hidden("opening a room", e))?;
         let of_game = rows.iter().filter(|r| r.game == game).count();
         if of_game >= self.rooms_per_game_max {
             return Err(format!("every {game} room is full ({of_game} rooms, the most this server opens); try again later"));
@@ -481,7 +481,7 @@ impl Rooms {
         let taken: BTreeSet<String> = rows.into_iter().map(|r| r.name).collect();
         let n = self.lock().rooms.len() + 1;
         let name = (n..).map(|i| format!("{game}-{i}")).find(|c| !taken.contains(c)).expect("some name is free");
-        self.create_locked(&name, game, None, true).await.map_err(|e| format!("cannot open a room: {e:#}"))
+        self.create_locked(&name, game, None, true).await.map_err(|e| hidden("opening a room", e))
     }
 
     /// Moves a player to another room of their game, or to a new one
@@ -513,7 +513,7 @@ impl Rooms {
                     Some(h) if h.summary.borrow().free_seats == 0 => return Err(MoveError::Full(name.to_string())),
                     Some(h) => h.name.clone(),
                     None => {
-                        let rows = self.store.rooms().await.map_err(|e| MoveError::Other(e.to_string()))?;
+                        let rows = self.store.rooms().await.map_err(|e| MoveError::Other(hidden("moving the player", e)))?;
                         match rows.into_iter().find(|r| r.name == name) {
                             Some(r) if self.cluster.is_none() => return Err(MoveError::Other(format!("room {:?} is not running", r.name))),
                             Some(r) if r.game != player.game => return Err(MoveError::OtherGame(r.name, r.game)),
@@ -568,7 +568,7 @@ impl Rooms {
         // The new room is recorded before the old one closes the player's
         // connections, so that they reconnect to it.
         if self.cluster.is_some() {
-            self.store.set_seat(&player.id, &target).await.map_err(|e| MoveError::Other(e.to_string()))?;
+            self.store.set_seat(&player.id, &target).await.map_err(|e| MoveError::Other(hidden("moving the player", e)))?;
         }
         {
             let mut inner = self.lock();
@@ -759,4 +759,11 @@ pub fn valid_room_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= ROOM_NAME_MAX_CHARS
         && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+}
+
+/// What a client is told of a failure on our side (the store, say): what
+/// failed, not how; the details go to the log.
+fn hidden(what: &str, e: impl std::fmt::Display) -> String {
+    tracing::error!("{what}: {e:#}");
+    format!("{what} failed on the server; try again")
 }

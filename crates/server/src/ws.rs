@@ -627,7 +627,7 @@ async fn pipe(
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     Some(Err(e)) => {
                         let why = format!("bad message: {e}");
-                        let frame = tungstenite::protocol::CloseFrame { code: 1009.into(), reason: why.as_str().into() };
+                        let frame = tungstenite::protocol::CloseFrame { code: 1009.into(), reason: close_reason(&why).into() };
                         let _ = tokio::time::timeout(send_timeout, upstream.close(Some(frame))).await;
                         close(&mut client, 1009, &why, send_timeout).await;
                         return;
@@ -674,12 +674,27 @@ async fn send(socket: &mut WebSocket, msg: Message, timeout: Duration) -> bool {
 /// sends discarded) while waiting for the client's close or end of stream.
 const CLOSE_WAIT_MS: u64 = 1000;
 
+/// The longest close reason, in bytes: a close frame's payload is at most
+/// 125 bytes, two of which are the code.
+const CLOSE_REASON_BYTES_MAX: usize = 123;
+
+/// `reason` cut to [`CLOSE_REASON_BYTES_MAX`] bytes on a character
+/// boundary: the library sends a longer one as it is, which the client
+/// then refuses as a broken frame instead of reading the reason.
+fn close_reason(reason: &str) -> &str {
+    let mut end = reason.len().min(CLOSE_REASON_BYTES_MAX);
+    while !reason.is_char_boundary(end) {
+        end -= 1;
+    }
+    &reason[..end]
+}
+
 /// Sends a close frame, then reads until the client closes too (at most
 /// [`CLOSE_WAIT_MS`]), so that the client gets the reason; see [`Lingering`]
 /// for why unread data matters (a socket whose last message was refused
 /// cannot be read here, and lingers there instead).
 async fn close(socket: &mut WebSocket, code: u16, reason: &str, timeout: Duration) {
-    let frame = CloseFrame { code, reason: Utf8Bytes::from(reason) };
+    let frame = CloseFrame { code, reason: Utf8Bytes::from(close_reason(reason)) };
     if !matches!(tokio::time::timeout(timeout, socket.send(Message::Close(Some(frame)))).await, Ok(Ok(()))) {
         return;
     }
@@ -847,7 +862,18 @@ fn read_error(error: &str, max_message_bytes: usize) -> (Option<u16>, String) {
 
 #[cfg(test)]
 mod tests {
-    use super::read_error;
+    use super::{CLOSE_REASON_BYTES_MAX, close_reason, read_error};
+
+    #[test]
+    fn close_reasons_fit_a_close_frame() {
+        assert_eq!(close_reason("kicked by the organiser"), "kicked by the organiser");
+        let long = "é".repeat(100);
+        let cut = close_reason(&long);
+        assert!(cut.len() <= CLOSE_REASON_BYTES_MAX && long.starts_with(cut), "{}", cut.len());
+        assert_eq!(cut.len(), 122, "whole characters only");
+        let ascii = "x".repeat(300);
+        assert_eq!(close_reason(&ascii).len(), CLOSE_REASON_BYTES_MAX);
+    }
 
     /// The WebSocket library's texts for each kind of failed read.
     #[test]
