@@ -181,8 +181,12 @@ const PAGE_CACHE_BYTES_MAX: usize = 32 << 20;
 pub struct PageCache {
     /// Permits to re-simulate a kept game for its page.
     rendering: tokio::sync::Semaphore,
-    /// Permits to receive and re-simulate a file for `/replays/open`.
+    /// Permits to re-simulate a file for `/replays/open`.
     opening: tokio::sync::Semaphore,
+    /// Permits to receive a file for `/replays/open`.
+    uploads: tokio::sync::Semaphore,
+    /// The addresses sending a file for `/replays/open` now: one each.
+    uploading: std::sync::Mutex<std::collections::BTreeSet<std::net::IpAddr>>,
     pages: std::sync::Mutex<Pages>,
 }
 
@@ -201,6 +205,8 @@ impl Default for PageCache {
         PageCache {
             rendering: tokio::sync::Semaphore::new(RENDERING_AT_ONCE_MAX),
             opening: tokio::sync::Semaphore::new(OPEN_AT_ONCE_MAX),
+            uploads: tokio::sync::Semaphore::new(OPEN_UPLOADS_MAX),
+            uploading: Default::default(),
             pages: Default::default(),
         }
     }
@@ -306,6 +312,27 @@ const OPEN_AT_ONCE_MAX: usize = 2;
 /// The longest a visitor may take to send a replay file.
 const OPEN_UPLOAD_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
+/// Files received for `/replays/open` at once (each at most
+/// [`OPEN_BYTES_MAX`], so this bounds their memory), one per address, so
+/// that a few slow uploads from one place keep nobody else out.
+const OPEN_UPLOADS_MAX: usize = 4;
+
+/// How long a received file waits for a place to be re-simulated before
+/// the visitor is asked to try again.
+const OPEN_SIMULATION_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// An address's place among those sending a file to `/replays/open`.
+struct Uploading<'a> {
+    pages: &'a PageCache,
+    ip: std::net::IpAddr,
+}
+
+impl Drop for Uploading<'_> {
+    fn drop(&mut self) {
+        self.pages.uploading.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.ip);
+    }
+}
+
 /// A replay file from the visitor's disk, as the replays page posts it.
 #[derive(Deserialize)]
 pub struct OpenForm {
@@ -322,23 +349,42 @@ pub struct OpenForm {
 /// `POST /replays/open`: a replay file's page in the viewer, re-simulated
 /// here and kept nowhere. A file that does not replay is answered 400 with
 /// the reason (the line and what is wrong with it), and one that would cost
-/// more than [`OPEN_BUDGET`] with what it asks for. At most
-/// `OPEN_AT_ONCE_MAX` files are received and re-simulated at once, each
-/// within `OPEN_UPLOAD_WAIT` for its upload: a visitor who finds them busy
-/// is answered 503 before the file is read.
-pub async fn open(State(st): Shared, request: axum::extract::Request) -> Response {
+/// more than [`OPEN_BUDGET`] with what it asks for. Each address sends one
+/// file at a time (429 for a second), at most `OPEN_UPLOADS_MAX` are
+/// received at once (503 before the file is read when they are all busy),
+/// each within `OPEN_UPLOAD_WAIT`; then at most `OPEN_AT_ONCE_MAX` are
+/// re-simulated at once, a file waiting up to `OPEN_SIMULATION_WAIT` for
+/// its turn.
+pub async fn open(
+    State(st): Shared,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<crate::ws::PeerAddr>,
+    request: axum::extract::Request,
+) -> Response {
     let text_response = |status: StatusCode, text: String| {
         (status, [(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
     };
     let refuse = |why: String| text_response(StatusCode::BAD_REQUEST, format!("This replay cannot be shown: {why}\n"));
-    let Ok(_permit) = st.pages.opening.try_acquire() else {
+    let busy = || {
         let why = "Other replays are being opened right now; try again in a moment.\n";
-        return text_response(StatusCode::SERVICE_UNAVAILABLE, why.to_string());
+        text_response(StatusCode::SERVICE_UNAVAILABLE, why.to_string())
+    };
+    let ip = peer.0.ip();
+    if !st.pages.uploading.lock().unwrap_or_else(|e| e.into_inner()).insert(ip) {
+        let why = "Your previous replay file is still being received; open one file at a time.\n";
+        return text_response(StatusCode::TOO_MANY_REQUESTS, why.to_string());
+    }
+    let uploading = Uploading { pages: &st.pages, ip };
+    let Ok(upload) = st.pages.uploads.try_acquire() else {
+        return busy();
     };
     let body = match tokio::time::timeout(OPEN_UPLOAD_WAIT, axum::body::to_bytes(request.into_body(), OPEN_BYTES_MAX)).await {
         Ok(Ok(body)) => body,
         Ok(Err(e)) => return text_response(StatusCode::PAYLOAD_TOO_LARGE, format!("The file could not be read (at most {OPEN_BYTES_MAX} bytes): {e}\n")),
         Err(_) => return text_response(StatusCode::REQUEST_TIMEOUT, "The file took too long to arrive.\n".to_string()),
+    };
+    drop((upload, uploading));
+    let Ok(Ok(_permit)) = tokio::time::timeout(OPEN_SIMULATION_WAIT, st.pages.opening.acquire()).await else {
+        return busy();
     };
     // Decoding and re-simulating a large file takes a while: off the async
     // workers.

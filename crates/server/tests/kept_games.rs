@@ -281,6 +281,12 @@ async fn a_players_games_are_pruned_to_their_latest() {
 
 /// A form post, as the replays page sends it; returns (status, body).
 async fn post_form(addr: SocketAddr, path: &str, fields: &[(&str, &str)]) -> (u16, String) {
+    post_form_from("127.0.0.1:0", addr, path, fields).await
+}
+
+/// [`post_form`] from a socket bound to `from` (any 127.0.0.0/8 address is
+/// this machine's).
+async fn post_form_from(from: &str, addr: SocketAddr, path: &str, fields: &[(&str, &str)]) -> (u16, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let enc = |s: &str| -> String {
         s.bytes()
@@ -292,7 +298,9 @@ async fn post_form(addr: SocketAddr, path: &str, fields: &[(&str, &str)]) -> (u1
     };
     let body: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={}", enc(v))).collect();
     let body = body.join("&");
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(from.parse().unwrap()).unwrap();
+    let mut s = socket.connect(addr).await.unwrap();
     let req = format!(
         "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
@@ -353,45 +361,48 @@ async fn a_replay_file_from_disk_opens_in_the_viewer_and_a_bad_one_says_why() {
     let (status, why) = post_form(addr, "/replays/open", &[("replay", &carrots(2, 100, 3))]).await;
     assert_eq!(status, 400, "{why}");
     assert!(why.contains("tick 1"), "{why}");
-    // Two uploads that never finish hold both places: a third visitor is
-    // told to come back before sending anything, and is served once they
-    // go. The server may take the visitor before a slow upload, which is
-    // then the one told to come back: such an upload is started again.
-    let slow_upload = || async move {
+    // An upload that never finishes holds its address's one place: the same
+    // address is told to send one file at a time, while another address is
+    // served.
+    let slow_upload = |from: &'static str| async move {
         use tokio::io::AsyncWriteExt;
-        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(from.parse().unwrap()).unwrap();
+        let mut s = socket.connect(addr).await.unwrap();
         let head = format!(
             "POST /replays/open HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000000\r\n\r\nreplay="
         );
         s.write_all(head.as_bytes()).await.unwrap();
         s
     };
-    let mut slow = vec![slow_upload().await, slow_upload().await];
-    let end = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        for s in slow.iter_mut() {
-            // An answer (or a close) means the upload holds no place.
-            if !matches!(s.try_read(&mut [0u8; 64]), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock) {
-                *s = slow_upload().await;
+    let open_from = |from: &'static str| async move { post_form_from(from, addr, "/replays/open", &[("replay", &carrots(2, 100, 3))]).await };
+    let slow = slow_upload("127.0.0.1:0").await;
+    let waited_for = |want: u16, from: &'static str| async move {
+        let end = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let (status, why) = open_from(from).await;
+            if status == want {
+                return why;
             }
+            assert!(tokio::time::Instant::now() < end, "from {from}: {status} {why}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        let (status, why) = post_form(addr, "/replays/open", &[("replay", &carrots(2, 100, 3))]).await;
-        if status == 503 {
-            assert!(why.contains("try again"), "{why}");
-            break;
-        }
-        assert!(tokio::time::Instant::now() < end, "never busy: {status} {why}");
+    };
+    let why = waited_for(429, "127.0.0.1:0").await;
+    assert!(why.contains("one file at a time"), "{why}");
+    let why = waited_for(400, "127.0.0.2:0").await;
+    assert!(why.contains("tick 1"), "another address is served: {why}");
+    // Uploads from three more addresses that never finish take every place
+    // for receiving files: a sixth address is told to come back before it
+    // sends anything, and is served once they go.
+    let mut more = Vec::new();
+    for from in ["127.0.0.3:0", "127.0.0.4:0", "127.0.0.5:0"] {
+        more.push(slow_upload(from).await);
     }
-    drop(slow);
-    let end = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let (status, why) = post_form(addr, "/replays/open", &[("replay", &carrots(2, 100, 3))]).await;
-        if status == 400 {
-            break;
-        }
-        assert!(tokio::time::Instant::now() < end, "still busy: {status} {why}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let why = waited_for(503, "127.0.0.6:0").await;
+    assert!(why.contains("try again"), "{why}");
+    drop((slow, more));
+    waited_for(400, "127.0.0.6:0").await;
+    waited_for(400, "127.0.0.1:0").await;
     server.shutdown().await;
 }
