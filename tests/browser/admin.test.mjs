@@ -77,6 +77,11 @@ test('kicking a player from the admin page closes their page with the reason', {
   await admin.goto(BASE + '/admin');
   const row = admin.locator('#players-body tr[data-player="' + me.id + '"]');
   await row.waitFor();
+  // Games go by their names, in the players' rows and the rooms' badges.
+  assert.equal(await row.locator('td').nth(2).textContent(), 'SnakeBattle');
+  await admin.locator('#rooms-body tr[data-room="duel"]').waitFor();
+  assert.equal(await admin.locator('#rooms-body tr[data-room="duel"] .badge.game').textContent(), 'Duel');
+  assert.equal(await admin.locator('#rooms-body tr[data-room="multisnake"] .badge.game').textContent(), 'Multisnake');
   await row.getByRole('button', { name: 'Kick' }).click();
   await admin.waitForSelector('#admin-ok:not(.hidden)');
   assert.match(await admin.locator('#admin-ok').textContent(), /Kicked/);

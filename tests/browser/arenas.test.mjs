@@ -22,7 +22,8 @@ test('a spectator sees a duel: walls, both snakes, the round and the result', as
   });
   const frame = await page.evaluate(() => window.__snakepit.frame);
   assert.equal(Array.from(frame.cells).length, frame.width * frame.height);
-  assert.match(await page.textContent('#phase'), /^Game \d+ (· round \d+|over)/);
+  // A game counts turns, as the lobby and the replays do.
+  assert.match(await page.textContent('#phase'), /^Game \d+ (· turn \d+|over)/);
   // Built-in bots finish a game within a minute at the test tick.
   await page.waitForFunction(() => {
     const f = window.__snakepit.frame;
@@ -31,6 +32,9 @@ test('a spectator sees a duel: walls, both snakes, the round and the result', as
   const result = await page.textContent('#result');
   assert.match(result, /game \d+ (won by|ended in a draw|shared by)/);
   assert.equal(await page.isVisible('#result'), true);
+  // The result banner is as wide as the board under it, and in line.
+  const [banner, board] = await Promise.all(['#result', '.board-frame'].map((s) => page.locator(s).boundingBox()));
+  assert.ok(Math.abs(banner.x - board.x) <= 1 && Math.abs(banner.width - board.width) <= 1, JSON.stringify({ banner, board }));
   assert.deepEqual(unexpectedErrors(problems), []);
 });
 
@@ -110,6 +114,8 @@ test('a person plays a duel with WASD and the arrow keys', async (t) => {
   assert.equal(await page.isVisible('#pad .up'), true, 'the on-screen pad is shown');
   assert.equal(await page.isVisible('#pad .act'), false, 'a duel has no ACT');
   assert.equal(await page.isVisible('#code-panel'), true, 'a duel player can also upload a program');
+  assert.equal(await page.isVisible('#code-duel-note'), true, "the duel's KingOfBots starter is explained");
+  assert.equal(await page.isVisible('#page-url-client'), false, 'Codenjoy clients do not play duels');
   for (const [name, keys] of [['WASD', WASD], ['arrows', ARROWS]]) {
     let ok = false;
     for (let i = 0; i < 30 && !ok; i++) ok = await turnWith(page, keys);
@@ -159,8 +165,10 @@ test("an uploaded program runs, and its stderr shows on its owner's page only", 
   // Shown as text: the markup in the program's output is not markup here.
   assert.match(await page.textContent('#stderr'), /<b>stderr-marker<\/b>/);
   assert.equal(await page.locator('#stderr b').count(), 0);
-  // The program plays: its answers are in the log.
+  // The program plays: its answers are in the log, and the page says it is the program.
   await page.waitForFunction(() => /ok after \d+ ms/.test(document.getElementById('log').textContent), null, { timeout: 30000 });
+  assert.equal((await page.textContent('#me-bot')).trim(), 'program playing');
+  assert.equal(await page.isVisible('#code-duel-note'), false, 'the KingOfBots note is for duels only');
   // A spectator of the same room never gets it.
   const room = await page.evaluate(() => window.__snakepit.player.room);
   const watcher = await newPage();

@@ -60,5 +60,14 @@ test("a player's finished games open with their program's stderr, for them only"
   await publicPage.waitForSelector('canvas#board');
   const html = await publicPage.content();
   assert.ok(!html.includes('mine-marker'), "nobody else sees the program's stderr");
+  // A spectator is told why in words for the web, and finds the way back.
+  assert.match(await publicPage.textContent('#stderr-note'), /for its owner only, who sees it by opening this game from their player page/);
+  assert.deepEqual(await publicPage.locator('#site-links a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))), ['/', '/replays']);
+  assert.equal(await publicPage.isVisible('#site-links'), true);
+  // Each seat has the colour it has in the live room.
+  const live = await page.evaluate(() => window.__snakepit.frame.snakes.map((s) => [s.seat, s.color]));
+  for (const [seat, color] of live) {
+    assert.equal(await publicPage.evaluate((s) => window.__replayViewer.seatColor(s), seat), color, 'seat ' + seat);
+  }
   assert.deepEqual(unexpectedErrors(b.problems), []);
 });

@@ -118,6 +118,8 @@ test('keys on the player page turn the player snake', { timeout: 150000 }, async
   assert.equal(rows.length, info.size);
   assert.ok(rows.every((r) => Array.from(r).length === info.size), 'rows of size characters');
   assert.equal(info.pageUrl, me.url);
+  assert.equal(await page.isVisible('#page-url-client'), true, 'a Codenjoy client takes this page URL');
+  assert.equal((await page.textContent('#me-bot')).trim(), 'no bot connected');
   assert.equal(info.wsUrl, me.url.replace(/^http/, 'ws').replace('board/player/', 'ws?user=').replace('?code=', '&code='));
 
   let arrow = null;
@@ -153,9 +155,16 @@ test('the player page reports a wrong code instead of showing a board', { timeou
   const b = await launch(t);
   const me = await register(uniqueName('badcode'));
   const page = await b.newPage();
+  let sockets = 0;
+  page.on('websocket', () => (sockets += 1));
   await page.goto(me.url.replace(/code=.*/, 'code=wrong'));
-  await page.waitForFunction(() => !document.getElementById('player-error').classList.contains('hidden'), null, { timeout: 20000 });
+  await page.waitForFunction(() => window.__snakepit && window.__snakepit.refused === true, null, { timeout: 20000 });
   const text = await page.locator('#player-error').textContent();
-  assert.match(text, /Could not connect/);
-  assert.deepEqual(unexpectedErrors(b.problems, [/WebSocket connection to .* failed/]), []);
+  assert.match(text, /does not know this player id and code/);
+  assert.match(await page.textContent('#conn'), /disconnected/);
+  // Retrying cannot help, and the page does not.
+  const tried = sockets;
+  await page.waitForTimeout(3000);
+  assert.equal(sockets, tried, 'no new connection after the refusal');
+  assert.deepEqual(unexpectedErrors(b.problems, [/WebSocket connection to .* failed/, /status of 401/]), []);
 });

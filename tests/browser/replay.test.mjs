@@ -120,6 +120,8 @@ test('a replay page scrubbed to a tick shows that tick\'s board and stderr', { t
   await page.waitForFunction(() => window.__replayViewer && window.__replayViewer.tick() === 0);
   assert.equal(await page.locator('#ticks').textContent(), String(n));
   assert.equal(await page.locator('#seat-0 .seat-name').textContent(), 'python3 ' + bot);
+  // Offline, there is no server to link back to.
+  assert.equal(await page.isVisible('#site-links'), false);
 
   // Scrub to a tick in the middle of the game.
   const k = Math.min(11, n - 1);

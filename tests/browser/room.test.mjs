@@ -16,7 +16,8 @@ test('the room page shows the board changing from tick to tick', { timeout: 6000
       png: document.getElementById('board').toDataURL('image/png'),
     }));
   const first = await snap();
-  assert.match(first.shownTick, /^tick \d+$/);
+  // The room's own counter is named apart from the round's tick in the head.
+  assert.match(first.shownTick, /^room tick \d+$/);
   // Several ticks later (100 ms each), and after the slide has finished.
   await page.waitForFunction((t0) => window.__snakepit.frame.tick >= t0 + 5, first.tick, { timeout: 15000 });
   await page.waitForTimeout(150);
@@ -42,11 +43,34 @@ test('the room page shows the board changing from tick to tick', { timeout: 6000
   assert.deepEqual(b.problems.dialogs, []);
 });
 
-test('the room page says so when the room does not exist, and keeps trying', { timeout: 30000 }, async (t) => {
+test('a room that does not exist is a 404 page that leads back to the lobby', { timeout: 30000 }, async (t) => {
   const b = await launch(t);
   const page = await b.newPage();
-  await page.goto(BASE + '/room/no-such-room');
-  await page.waitForFunction(() => /reconnecting|disconnected/.test(document.getElementById('conn').textContent), null, { timeout: 15000 });
-  // The failed handshake is the only error the console may show.
-  assert.deepEqual(unexpectedErrors(b.problems, [/WebSocket connection to .* failed/]), []);
+  const res = await page.goto(BASE + '/room/no-such-room');
+  assert.equal(res.status(), 404);
+  assert.equal(await page.textContent('h1'), 'No such room');
+  assert.equal(await page.getAttribute('main a.button', 'href'), '/');
+  // A short page: no socket, nothing retrying.
+  assert.equal(await page.evaluate(() => typeof window.__snakepit), 'undefined');
+  assert.deepEqual(unexpectedErrors(b.problems, [/status of 404/]), []);
+});
+
+test('an events panel says so while it is empty', { timeout: 30000 }, async (t) => {
+  const b = await launch(t);
+  const page = await b.newPage();
+  await page.goto(BASE + '/room/' + ROOM);
+  await page.waitForFunction(() => window.__snakepit && window.__snakepit.frame);
+  const seen = await page.evaluate(() => {
+    const ul = document.createElement('ul');
+    const log = new window.Snakepit.EventLog(ul, 10);
+    const empty = ul.textContent;
+    log.add({ room: 'r', tick: 1, paused: false, events: [] });
+    const quiet = ul.textContent;
+    log.add({ room: 'r', tick: 2, paused: false, events: ['ann ate an apple'] });
+    return { empty, quiet, after: Array.from(ul.children).map((li) => li.textContent) };
+  });
+  assert.equal(seen.empty, 'No events yet.');
+  assert.equal(seen.quiet, 'No events yet.');
+  assert.deepEqual(seen.after, ['#2ann ate an apple']);
+  assert.deepEqual(unexpectedErrors(b.problems), []);
 });

@@ -175,8 +175,11 @@ pub struct PlayerView {
     pub board: String,
     /// Recent answers, newest last.
     pub log: Vec<AnswerLog>,
-    /// Whether a bot is connected for this player.
+    /// Whether a bot is connected for this player (a WebSocket bot or the
+    /// player's saved program).
     pub bot_connected: bool,
+    /// Whether what plays the seat is the player's saved program.
+    pub program_playing: bool,
 }
 
 /// Lines of a player's program's stderr and faults, for their page only.

@@ -1043,6 +1043,7 @@ fn send_view(s: &mut Seat, seat: usize, room: &str, board: &str) {
         board: board.to_string(),
         log: s.log.iter().cloned().collect(),
         bot_connected: s.bot.is_some(),
+        program_playing: s.bot.as_ref().is_some_and(|b| b.code),
     };
     let msg: Arc<str> = Arc::from(spectator::envelope("player", &view));
     s.pages.retain(|(_, tx)| !matches!(tx.try_send(Outgoing::Text(msg.clone())), Err(mpsc::error::TrySendError::Closed(_))));

@@ -7,7 +7,8 @@
 //!
 //! In a cluster, a room's page and a player's page are served by the node
 //! that runs the room: another node redirects there (307, same path and
-//! query), or answers 503 with the reason while no node runs it.
+//! query), or answers 503 with the reason while no node runs it. A room
+//! that neither runs here nor is known to the store gets a 404 page.
 
 use crate::app::{AppError, AppState, follow};
 use axum::extract::{Path, State};
@@ -21,6 +22,7 @@ const PLAYER: &str = include_str!("../web/player.html");
 const LEADERBOARD: &str = include_str!("../web/leaderboard.html");
 const ADMIN: &str = include_str!("../web/admin.html");
 const REPLAYS: &str = include_str!("../web/replays.html");
+const NO_ROOM: &str = include_str!("../web/no-room.html");
 
 /// Static assets by file name: (content type, bytes).
 const ASSETS: &[(&str, &str, &str)] = &[
@@ -54,6 +56,13 @@ pub async fn lobby() -> Response {
 /// `/room/NAME`
 pub async fn room_page(State(st): State<Arc<AppState>>, Path(name): Path<String>, uri: Uri) -> Result<Response, AppError> {
     follow(st.rooms.route_room(&name).await?, &uri)?;
+    // A room of the store that no node runs yet is about to start: its
+    // page waits for it rather than sending the visitor away.
+    if st.rooms.get(&name).is_none() && !st.store.rooms().await?.iter().any(|r| r.name == name) {
+        let mut page = html(NO_ROOM);
+        *page.status_mut() = StatusCode::NOT_FOUND;
+        return Ok(page);
+    }
     Ok(html(ROOM))
 }
 

@@ -132,6 +132,7 @@
     }
     const body = $('rooms-body');
     const seen = new Set();
+    let index = 0;
     for (const r of rooms || []) {
       seen.add(r.name);
       let row = roomRows.get(r.name);
@@ -139,8 +140,12 @@
         row = roomRow(r.name);
         roomRows.set(r.name, row);
       }
-      body.appendChild(row.tr); // keeps the server's order; moves, not copies
-      row.cells.game.textContent = r.game === 'hex' ? 'Hex' : r.game === 'snakebattle' ? 'SnakeBattle' : String(r.game || '');
+      // The server's order. A row already in place stays put: moving it
+      // would take the focus, and what is being typed, from its input.
+      const at = body.children[index];
+      if (at !== row.tr) body.insertBefore(row.tr, at || null);
+      index += 1;
+      row.cells.game.textContent = SP.gameName(r.game);
       row.cells.game.dataset.game = String(r.game || '');
       row.cells.round.textContent = r.game === 'hex' ? '–' : String(r.round);
       row.cells.tick.textContent = String(r.tick);
@@ -198,7 +203,7 @@
     lastPlayers = json;
     const list = Array.isArray(players) ? players : [];
     if (!list.length) {
-      SP.fill($('players-body'), h('tr', null, h('td', { colspan: '5', class: 'empty', text: 'No players registered.' })));
+      SP.fill($('players-body'), h('tr', null, h('td', { colspan: '6', class: 'empty', text: 'No players registered.' })));
       return;
     }
     SP.fill(
@@ -222,6 +227,7 @@
           { dataset: { player: p.id } },
           h('td', { class: 'name-cell', text: p.name }),
           h('td', { class: 'mono small', text: p.id }),
+          h('td', null, h('span', { class: 'badge game', dataset: { game: String(p.game || '') }, text: SP.gameName(p.game) })),
           h('td', null, p.room ? h('a', { href: '/room/' + encodeURIComponent(p.room), text: p.room }) : h('span', { class: 'faint', text: '–' })),
           h('td', { class: 'url-cell' }, h('a', { href: p.url, text: p.url })),
           h('td', { class: 'actions' }, kick)

@@ -282,6 +282,10 @@
     return new Date(ms).toISOString().slice(0, 10);
   };
 
+  /** A game's name as people know it, from the id the API uses. */
+  const GAME_NAMES = { snakebattle: 'SnakeBattle', hex: 'Hex', carrots: 'CodeCarrots', duel: 'Duel', multisnake: 'Multisnake' };
+  SP.gameName = (g) => (Object.prototype.hasOwnProperty.call(GAME_NAMES, g) ? GAME_NAMES[g] : String(g || ''));
+
   /** "1 s" / "250 ms" for a tick period. */
   SP.ms = function (ms) {
     if (typeof ms !== 'number') return '–';

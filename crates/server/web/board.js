@@ -43,8 +43,12 @@
     hexTileTop: 'rgba(255,255,255,0.035)',
   };
 
-  /** Colours for seats that have none in the frame (cannot normally happen). */
-  const SEAT_COLORS = ['#e6194b', '#3cb44b', '#ffe119', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#bfef45', '#fabed4', '#469990'];
+  /**
+   * Colours for seats that have none in the frame (cannot normally happen):
+   * the server's own, in its order, as the replay viewer has them too.
+   */
+  const SEAT_COLORS = ['#e6194b', '#3cb44b', '#ffe119', '#4363d8', '#f58231', '#911eb4', '#46f0f0', '#f032e6', '#bcf60c', '#fabebe',
+    '#008080', '#e6beff', '#9a6324', '#fffac8', '#800000'];
 
   const GRID_GAMES = { carrots: 'CodeCarrots', duel: 'Duel', multisnake: 'Multisnake' };
 
@@ -1106,14 +1110,18 @@
 
   // ---- Side panel pieces shared by the room and player pages ----
 
-  /** 'Round 3 · tick 41', 'Round 4 starts in 4…', 'Paused'. */
+  /**
+   * 'Round 3 · tick 41', 'Game 2 · turn 17', 'Round 4 starting in 4…',
+   * 'Paused': the count within the round or game. The room's own tick,
+   * which never restarts, is shown apart as the "room tick".
+   */
   SP.phaseText = function (f) {
     if (isGrid(f)) {
       const name = GRID_GAMES[f.game];
       if (f.paused) return { text: 'Paused · ' + name + ' · tick ' + f.tick, cls: 'paused' };
       if (f.game === 'carrots') return { text: name + ' · tick ' + f.tick, cls: 'running' };
       if (f.phase === 'over') return { text: 'Game ' + f.round + ' over · next in ' + f.phase_ticks, cls: 'countdown' };
-      return { text: 'Game ' + f.round + ' · ' + (f.game === 'duel' ? 'round ' : 'turn ') + f.phase_ticks, cls: 'running' };
+      return { text: 'Game ' + f.round + ' · turn ' + f.phase_ticks, cls: 'running' };
     }
     if (isHex(f)) {
       // Hex has no rounds: one long game that restarts when it ends.
@@ -1270,6 +1278,9 @@
       this.lastTick = -1;
       this.paused = null;
       this.room = null;
+      // An empty panel says so until the first event arrives.
+      this.none = SP.h('li', { class: 'none', text: 'No events yet.' });
+      this.ul.replaceChildren(this.none);
     }
 
     add(f) {
@@ -1288,6 +1299,7 @@
     }
 
     push(tick, text, cls) {
+      this.none.remove();
       const li = SP.h('li', { class: cls || null }, SP.h('span', { class: 't', text: '#' + tick }), SP.h('span', { class: 'e', text }));
       this.ul.insertBefore(li, this.ul.firstChild);
       while (this.ul.children.length > this.max) this.ul.removeChild(this.ul.lastChild);

@@ -5,15 +5,14 @@
   const SP = window.Snakepit;
   const $ = SP.$;
   const h = SP.h;
-  const GAME_NAMES = { snakebattle: 'SnakeBattle', hex: 'Hex', carrots: 'CodeCarrots', duel: 'Duel', multisnake: 'Multisnake' };
-  const gameName = (g) => GAME_NAMES[g] || String(g || '');
+  const gameName = SP.gameName;
 
   function seatItem(seat) {
     if (!seat.name) return h('li', { class: 'empty-seat' }, h('span', { class: 'dot' }), h('span', { class: 'name', text: 'empty seat' }));
     let kind;
     if (seat.bot) kind = h('span', { class: 'badge', text: 'bot' });
-    else if (seat.connected) kind = h('span', { class: 'badge ok', title: 'a bot client is connected', text: 'online' });
-    else kind = h('span', { class: 'badge', title: 'no bot client connected', text: 'player' });
+    else if (seat.connected) kind = h('span', { class: 'badge ok', title: 'a bot or a saved program plays this seat', text: 'online' });
+    else kind = h('span', { class: 'badge', title: 'no bot or program is connected for this player', text: 'offline' });
     return h(
       'li',
       null,
@@ -49,7 +48,7 @@
         'div',
         { class: 'meta' },
         r.game === 'hex' || r.game === 'carrots' ? null : h('span', { text: (r.game === 'snakebattle' ? 'round ' : 'game ') + r.round }),
-        h('span', { text: 'tick ' + r.tick }),
+        h('span', { text: 'room tick ' + r.tick }),
         h('span', { text: SP.ms(r.tick_ms) + ' / tick' }),
         h('span', { title: 'seats a player can take: empty or held by a built-in bot', text: r.free_seats + (r.free_seats === 1 ? ' seat to take' : ' seats to take') })
       ),
@@ -87,6 +86,8 @@
     const btn = form.querySelector('button[type="submit"]');
     btn.disabled = true;
     SP.say($('register-error'), '');
+    // The answer to an earlier sign-up must not sit under this one's error.
+    $('register-result').classList.add('hidden');
     try {
       const p = await SP.api('/api/register', { body: { name: input.value, game: chosenGame() } });
       $('register-as').textContent = p.name;

@@ -58,7 +58,7 @@
         return h(
           'li',
           null,
-          h('a', { href: '/replays/' + g.id + creds, class: 'game-link', text: g.game + ' ' + g.id }),
+          h('a', { href: '/replays/' + g.id + creds, class: 'game-link', text: SP.gameName(g.game) + ' ' + g.id }),
           h('span', { class: 'faint', text: [g.origin, what, SP.ago(g.created_ms)].filter(Boolean).join(' · ') })
         );
       })
@@ -119,7 +119,7 @@
       setTimeout(() => loadGames().catch(() => {}), 500);
     }
     SP.renderPlayers($('players'), f, mySeat);
-    $('tick').textContent = 'tick ' + f.tick;
+    $('tick').textContent = 'room tick ' + f.tick;
     events.add(f);
     renderMe(f);
   }
@@ -185,6 +185,9 @@
     // arenas' JSON.
     $('templates-label').classList.toggle('hidden', game !== 'snakebattle');
     $('templates').classList.toggle('hidden', game !== 'snakebattle');
+    // Codenjoy clients speak SnakeBattle and Hex only.
+    $('page-url-client').classList.toggle('hidden', arena);
+    $('code-duel-note').classList.toggle('hidden', game !== 'duel');
     if (arena) {
       $('bot-view-help').textContent =
         'The JSON line a WebSocket bot receives this tick (answer {"move":"up"}). An uploaded program reads the same state in the game\'s own text format.';
@@ -220,11 +223,17 @@
     room.href = SP.safeHref('/room/' + encodeURIComponent(p.room));
     $('me-seat').textContent = String(p.seat + 1);
     const bot = $('me-bot');
-    SP.fill(bot, h('span', { class: 'dot' + (p.bot_connected ? ' on' : '') }), p.bot_connected ? ' bot connected' : ' no bot connected');
+    SP.fill(bot, h('span', { class: 'dot' + (p.bot_connected ? ' on' : '') }), ' ' + holderText(p));
     renderBoard(p.board);
     renderLog(p.log || []);
     renderLastNote(p.log || []);
     if (hook.frame) renderMe(hook.frame);
+  }
+
+  function holderText(p) {
+    const arena = !!ARENAS[p.game];
+    if (!p.bot_connected) return arena ? 'no bot or program playing' : 'no bot connected';
+    return p.program_playing ? 'program playing' : 'bot connected';
   }
 
   /** The server's note on the last command this page sent, if it has one. */
@@ -291,6 +300,28 @@
     return;
   }
 
+  // A refused WebSocket handshake shows the page no status, so a failed
+  // connection asks the API whether the id and code are known: when they
+  // are not, retrying cannot help.
+  let checking = false;
+  async function checkCredentials() {
+    if (checking || hook.refused) return;
+    checking = true;
+    try {
+      await SP.api('/api/code?user=' + encodeURIComponent(id) + '&code=' + encodeURIComponent(code));
+    } catch (e) {
+      if (e.status === 401 || e.status === 403) {
+        hook.refused = true;
+        sock.stop();
+        showError('The server does not know this player id and code. Check that this address is the one you got at registration, or register again in the lobby.');
+        view.setMessage('wrong player id or code');
+        SP.connStatus($('conn'), 'stopped');
+      }
+    } finally {
+      checking = false;
+    }
+  }
+
   const sock = SP.live(SP.wsUrl('/ws/player?user=' + encodeURIComponent(id) + '&code=' + encodeURIComponent(code)), {
     message(msg) {
       if (msg.type === 'frame' && msg.data && typeof msg.data.size === 'number') onFrame(msg.data);
@@ -306,6 +337,8 @@
       }
       if (state === 'retry') {
         failures += info.opened ? 0 : 1;
+        if (!info.opened) checkCredentials();
+        if (hook.refused) return;
         if (!info.opened && failures >= 2) {
           showError('Could not connect. Check that the id and code in this address are the ones you got at registration.');
         } else if (info.opened && movedAway(info.event)) {

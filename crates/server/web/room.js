@@ -55,7 +55,7 @@
         setTimeout(() => loadGames().catch(() => {}), 500);
       }
       SP.renderPlayers($('players'), f, null);
-      $('tick').textContent = 'tick ' + f.tick;
+      $('tick').textContent = 'room tick ' + f.tick;
       $('tick-ms').textContent = SP.ms(f.tick_ms);
       log.add(f);
     },

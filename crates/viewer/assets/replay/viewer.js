@@ -18,8 +18,10 @@
   const header = doc.header;
   const seats = header.seats;
 
-  const SEAT_COLORS = ['#4ade80', '#60a5fa', '#f472b6', '#facc15', '#fb923c', '#a78bfa', '#22d3ee', '#bef264',
-    '#fda4af', '#93c5fd', '#fcd34d', '#5eead4', '#c4b5fd', '#fdba74', '#86efac', '#f0abfc'];
+  // The live rooms' seat colours in their order, so that a seat keeps its
+  // colour from the room to its replay.
+  const SEAT_COLORS = ['#e6194b', '#3cb44b', '#ffe119', '#4363d8', '#f58231', '#911eb4', '#46f0f0', '#f032e6',
+    '#bcf60c', '#fabebe', '#008080', '#e6beff', '#9a6324', '#fffac8', '#800000'];
   const seatColor = (s) => SEAT_COLORS[s % SEAT_COLORS.length];
   const seatLetter = (s) => (s < 26 ? String.fromCharCode(65 + s) : '#' + s);
 
@@ -301,10 +303,16 @@
       stderr: li.querySelector('.seat-stderr'),
     });
   }
+  // A page from a server links back to it; a file opened offline has
+  // nowhere to link to.
+  const served = /^https?:$/.test(location.protocol);
+  document.getElementById('site-links').hidden = !served;
   const note = document.getElementById('stderr-note');
   if (!doc.stderr_log) {
     note.hidden = false;
-    note.textContent = 'No stderr is recorded for this replay: play --replay FILE writes FILE.stderr.jsonl for process bots, and the page shows it when that file lies next to the replay.';
+    note.textContent = served
+      ? 'What the bots wrote on stderr is not shown here: a program\'s stderr is for its owner only, who sees it by opening this game from their player page.'
+      : 'No stderr was recorded with this replay: snakepit play --replay FILE writes FILE.stderr.jsonl for process bots, and this page shows it when that file lies next to the replay.';
   }
 
   function updatePanels(t) {
@@ -325,7 +333,7 @@
       let text;
       let empty = false;
       if (!doc.stderr_log) {
-        text = 'stderr not recorded';
+        text = served ? 'stderr not shown' : 'stderr not recorded';
         empty = true;
       } else if (!entry || (entry.stderr.length === 0 && !entry.dropped)) {
         text = t > 0 ? 'nothing on stderr at this tick' : 'before the first tick';
