@@ -314,7 +314,10 @@ struct Register {
 pub fn check_name(name: &str) -> Result<String, AppError> {
     let name = name.trim();
     let n = name.chars().count();
-    if n == 0 || n > NAME_MAX_CHARS || name.chars().any(char::is_control) {
+    if n == 0 {
+        return Err(AppError::Client(StatusCode::BAD_REQUEST, "a name cannot be empty or only spaces".into()));
+    }
+    if n > NAME_MAX_CHARS || name.chars().any(char::is_control) {
         return Err(AppError::Client(
             StatusCode::BAD_REQUEST,
             format!("a name has 1 to {NAME_MAX_CHARS} characters and no control characters"),
@@ -620,6 +623,20 @@ mod tests {
         // A bucket never holds more than an hour's worth.
         let later = t0 + Duration::from_secs(10 * 3600);
         assert_eq!((0..4).map(|_| s.take(a, later)).collect::<Vec<_>>(), [true, true, true, false]);
+    }
+
+    #[test]
+    fn names_are_checked_with_a_reason() {
+        let why = |name: &str| match check_name(name) {
+            Ok(n) => format!("ok {n}"),
+            Err(AppError::Client(status, why)) => format!("{} {why}", status.as_u16()),
+            Err(e) => format!("{e:?}"),
+        };
+        assert_eq!(why("  ann  "), "ok ann");
+        assert_eq!(why("   "), "400 a name cannot be empty or only spaces");
+        assert_eq!(why(""), "400 a name cannot be empty or only spaces");
+        assert_eq!(why("a\u{7}b"), "400 a name has 1 to 40 characters and no control characters");
+        assert_eq!(why(&"x".repeat(41)), "400 a name has 1 to 40 characters and no control characters");
     }
 
     #[test]
