@@ -112,15 +112,20 @@ impl Postgres {
     }
 
     pub(crate) async fn add_player(&self, player: Player) -> Result<Player, StoreError> {
+        // Names differing only in letter case are one name.
         let res = self
             .client()
             .await
             .execute(
-                &format!("INSERT INTO players (id, name, code, created_at, game) VALUES ($1, $2, $3, {NOW_MS} / 1000, $4)"),
+                &format!(
+                    "INSERT INTO players (id, name, code, created_at, game) SELECT $1::text, $2::text, $3::text, {NOW_MS} / 1000, $4::text
+                     WHERE NOT EXISTS (SELECT 1 FROM players WHERE lower(name) = lower($2::text))"
+                ),
                 &[&player.id, &player.name, &player.code, &player.game],
             )
             .await;
         match res {
+            Ok(0) => Err(StoreError::NameTaken(player.name)),
             Ok(_) => Ok(player),
             Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => Err(StoreError::NameTaken(player.name)),
             Err(e) => Err(e.into()),

@@ -92,11 +92,17 @@ impl Sqlite {
 
     pub(crate) async fn add_player(&self, player: Player) -> Result<Player, StoreError> {
         self.call(move |c| {
+            // Names differing only in letter case are one name (SQLite's
+            // lower() folds ASCII letters only).
             let res = c.execute(
-                &format!("INSERT INTO players (id, name, code, created_at, game) VALUES (?1, ?2, ?3, {NOW_MS} / 1000, ?4)"),
+                &format!(
+                    "INSERT INTO players (id, name, code, created_at, game) SELECT ?1, ?2, ?3, {NOW_MS} / 1000, ?4
+                     WHERE NOT EXISTS (SELECT 1 FROM players WHERE lower(name) = lower(?2))"
+                ),
                 params![player.id, player.name, player.code, player.game],
             );
             match res {
+                Ok(0) => Err(StoreError::NameTaken(player.name)),
                 Ok(_) => Ok(player),
                 Err(e) if is_constraint(&e) => Err(StoreError::NameTaken(player.name)),
                 Err(e) => Err(e.into()),

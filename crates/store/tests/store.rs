@@ -58,6 +58,7 @@ async fn players_scores_rooms(s: Store) {
     assert_eq!(a.id.len(), 20);
     assert!(a.code.bytes().all(|b| b.is_ascii_digit()));
     assert!(matches!(s.add_player("ann", "hex").await, Err(StoreError::NameTaken(_))));
+    assert!(matches!(s.add_player("Ann", "duel").await, Err(StoreError::NameTaken(_))), "letter case does not make a name");
     assert_eq!(s.player(&a.id).await.unwrap(), Some(a.clone()));
     assert_eq!(s.authenticate(&a.id, &a.code).await.unwrap(), Some(a.clone()));
     assert_eq!(s.authenticate(&a.id, "1").await.unwrap(), None);
