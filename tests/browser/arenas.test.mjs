@@ -23,7 +23,7 @@ test('a spectator sees a duel: walls, both snakes, the round and the result', as
   const frame = await page.evaluate(() => window.__snakepit.frame);
   assert.equal(Array.from(frame.cells).length, frame.width * frame.height);
   // A game counts turns, as the lobby and the replays do.
-  assert.match(await page.textContent('#phase'), /^Game \d+ (· turn \d+|over)/);
+  assert.match(await page.textContent('#phase'), /^Game \d+ (· turn \d+ of \d+|over)/);
   // Built-in bots finish a game within a minute at the test tick.
   await page.waitForFunction(() => {
     const f = window.__snakepit.frame;

@@ -122,6 +122,15 @@ test('keys on the player page turn the player snake', { timeout: 150000 }, async
   assert.equal((await page.textContent('#me-bot')).trim(), 'no bot connected');
   assert.equal(info.wsUrl, me.url.replace(/^http/, 'ws').replace('board/player/', 'ws?user=').replace('?code=', '&code='));
 
+  // A snake that arrived during a round waits for the next, and the page
+  // says how long that may take.
+  const waiting = await page.evaluate(() => {
+    const f = window.__snakepit.frame;
+    const me = f.snakes.find((s) => s.name === document.getElementById('me-name').textContent);
+    return f.phase === 'running' && me && me.alive && me.sleeping ? document.getElementById('me-status').textContent : null;
+  });
+  if (waiting !== null) assert.match(waiting, /^waiting for the next round \(at most \d+ ticks\)$/);
+
   let arrow = null;
   let wasd = null;
   for (let attempt = 0; attempt < 4 && !(arrow && wasd); attempt++) {

@@ -35,7 +35,7 @@ test('the room page shows the board changing from tick to tick', { timeout: 6000
   }));
   assert.equal(panel.players, panel.snakes);
   assert.ok(panel.snakes > 0, 'the room has snakes (built-in bots fill the seats)');
-  assert.match(panel.phase, /^(Round \d+ · tick \d+|Round \d+ starting in \d+…|Paused · round \d+)$/);
+  assert.match(panel.phase, /^(Round \d+ · tick \d+ of 300|Round \d+ starting in \d+…|Paused · round \d+)$/);
   assert.equal(panel.title, ROOM);
 
   await page.screenshot({ path: '/tmp/snakepit-room.png' });

@@ -97,6 +97,8 @@ pub struct Frame {
     pub phase: &'static str,
     /// Ticks left in the countdown, or ticks played in the round.
     pub phase_ticks: u32,
+    /// The most ticks a round or game runs (0: no limit to show).
+    pub phase_ticks_max: u32,
     /// Whether an admin paused the room.
     pub paused: bool,
     /// Tick period.

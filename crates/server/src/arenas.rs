@@ -339,6 +339,7 @@ impl RoomGame for CarrotsRoom {
             cells,
             phase: "running",
             phase_ticks: self.game.tick() as u32,
+            phase_ticks_max: 0,
             snakes,
             pieces: Vec::new(),
             result: None,
@@ -452,6 +453,8 @@ pub trait SeriesGame: StdioGame<Action = MoveAction> + ReplayGame + Send + 'stat
     fn snake_views(&self, points: &[i64]) -> Vec<SnakeView>;
     /// The running game's clock as shown (the round, the turn).
     fn clock(&self) -> u32;
+    /// The most the clock reaches before the game ends anyway.
+    fn clock_max(&self) -> u32;
 }
 
 /// A room of a [`SeriesGame`]: one game after another, each kept as a
@@ -575,6 +578,7 @@ impl<G: SeriesGame> RoomGame for SeriesRoom<G> {
             cells,
             phase: if over { "over" } else { "running" },
             phase_ticks: if over { self.series.pause_left } else { self.game.clock() },
+            phase_ticks_max: if over { 0 } else { self.game.clock_max() },
             snakes: self.game.snake_views(&self.series.points),
             pieces: Vec::new(),
             result: self.series.result.clone(),
@@ -656,6 +660,10 @@ impl SeriesGame for Duel {
 
     fn clock(&self) -> u32 {
         self.round() as u32
+    }
+
+    fn clock_max(&self) -> u32 {
+        self.settings().rounds_max
     }
 }
 
@@ -769,6 +777,10 @@ impl SeriesGame for Multisnake {
 
     fn clock(&self) -> u32 {
         self.turn()
+    }
+
+    fn clock_max(&self) -> u32 {
+        self.settings().turns_max
     }
 }
 

@@ -88,6 +88,9 @@ pub struct GameView {
     pub phase: &'static str,
     /// Ticks left in the countdown, or played in the round.
     pub phase_ticks: u32,
+    /// The most ticks a round or game runs (0: no limit shown), so that a
+    /// page can say how long the one in play may still take.
+    pub phase_ticks_max: u32,
     /// Snakes, for snake games.
     pub snakes: Vec<SnakeView>,
     /// Pieces as `[x, y, seat]`, for territory games.
@@ -320,6 +323,7 @@ impl RoomGame for SnakeBattleRoom {
             cells: spectator::snakebattle_cells(&self.game),
             phase,
             phase_ticks,
+            phase_ticks_max: self.game.settings().round_ticks,
             snakes: self
                 .game
                 .snakes()
@@ -474,7 +478,7 @@ impl RoomGame for HexRoom {
                 }
             });
         }
-        GameView { size, width: size, height: size, cells, phase: "running", phase_ticks: 0, snakes: Vec::new(), pieces, result: None }
+        GameView { size, width: size, height: size, cells, phase: "running", phase_ticks: 0, phase_ticks_max: 0, snakes: Vec::new(), pieces, result: None }
     }
 
     fn absent_players_leave(&self) -> bool {

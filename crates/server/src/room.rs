@@ -1004,6 +1004,7 @@ impl<G: RoomGame> Room<G> {
             round: self.game.round(),
             phase: view.phase,
             phase_ticks: view.phase_ticks,
+            phase_ticks_max: view.phase_ticks_max,
             paused: self.cfg.paused,
             tick_ms: self.cfg.tick_ms,
             size: view.size,

@@ -1121,7 +1121,7 @@
       if (f.paused) return { text: 'Paused · ' + name + ' · tick ' + f.tick, cls: 'paused' };
       if (f.game === 'carrots') return { text: name + ' · tick ' + f.tick, cls: 'running' };
       if (f.phase === 'over') return { text: 'Game ' + f.round + ' over · next in ' + f.phase_ticks, cls: 'countdown' };
-      return { text: 'Game ' + f.round + ' · turn ' + f.phase_ticks, cls: 'running' };
+      return { text: 'Game ' + f.round + ' · turn ' + f.phase_ticks + ofMax(f), cls: 'running' };
     }
     if (isHex(f)) {
       // Hex has no rounds: one long game that restarts when it ends.
@@ -1130,8 +1130,13 @@
     }
     if (f.paused) return { text: 'Paused · round ' + f.round, cls: 'paused' };
     if (f.phase === 'countdown') return { text: 'Round ' + (f.round + 1) + ' starting in ' + f.phase_ticks + '…', cls: 'countdown' };
-    return { text: 'Round ' + f.round + ' · tick ' + f.phase_ticks, cls: 'running' };
+    return { text: 'Round ' + f.round + ' · tick ' + f.phase_ticks + ofMax(f), cls: 'running' };
   };
+
+  /** ' of N' when the round or game in play ends at N at the latest. */
+  function ofMax(f) {
+    return f.phase_ticks_max > 0 ? ' of ' + f.phase_ticks_max : '';
+  }
 
   SP.renderPhase = function (el, f) {
     const p = SP.phaseText(f);

@@ -138,7 +138,9 @@
       st.textContent = 'dead';
       st.className = 'badge bad';
     } else if (me.sleeping) {
-      st.textContent = 'waiting for the round';
+      // A snake that joined during a round plays from the next one.
+      const left = f.phase === 'running' && f.phase_ticks_max > 0 ? f.phase_ticks_max - f.phase_ticks : 0;
+      st.textContent = left > 0 ? 'waiting for the next round (at most ' + left + ' ticks)' : 'waiting for the round';
       st.className = 'badge warn';
     } else if (me.fury > 0) {
       st.textContent = 'fury ' + me.fury;
