@@ -66,6 +66,12 @@ pub struct SourceProgram {
     /// What the build makes in the bot's folder (a file or a folder), which
     /// the run line uses as it is when it is there already.
     pub built: Option<&'static str>,
+    /// For an interpreted language, a check that the program parses, run
+    /// like the build (one line back, the checker's exit status; its
+    /// messages on stderr) when the program is saved: a program with a
+    /// syntax error is refused with the interpreter's words instead of
+    /// failing at every start.
+    pub syntax_check_line: Option<String>,
 }
 
 /// The most [`SourceProgram::keep_built`] copies, in bytes, files and
@@ -84,12 +90,21 @@ impl SourceProgram {
             shell_line: line,
             build_check_line: None,
             built: None,
+            syntax_check_line: None,
         };
         Ok(match lang {
             // Unbuffered, so that an answer printed without a flush still
             // arrives.
-            "python" => one("bot.py", "exec python3 -u bot.py".to_string()),
-            "javascript" => one("bot.js", "exec node bot.js".to_string()),
+            "python" => SourceProgram {
+                // Compiled to bytecode only, never run; what it writes stays
+                // in the sandbox's folder.
+                syntax_check_line: Some(check_line("python3 -m py_compile bot.py")),
+                ..one("bot.py", "exec python3 -u bot.py".to_string())
+            },
+            "javascript" => SourceProgram {
+                syntax_check_line: Some(check_line("node --check bot.js")),
+                ..one("bot.js", "exec node bot.js".to_string())
+            },
             // The compiler's messages go to stderr: stdout is the answer
             // pipe.
             "c" => {
@@ -141,6 +156,20 @@ impl SourceProgram {
         }
         drop(bot);
         Ok(Some(Build { status, stderr, kept }))
+    }
+
+    /// Checks that the program in `dir` parses, in the sandbox (its
+    /// [`syntax_check_line`](Self::syntax_check_line), within `deadline`);
+    /// keeps nothing. `None` for a language without such a check.
+    pub async fn check_syntax(&self, dir: &Path, limits: &SandboxLimits, deadline: std::time::Duration) -> Result<Option<Build>, SpawnError> {
+        let Some(line) = &self.syntax_check_line else { return Ok(None) };
+        let mut limits = limits.clone();
+        limits.stop_between_moves = false;
+        let mut bot = ProcessBot::spawn(&BotCommand::shell(line).file(dir), &limits)?;
+        let status = bot.ask("\n", deadline).await;
+        let stderr = bot.take_stderr();
+        drop(bot);
+        Ok(Some(Build { status, stderr, kept: Err("a check keeps nothing".to_string()) }))
     }
 
     /// Copies what the build made in `bot_folder` (the
@@ -213,7 +242,13 @@ fn java(game: &str, source: &str) -> Result<SourceProgram, String> {
         return Err("class and package names of letters, digits and `_` only, please".to_string());
     }
     line.push_str(&runs);
-    Ok(SourceProgram { files, shell_line: line, build_check_line: Some(check_line(&build)), built: Some("classes") })
+    Ok(SourceProgram {
+        files,
+        shell_line: line,
+        build_check_line: Some(check_line(&build)),
+        built: Some("classes"),
+        syntax_check_line: None,
+    })
 }
 
 /// Builds that may run at once in this process (each is a compiler in the

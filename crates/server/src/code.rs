@@ -439,6 +439,9 @@ const BUILD_ERROR_LINES_MAX: usize = 40;
 /// build beside them, which the new runner starts from; other languages
 /// pass with nothing built.
 async fn build_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) -> Result<Option<SourceFile>, AppError> {
+    if program.build_check_line.is_none() && program.syntax_check_line.is_some() {
+        return syntax_check(st, game, program).await.map(|()| None);
+    }
     if program.build_check_line.is_none() {
         return Ok(None);
     }
@@ -458,6 +461,32 @@ async fn build_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) ->
         Ok(reply) if reply.line.trim() == "0" => Ok(Some(source)),
         Ok(reply) => Err(refused(format!("it does not compile (exit status {})", reply.line.trim()))),
         Err(fault) => Err(refused(format!("compiling failed: {fault}"))),
+    }
+}
+
+/// Checks in the sandbox that a Python or JavaScript program parses before
+/// it is saved: one that does not is refused with the interpreter's words,
+/// and the one that plays stays.
+async fn syntax_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) -> Result<(), AppError> {
+    let failed = |what: String| AppError::Server(anyhow::anyhow!("checking a saved program: {what}"));
+    let source = SourceFile::write(&work_root(st), program).map_err(|e| failed(e.to_string()))?;
+    let limits = MatchSettings::for_game(game).limits;
+    let check = {
+        let _turn = snakepit_bots::source::BUILDS_AT_ONCE.acquire().await.map_err(|e| failed(e.to_string()))?;
+        program.check_syntax(&source.folder, &limits, BUILD_CHECK_DEADLINE).await.map_err(|e| failed(e.to_string()))?
+    };
+    let Some(check) = check else { return Ok(()) };
+    let quoted = || {
+        let skip = check.stderr.lines.len().saturating_sub(BUILD_ERROR_LINES_MAX);
+        check.stderr.lines[skip..].join("\n")
+    };
+    let refused = |why: String| {
+        AppError::Client(StatusCode::UNPROCESSABLE_ENTITY, format!("not saved: {why}; the program that plays is unchanged\n{}", quoted()))
+    };
+    match &check.status {
+        Ok(reply) if reply.line.trim() == "0" => Ok(()),
+        Ok(reply) => Err(refused(format!("it does not parse (exit status {})", reply.line.trim()))),
+        Err(fault) => Err(refused(format!("checking it failed: {fault}"))),
     }
 }
 
@@ -537,7 +566,7 @@ pub async fn post_code(
     }
     // The language known, and a Java program with a class to run.
     let program = SourceProgram::new(&p.game, &u.lang, &u.source).map_err(bad)?;
-    let _building = match program.build_check_line {
+    let _building = match program.build_check_line.as_ref().or(program.syntax_check_line.as_ref()) {
         Some(_) => Some(SaveBuilding::take(&p.id).ok_or_else(|| {
             AppError::Client(StatusCode::TOO_MANY_REQUESTS, "your last save is still being compiled: wait for its answer".into())
         })?),

@@ -358,6 +358,23 @@ async fn programs_that_do_not_compile_are_refused_with_the_compilers_words() {
     let (status, body) = post("c", "int main(void) { return undefined_thing; }\n").await;
     assert_eq!(status, 422, "{body}");
     assert!(body.contains("undefined_thing"), "{body}");
+    // Python and JavaScript are not compiled, but a program that does not
+    // parse is refused with the interpreter's words all the same.
+    let (status, body) = post("python", "def next_move(:\n    return 0\n").await;
+    assert_eq!(status, 422, "{body}");
+    let message = json(&body)["error"].as_str().unwrap().to_string();
+    assert!(message.starts_with("not saved: it does not parse"), "{message}");
+    assert!(message.contains("SyntaxError") && message.contains("bot.py"), "{message}");
+    let (status, body) = post("javascript", "function nextMove( {\n  return 0;\n}\n").await;
+    assert_eq!(status, 422, "{body}");
+    assert!(body.contains("SyntaxError"), "{body}");
+    let (_, body) = http(addr, "GET", &format!("/api/code?user={id}&code={code}"), None, None).await;
+    assert!(json(&body)["saved"]["source"].as_str().unwrap().contains("nextMove"), "the Java sample stays saved: {body}");
+    // Their starters parse, and are saved.
+    for lang in ["python", "javascript"] {
+        let (status, body) = post(lang, &info_starter(addr, &id, &code, lang).await).await;
+        assert_eq!(status, 200, "{lang}: {body}");
+    }
     server.shutdown().await;
 }
 
