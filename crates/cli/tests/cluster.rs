@@ -61,6 +61,25 @@ fn start_node(db: &str, config: &std::path::Path, name: &str) -> Node {
     Node { child, addr, name: name.to_string() }
 }
 
+/// A fresh database and a folder holding the nodes' configuration, whose
+/// rooms are `rooms` (TOML); `None` when no PostgreSQL server is at hand.
+fn setup(rt: &tokio::runtime::Runtime, tag: &str, rooms: &str) -> Option<(Db, std::path::PathBuf, std::path::PathBuf)> {
+    let db = rt.block_on(Db::create(tag))?;
+    let dir = std::env::temp_dir().join(format!("snakepit-{}-{}", tag.replace('_', "-"), std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("cluster.toml");
+    std::fs::write(&config, rooms).unwrap();
+    Some((db, dir, config))
+}
+
+/// Registers `name` for `game` through `node`; returns the id and code.
+fn register(node: &Node, name: &str, game: &str) -> (String, String) {
+    let (status, _, body) = http(node.addr, "POST", "/api/register", &serde_json::json!({"name": name, "game": game}).to_string());
+    assert_eq!(status, 201, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    (v["id"].as_str().unwrap().to_string(), v["code"].as_str().unwrap().to_string())
+}
+
 /// One HTTP/1.1 request; returns the status, the headers and the body.
 fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).unwrap();
@@ -160,11 +179,7 @@ async fn play(ws: &mut Socket, bot: &mut impl FnMut(&str) -> String, mut done: i
 #[test]
 fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let Some(db) = rt.block_on(Db::create("cluster")) else { return };
-    let dir = std::env::temp_dir().join(format!("snakepit-cluster-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("cluster.toml");
-    std::fs::write(&config, "[[rooms]]\nname = \"arena\"\ngame = \"snakebattle\"\n").unwrap();
+    let Some((db, dir, config)) = setup(&rt, "cluster", "[[rooms]]\nname = \"arena\"\ngame = \"snakebattle\"\n") else { return };
 
     let a = start_node(&db.url, &config, "node-a");
     let b = start_node(&db.url, &config, "node-b");
@@ -206,10 +221,7 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
 
     // A bot registered on node A connects through node B (proxied to A)
     // and plays until it has scored.
-    let (status, _, body) = http(a.addr, "POST", "/api/register", r#"{"name":"phoenix"}"#);
-    assert_eq!(status, 201, "{body}");
-    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
-    let (id, code) = (v["id"].as_str().unwrap().to_string(), v["code"].as_str().unwrap().to_string());
+    let (id, code) = register(&a, "phoenix", "snakebattle");
     let url_via = |addr: SocketAddr| format!("ws://{addr}/codenjoy-contest/ws?user={id}&code={code}");
     // A spectator (through node B too) notes the seat's score in the room
     // when the player takes it: the room credits the player with what the
@@ -333,16 +345,10 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
 #[test]
 fn a_score_a_spectator_has_seen_survives_a_sigkill() {
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let Some(db) = rt.block_on(Db::create("seen_score")) else { return };
-    let dir = std::env::temp_dir().join(format!("snakepit-seen-score-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("cluster.toml");
-    std::fs::write(&config, "[[rooms]]\nname = \"arena\"\ngame = \"snakebattle\"\n").unwrap();
+    let Some((db, dir, config)) = setup(&rt, "seen_score", "[[rooms]]\nname = \"arena\"\ngame = \"snakebattle\"\n") else { return };
     let a = start_node(&db.url, &config, "node-a");
-    let (status, _, body) = http(a.addr, "POST", "/api/register", r#"{"name":"witness"}"#);
-    assert_eq!(status, 201, "{body}");
-    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
-    let url = format!("ws://{}/codenjoy-contest/ws?user={}&code={}", a.addr, v["id"].as_str().unwrap(), v["code"].as_str().unwrap());
+    let (id, code) = register(&a, "witness", "snakebattle");
+    let url = format!("ws://{}/codenjoy-contest/ws?user={id}&code={code}", a.addr);
     let (mut spectator, _) = rt.block_on(tokio_tungstenite::connect_async(format!("ws://{}/ws/room/arena", a.addr))).expect("spectator");
     let mut bot_ws = rt.block_on(tokio_tungstenite::connect_async(url)).expect("the bot connects").0;
     let mut bot = safe_mover();
@@ -387,18 +393,12 @@ fn a_score_a_spectator_has_seen_survives_a_sigkill() {
 #[test]
 fn a_reset_on_one_node_reaches_the_room_of_the_other() {
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let Some(db) = rt.block_on(Db::create("cluster_reset")) else { return };
-    let dir = std::env::temp_dir().join(format!("snakepit-cluster-reset-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("cluster.toml");
-    std::fs::write(&config, "[[rooms]]\nname = \"arena\"\ngame = \"snakebattle\"\n").unwrap();
+    let Some((db, dir, config)) = setup(&rt, "cluster_reset", "[[rooms]]\nname = \"arena\"\ngame = \"snakebattle\"\n") else { return };
     let a = start_node(&db.url, &config, "node-a");
     let b = start_node(&db.url, &config, "node-b");
     assert_eq!(rooms(&a).len(), 1, "node A runs the room");
-    let (status, _, body) = http(a.addr, "POST", "/api/register", r#"{"name":"resetter"}"#);
-    assert_eq!(status, 201, "{body}");
-    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
-    let url = format!("ws://{}/codenjoy-contest/ws?user={}&code={}", a.addr, v["id"].as_str().unwrap(), v["code"].as_str().unwrap());
+    let (id, code) = register(&a, "resetter", "snakebattle");
+    let url = format!("ws://{}/codenjoy-contest/ws?user={id}&code={code}", a.addr);
     let mut bot_ws = rt.block_on(tokio_tungstenite::connect_async(url)).expect("the bot connects").0;
     let mut bot = safe_mover();
     rt.spawn(async move { play(&mut bot_ws, &mut bot, |_| false).await });
@@ -445,19 +445,12 @@ for line in sys.stdin:
 #[test]
 fn an_uploaded_program_follows_its_room_to_the_other_node() {
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let Some(db) = rt.block_on(Db::create("cluster_code")) else { return };
-    let dir = std::env::temp_dir().join(format!("snakepit-cluster-code-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("cluster.toml");
-    std::fs::write(&config, "[[rooms]]\nname = \"pit\"\ngame = \"duel\"\n").unwrap();
+    let Some((db, dir, config)) = setup(&rt, "cluster_code", "[[rooms]]\nname = \"pit\"\ngame = \"duel\"\n") else { return };
     let mut a = start_node(&db.url, &config, "node-a");
     let b = start_node(&db.url, &config, "node-b");
     assert_eq!(rooms(&a).len(), 1, "the first node up runs the room");
 
-    let (status, _, body) = http(a.addr, "POST", "/api/register", r#"{"name":"coder","game":"duel"}"#);
-    assert_eq!(status, 201, "{body}");
-    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
-    let (id, code) = (v["id"].as_str().unwrap().to_string(), v["code"].as_str().unwrap().to_string());
+    let (id, code) = register(&a, "coder", "duel");
     let upload = serde_json::json!({"user": id, "code": code, "lang": "python", "name": "marker", "source": MARKING_BOT});
     let (status, _, body) = http(a.addr, "POST", "/api/code", &upload.to_string());
     assert_eq!(status, 200, "{body}");
@@ -496,11 +489,7 @@ async fn marked(addr: SocketAddr, id: &str, code: &str) -> bool {
 #[test]
 fn a_program_follows_its_player_to_a_room_of_the_other_node() {
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let Some(db) = rt.block_on(Db::create("cluster_move")) else { return };
-    let dir = std::env::temp_dir().join(format!("snakepit-cluster-move-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("cluster.toml");
-    std::fs::write(&config, "[[rooms]]\nname = \"pit\"\ngame = \"duel\"\n").unwrap();
+    let Some((db, dir, config)) = setup(&rt, "cluster_move", "[[rooms]]\nname = \"pit\"\ngame = \"duel\"\n") else { return };
     let a = start_node(&db.url, &config, "node-a");
     let b = start_node(&db.url, &config, "node-b");
     assert_eq!(rooms(&a).len(), 1, "the first node up runs the room");
@@ -508,10 +497,7 @@ fn a_program_follows_its_player_to_a_room_of_the_other_node() {
     assert_eq!(status, 201, "{body}");
     assert!(rooms(&b).iter().any(|r| r["name"] == "den"), "a room created on a node runs there");
 
-    let (status, _, body) = http(a.addr, "POST", "/api/register", r#"{"name":"mover","game":"duel"}"#);
-    assert_eq!(status, 201, "{body}");
-    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
-    let (id, code) = (v["id"].as_str().unwrap().to_string(), v["code"].as_str().unwrap().to_string());
+    let (id, code) = register(&a, "mover", "duel");
     let upload = serde_json::json!({"user": id, "code": code, "lang": "python", "name": "marker", "source": MARKING_BOT});
     let (status, _, body) = http(a.addr, "POST", "/api/code", &upload.to_string());
     assert_eq!(status, 200, "{body}");
@@ -545,11 +531,7 @@ fn a_program_follows_its_player_to_a_room_of_the_other_node() {
 #[test]
 fn two_nodes_and_two_workers_share_one_store() {
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let Some(db) = rt.block_on(Db::create("cluster_all")) else { return };
-    let dir = std::env::temp_dir().join(format!("snakepit-cluster-all-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("cluster.toml");
-    std::fs::write(&config, "[[rooms]]\nname = \"arena\"\ngame = \"snakebattle\"\n").unwrap();
+    let Some((db, dir, config)) = setup(&rt, "cluster_all", "[[rooms]]\nname = \"arena\"\ngame = \"snakebattle\"\n") else { return };
     let mut a = start_node(&db.url, &config, "node-a");
     let b = start_node(&db.url, &config, "node-b");
     assert_eq!((rooms(&a).len(), rooms(&b).len()), (1, 0));
