@@ -470,26 +470,21 @@ proptest! {
         cr in pairs(CARROTS_KEYS),
         du in pairs(DUEL_KEYS),
     ) {
-        if let Ok(s) = snakebattle::Settings::from_pairs(borrowed(&sb)) {
-            let back: Vec<(String, String)> = s.to_pairs().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-            prop_assert_eq!(snakebattle::Settings::from_pairs(borrowed(&back)), Ok(s));
+        // Each game's settings: what is accepted writes back to pairs
+        // that read as the same settings.
+        macro_rules! reads_back {
+            ($game:ident, $pairs:expr) => {
+                if let Ok(s) = $game::Settings::from_pairs(borrowed(&$pairs)) {
+                    let back: Vec<(String, String)> = s.to_pairs().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+                    prop_assert_eq!($game::Settings::from_pairs(borrowed(&back)), Ok(s));
+                }
+            };
         }
-        if let Ok(s) = hex::Settings::from_pairs(borrowed(&hx)) {
-            let back: Vec<(String, String)> = s.to_pairs().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-            prop_assert_eq!(hex::Settings::from_pairs(borrowed(&back)), Ok(s));
-        }
-        if let Ok(s) = multisnake::Settings::from_pairs(borrowed(&ms)) {
-            let back: Vec<(String, String)> = s.to_pairs().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-            prop_assert_eq!(multisnake::Settings::from_pairs(borrowed(&back)), Ok(s));
-        }
-        if let Ok(s) = carrots::Settings::from_pairs(borrowed(&cr)) {
-            let back: Vec<(String, String)> = s.to_pairs().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-            prop_assert_eq!(carrots::Settings::from_pairs(borrowed(&back)), Ok(s));
-        }
-        if let Ok(s) = duel::Settings::from_pairs(borrowed(&du)) {
-            let back: Vec<(String, String)> = s.to_pairs().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-            prop_assert_eq!(duel::Settings::from_pairs(borrowed(&back)), Ok(s));
-        }
+        reads_back!(snakebattle, sb);
+        reads_back!(hex, hx);
+        reads_back!(multisnake, ms);
+        reads_back!(carrots, cr);
+        reads_back!(duel, du);
     }
 
     /// Accepted settings start games that play: a replay header may carry
