@@ -116,6 +116,18 @@ fn check_replay<G: ReplayGame>(text: &str) {
     let _ = replay.resimulate(|_, _, _| {});
 }
 
+/// [`check_replay`] for the game called `name`.
+fn check_replay_of(name: &str, text: &str) {
+    match name {
+        "snakebattle" => check_replay::<snakebattle::SnakeBattle>(text),
+        "hex" => check_replay::<hex::Hex>(text),
+        "battlesnake" => check_replay::<battlesnake::Battlesnake>(text),
+        "carrots" => check_replay::<carrots::Carrots>(text),
+        "duel" => check_replay::<duel::Duel>(text),
+        _ => check_replay::<multisnake::Multisnake>(text),
+    }
+}
+
 /// Every game's reading of `text`, as `/replays/open` would try it.
 fn check_replay_any_game(text: &str) {
     if let Err(e) = Header::parse(text) {
@@ -347,14 +359,7 @@ proptest! {
     fn mutated_replays(game in 0usize..6, mutations in prop::collection::vec(mutation(), 1..6)) {
         let (name, text) = &valid_replays()[game];
         let text = mutate(text, &mutations);
-        match *name {
-            "snakebattle" => check_replay::<snakebattle::SnakeBattle>(&text),
-            "hex" => check_replay::<hex::Hex>(&text),
-            "battlesnake" => check_replay::<battlesnake::Battlesnake>(&text),
-            "carrots" => check_replay::<carrots::Carrots>(&text),
-            "duel" => check_replay::<duel::Duel>(&text),
-            _ => check_replay::<multisnake::Multisnake>(&text),
-        }
+        check_replay_of(name, &text);
         if let Ok(h) = Header::parse(&text) {
             prop_assert_eq!(h.players.len(), h.seats);
         }
@@ -369,14 +374,7 @@ proptest! {
         // The header's own line breaks stay in it: cut back to one line.
         let header = mutate(header, &mutations).replace(['\n', '\r'], "");
         let text = format!("{header}\n{ticks}");
-        match *name {
-            "snakebattle" => check_replay::<snakebattle::SnakeBattle>(&text),
-            "hex" => check_replay::<hex::Hex>(&text),
-            "battlesnake" => check_replay::<battlesnake::Battlesnake>(&text),
-            "carrots" => check_replay::<carrots::Carrots>(&text),
-            "duel" => check_replay::<duel::Duel>(&text),
-            _ => check_replay::<multisnake::Multisnake>(&text),
-        }
+        check_replay_of(name, &text);
     }
 
     /// Every game's action text: a value or an error, and a value has
