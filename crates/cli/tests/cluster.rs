@@ -524,6 +524,61 @@ fn a_program_follows_its_player_to_a_room_of_the_other_node() {
     rt.block_on(db.drop());
 }
 
+/// The room a player's page socket on `addr` shows them in, read from the
+/// page's first view (the socket is returned open: it holds the seat).
+async fn page_room(addr: SocketAddr, id: &str, code: &str) -> (String, Socket) {
+    let url = format!("ws://{addr}/ws/player?user={id}&code={code}");
+    let (mut page, _) = tokio_tungstenite::connect_async(url).await.expect("the page socket opens");
+    let until = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        match tokio::time::timeout_at(until, page.next()).await {
+            Ok(Some(Ok(Message::Text(t)))) if t.contains("\"type\":\"player\"") => {
+                let v: serde_json::Value = serde_json::from_str(&t).unwrap();
+                return (v["data"]["room"].as_str().unwrap().to_string(), page);
+            }
+            Ok(Some(Ok(_))) => {}
+            other => panic!("no view of the player: {other:?}"),
+        }
+    }
+}
+
+/// When every room of a game is full on both nodes, a player who arrives
+/// is seated all the same: the node they reached sends them to the other,
+/// which opens a room for them rather than sending them back.
+#[test]
+fn an_arrival_finds_a_seat_when_both_nodes_rooms_are_full() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let Some((db, dir, config)) = setup(&rt, "cluster_full", "[[rooms]]\nname = \"pit\"\ngame = \"duel\"\n") else { return };
+    let a = start_node(&db.url, &config, "node-a");
+    let b = start_node(&db.url, &config, "node-b");
+    assert_eq!(rooms(&a).len(), 1, "the first node up runs the room");
+    let (status, _, body) = http(b.addr, "POST", "/api/admin/rooms", r#"{"name":"den","game":"duel"}"#);
+    assert_eq!(status, 201, "{body}");
+    rt.block_on(async {
+        // Four people through node A fill both duels: two in each.
+        let mut pages = Vec::new();
+        let mut seated = Vec::new();
+        for name in ["p1", "p2", "p3", "p4"] {
+            let (id, code) = register(&a, name, "duel");
+            let (room, page) = page_room(a.addr, &id, &code).await;
+            seated.push(room);
+            pages.push(page);
+        }
+        seated.sort();
+        assert_eq!(seated, ["den", "den", "pit", "pit"]);
+        // A fifth, through either node, gets a room of their own.
+        for (name, node) in [("p5", &a), ("p6", &b)] {
+            let (id, code) = register(node, name, "duel");
+            let (room, page) = page_room(node.addr, &id, &code).await;
+            assert!(room != "pit" && room != "den", "{name} in {room}");
+            pages.push(page);
+        }
+    });
+    drop((a, b));
+    let _ = std::fs::remove_dir_all(&dir);
+    rt.block_on(db.drop());
+}
+
 /// The whole contest on one machine: two serve nodes and two workers on one
 /// PostgreSQL database. Workers play 2,000 queued games while one node is
 /// killed with SIGKILL: its room moves to the other node within the lease,

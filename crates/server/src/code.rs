@@ -111,6 +111,9 @@ pub enum StartError {
     /// The player's room runs on another node of the cluster, at this URL:
     /// the program starts there (`POST /api/code/start` on that node).
     Elsewhere(String),
+    /// A build of the player's program is running already; the program
+    /// takes its seat when it is built.
+    Building,
     /// Anything else, in words.
     Failed(String),
 }
@@ -119,6 +122,7 @@ impl std::fmt::Display for StartError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StartError::Elsewhere(url) => write!(f, "the player's room runs on {url}"),
+            StartError::Building => f.write_str("a build of this program is running already; it starts once built"),
             StartError::Failed(why) => f.write_str(why),
         }
     }
@@ -172,6 +176,12 @@ async fn start_built(
         crate::rooms::Route::Remote(url) => return Err(StartError::Elsewhere(url)),
         crate::rooms::Route::Unavailable(why) => return Err(why.into()),
     }
+    // Taken before this start counts, so that a refused one does not make
+    // the running build's start stale.
+    let building = match (&built, &program.build_check_line) {
+        (None, Some(_)) => Some(Building::take(&player.id).ok_or(StartError::Building)?),
+        _ => None,
+    };
     let this_start = {
         let mut starts = starts();
         let n = starts.entry(player.id.clone()).or_default();
@@ -188,6 +198,7 @@ async fn start_built(
                 // wait for the build's first move.
                 let st = st.clone();
                 tokio::spawn(async move {
+                    let _building = building;
                     let limits = MatchSettings::for_game(&player.game).limits;
                     let latest = || is_latest(&player.id, this_start);
                     // A failed build keeps nothing: the run line then builds
@@ -406,25 +417,26 @@ pub(crate) async fn player(st: &Arc<AppState>, user: &str, code: &str) -> Result
     st.store.authenticate(user, code).await?.ok_or_else(unauthorized)
 }
 
-/// The players whose saved program is being compiled: one save at a time
-/// each, so that one player's saves cannot take every place of
+/// The players whose program is being compiled or checked (at a save, or
+/// before a start takes its seat): one at a time each, so that one
+/// player's saves and starts cannot take every place of
 /// [`snakepit_bots::source::BUILDS_AT_ONCE`] from everyone else.
-static SAVES_BUILDING: std::sync::Mutex<std::collections::BTreeSet<String>> = std::sync::Mutex::new(std::collections::BTreeSet::new());
+static BUILDING: std::sync::Mutex<std::collections::BTreeSet<String>> = std::sync::Mutex::new(std::collections::BTreeSet::new());
 
-/// A player's place in [`SAVES_BUILDING`], given up on drop.
-struct SaveBuilding(String);
+/// A player's place in [`BUILDING`], given up on drop.
+struct Building(String);
 
-impl SaveBuilding {
+impl Building {
     /// The player's place, unless a save of theirs holds it.
-    fn take(player_id: &str) -> Option<SaveBuilding> {
-        let mut building = SAVES_BUILDING.lock().unwrap_or_else(|e| e.into_inner());
-        building.insert(player_id.to_string()).then(|| SaveBuilding(player_id.to_string()))
+    fn take(player_id: &str) -> Option<Building> {
+        let mut building = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
+        building.insert(player_id.to_string()).then(|| Building(player_id.to_string()))
     }
 }
 
-impl Drop for SaveBuilding {
+impl Drop for Building {
     fn drop(&mut self) {
-        SAVES_BUILDING.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.0);
+        BUILDING.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.0);
     }
 }
 
@@ -567,8 +579,8 @@ pub async fn post_code(
     // The language known, and a Java program with a class to run.
     let program = SourceProgram::new(&p.game, &u.lang, &u.source).map_err(bad)?;
     let _building = match program.build_check_line.as_ref().or(program.syntax_check_line.as_ref()) {
-        Some(_) => Some(SaveBuilding::take(&p.id).ok_or_else(|| {
-            AppError::Client(StatusCode::TOO_MANY_REQUESTS, "your last save is still being compiled: wait for its answer".into())
+        Some(_) => Some(Building::take(&p.id).ok_or_else(|| {
+            AppError::Client(StatusCode::TOO_MANY_REQUESTS, "your program is still being compiled (a save or a start): wait for that to finish".into())
         })?),
         None => None,
     };
@@ -610,6 +622,7 @@ pub async fn post_start(
     match start(&st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row).await {
         Ok(Some((room, seat))) => Ok(Json(serde_json::json!({ "room": room, "seat": seat })).into_response()),
         Ok(None) => Ok((StatusCode::ACCEPTED, Json(serde_json::json!({ "building": true })) ).into_response()),
+        Err(e @ StartError::Building) => Err(AppError::Client(StatusCode::TOO_MANY_REQUESTS, format!("not started again: {e}"))),
         Err(e) => Err(AppError::Client(StatusCode::CONFLICT, format!("not started: {e}"))),
     }
 }

@@ -244,7 +244,9 @@ pub struct Limits {
     /// keep-alive); longer than the slowest request (a program's build at
     /// save takes up to a minute).
     pub http_idle_ms: u64,
-    /// A seat whose player has had no connection this long goes to a bot.
+    /// A seat whose player has had no connection this long goes to a bot
+    /// (between two duel or Multisnake games already after
+    /// `room::ABSENT_BETWEEN_GAMES_RELEASE_MS`, if that is shorter).
     pub seat_release_ms: u64,
     /// Finished games of built-in bots only that a room keeps (its latest).
     pub bot_games_kept_per_room: u32,

@@ -312,9 +312,10 @@ const OPEN_AT_ONCE_MAX: usize = 2;
 /// The longest a visitor may take to send a replay file.
 const OPEN_UPLOAD_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
-/// Files received for `/replays/open` at once (each at most
-/// [`OPEN_BYTES_MAX`], so this bounds their memory), one per address, so
-/// that a few slow uploads from one place keep nobody else out.
+/// Files received or waiting to be re-simulated for `/replays/open` at
+/// once (each at most [`OPEN_BYTES_MAX`], so this bounds their memory),
+/// one upload per address, so that a few slow uploads from one place keep
+/// nobody else out.
 const OPEN_UPLOADS_MAX: usize = 4;
 
 /// How long a received file waits for a place to be re-simulated before
@@ -350,11 +351,11 @@ pub struct OpenForm {
 /// here and kept nowhere. A file that does not replay is answered 400 with
 /// the reason (the line and what is wrong with it), and one that would cost
 /// more than [`OPEN_BUDGET`] with what it asks for. Each address sends one
-/// file at a time (429 for a second), at most `OPEN_UPLOADS_MAX` are
-/// received at once (503 before the file is read when they are all busy),
-/// each within `OPEN_UPLOAD_WAIT`; then at most `OPEN_AT_ONCE_MAX` are
-/// re-simulated at once, a file waiting up to `OPEN_SIMULATION_WAIT` for
-/// its turn.
+/// file at a time (429 for a second), at most `OPEN_UPLOADS_MAX` files are
+/// held at once, being received or re-simulated (503 before the file is
+/// read when they are all taken), each received within `OPEN_UPLOAD_WAIT`;
+/// at most `OPEN_AT_ONCE_MAX` are re-simulated at once, a file waiting up
+/// to `OPEN_SIMULATION_WAIT` for its turn.
 pub async fn open(
     State(st): Shared,
     axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<crate::ws::PeerAddr>,
@@ -382,10 +383,14 @@ pub async fn open(
         Ok(Err(e)) => return text_response(StatusCode::PAYLOAD_TOO_LARGE, format!("The file could not be read (at most {OPEN_BYTES_MAX} bytes): {e}\n")),
         Err(_) => return text_response(StatusCode::REQUEST_TIMEOUT, "The file took too long to arrive.\n".to_string()),
     };
-    drop((upload, uploading));
+    // The address may send its next file; this one's place among those
+    // received is kept until its page is made, so that at most
+    // `OPEN_UPLOADS_MAX` files are held in memory.
+    drop(uploading);
     let Ok(Ok(_permit)) = tokio::time::timeout(OPEN_SIMULATION_WAIT, st.pages.opening.acquire()).await else {
         return busy();
     };
+    let _upload = upload;
     // Decoding and re-simulating a large file takes a while: off the async
     // workers.
     let page = tokio::task::spawn_blocking(move || {

@@ -166,13 +166,21 @@ fn permit(st: &Arc<AppState>, ip: IpPermit) -> Result<Permit, Box<Response>> {
     Ok(Permit { _all: all, ip })
 }
 
+/// What a socket is for: a player's seat (a bot or a page) or a room (a
+/// spectator).
+#[derive(Clone, Copy)]
+enum Target<'a> {
+    Player(&'a str),
+    Room(&'a str),
+}
+
 /// Where a socket goes: `None` to serve it here, or the response (a proxy
 /// to the node that runs its room, or why it cannot be served).
 async fn elsewhere(
     st: &Arc<AppState>,
     headers: &HeaderMap,
     uri: &Uri,
-    route: impl std::future::Future<Output = Result<Route, snakepit_store::StoreError>>,
+    target: Target<'_>,
     ws: WebSocketUpgrade,
     max_message_bytes: usize,
     ip: IpPermit,
@@ -180,14 +188,22 @@ async fn elsewhere(
     if st.rooms.cluster().is_none() {
         return Ok((ws, ip));
     }
-    match route.await {
+    let route = match target {
+        Target::Player(id) => st.rooms.route_player(id).await,
+        Target::Room(name) => st.rooms.route_room(name).await,
+    };
+    match route {
         Ok(Route::Local) => Ok((ws, ip)),
-        // Forwarded by a node whose view was older (the room moved since),
-        // or by a client that only says so: serving it here would seat the
-        // player in a second room, and forwarding it again could loop.
-        Ok(Route::Remote(_)) if headers.contains_key(FORWARDED_HEADER) => {
-            Err((StatusCode::SERVICE_UNAVAILABLE, "this room runs on another node now: reconnect").into_response())
-        }
+        // Forwarded here, but the room is elsewhere: a node whose view was
+        // older (the room moved since), or a client that only says so.
+        // Forwarding it again could loop. A player in no room yet was sent
+        // here to be seated (the other node had no seat either): this node
+        // seats them or opens a room. One who sits in a room elsewhere is
+        // refused, or they would sit in two.
+        Ok(Route::Remote(_)) if headers.contains_key(FORWARDED_HEADER) => match target {
+            Target::Player(id) if matches!(st.store.seat(id).await, Ok(None)) => Ok((ws, ip)),
+            _ => Err((StatusCode::SERVICE_UNAVAILABLE, "this room runs on another node now: reconnect").into_response()),
+        },
         Ok(Route::Remote(base)) => Err(proxy(st, ws, &base, uri, max_message_bytes, ip).await),
         Ok(Route::Unavailable(why)) => Err((StatusCode::SERVICE_UNAVAILABLE, why).into_response()),
         Err(e) => Err(AppError::from(e).into_response()),
@@ -467,7 +483,7 @@ async fn player_socket(
         Err(r) => return r,
     };
     let max = st.cfg.limits.max_message_bytes;
-    let (ws, ip) = match elsewhere(&st, &headers, &uri, st.rooms.route_player(&player.id), ws, max, ip).await {
+    let (ws, ip) = match elsewhere(&st, &headers, &uri, Target::Player(&player.id), ws, max, ip).await {
         Ok(ok) => ok,
         Err(r) => return r,
     };
@@ -494,7 +510,7 @@ pub async fn spectator_socket(
         Ok(ip) => ip,
         Err(r) => return *r,
     };
-    let (ws, ip) = match elsewhere(&st, &headers, &uri, st.rooms.route_room(&name), ws, SPECTATOR_MESSAGE_BYTES, ip).await {
+    let (ws, ip) = match elsewhere(&st, &headers, &uri, Target::Room(&name), ws, SPECTATOR_MESSAGE_BYTES, ip).await {
         Ok(ok) => ok,
         Err(r) => return r,
     };

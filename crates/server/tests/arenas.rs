@@ -315,6 +315,18 @@ async fn a_player_compiles_one_save_at_a_time() {
     // Once answered, the player saves again.
     let (s4, b4) = save(&id, &code, &starter).await;
     assert_eq!(s4, 200, "{b4}");
+    // Starting a saved C program builds it first, under the same bound: a
+    // second start while that build runs is refused, as is a save.
+    let (s5, b5) = save(&id, &code, SLOW_TO_COMPILE_C).await;
+    assert_eq!(s5, 200, "{b5}");
+    let credentials = serde_json::json!({ "user": id, "code": code }).to_string();
+    let (s6, b6) = http(addr, "POST", "/api/code/start", Some(&credentials), None).await;
+    assert_eq!(s6, 202, "{b6}");
+    let (s7, b7) = http(addr, "POST", "/api/code/start", Some(&credentials), None).await;
+    assert_eq!(s7, 429, "{b7}");
+    assert!(b7.contains("running already"), "{b7}");
+    let (s8, b8) = save(&id, &code, &starter).await;
+    assert_eq!(s8, 429, "{b8}");
     server.shutdown().await;
 }
 
