@@ -462,6 +462,7 @@ pub fn parse_response_head(head: &[u8]) -> Result<ResponseHead, HttpError> {
         .next()
         .filter(|s| s.len() == 3 && s.bytes().all(|b| b.is_ascii_digit()))
         .and_then(|s| s.parse().ok())
+        .filter(|&status: &u16| status >= 100)
         .filter(|_| version.starts_with("HTTP/1."))
         .ok_or_else(|| bad(format!("not an HTTP/1 status line: {:?}", cut(status_line))))?;
     let (mut length, mut chunked, mut keep_alive) = (None, false, version == "HTTP/1.1");
@@ -923,6 +924,7 @@ mod tests {
             "HTTP/1.1 +200 OK\r\n\r\n",
             "HTTP/1.1 0200 OK\r\n\r\n",
             "HTTP/1.1 20 OK\r\n\r\n",
+            "HTTP/1.1 099 Low\r\n\r\n",
             "HTTP/2 200 OK\r\n\r\n",
             "HTTP/1.1 200 OK\r\nContent-Length: +5\r\n\r\n",
             "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n",

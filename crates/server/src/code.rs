@@ -498,7 +498,12 @@ async fn syntax_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) -
     match &check.status {
         Ok(reply) if reply.line.trim() == "0" => Ok(()),
         Ok(reply) => Err(refused(format!("it does not parse (exit status {})", reply.line.trim()))),
-        Err(fault) => Err(refused(format!("checking it failed: {fault}"))),
+        // The checker only reads the program: a checker that fails is the
+        // server's trouble, not the program's.
+        Err(fault) => {
+            tracing::warn!("a syntax check failed: {fault}");
+            Err(AppError::Client(StatusCode::SERVICE_UNAVAILABLE, "not saved: the program could not be checked just now; try again".into()))
+        }
     }
 }
 
