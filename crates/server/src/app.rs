@@ -344,7 +344,7 @@ async fn api_register(
     headers: HeaderMap,
     Json(r): Json<Register>,
 ) -> Result<impl IntoResponse, AppError> {
-    if !st.sign_ups.take(peer.0.ip(), std::time::Instant::now()) {
+    if !st.sign_ups.take(peer.limit_key(), std::time::Instant::now()) {
         let why = format!(
             "too many sign-ups from your address (at most {} an hour); try again later",
             st.cfg.limits.registrations_per_ip_per_hour

@@ -369,7 +369,7 @@ pub async fn open(
         let why = "Other replays are being opened right now; try again in a moment.\n";
         text_response(StatusCode::SERVICE_UNAVAILABLE, why.to_string())
     };
-    let ip = peer.0.ip();
+    let ip = peer.limit_key();
     if !st.pages.uploading.lock().unwrap_or_else(|e| e.into_inner()).insert(ip) {
         let why = "Your previous replay file is still being received; open one file at a time.\n";
         return text_response(StatusCode::TOO_MANY_REQUESTS, why.to_string());
@@ -462,7 +462,7 @@ pub async fn fork(
     }
     // Each fork is a game a worker plays and a game kept: bounded per
     // address, as sign-ups are (a refused request costs nothing).
-    if !st.forks.take(peer.0.ip(), std::time::Instant::now()) {
+    if !st.forks.take(peer.limit_key(), std::time::Instant::now()) {
         let per_hour = st.cfg.limits.forks_per_ip_per_hour;
         return Err(AppError::Client(StatusCode::TOO_MANY_REQUESTS, format!("at most {per_hour} forks an hour from one address; try again later")));
     }

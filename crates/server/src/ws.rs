@@ -104,7 +104,7 @@ impl SocketsPerIp {
 
     /// A place for one more socket from `peer`, or a 429 that says why.
     fn take(&self, peer: &PeerAddr) -> Result<IpPermit, Box<Response>> {
-        let ip = peer.0.ip();
+        let ip = peer.limit_key();
         let refused = || {
             let why = format!("too many connections from your address (at most {})", self.max);
             Box::new((StatusCode::TOO_MANY_REQUESTS, why).into_response())
@@ -225,6 +225,28 @@ impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, Ling
     }
 }
 
+impl PeerAddr {
+    /// The address that per-address limits count this peer under; see
+    /// [`limit_key`].
+    pub fn limit_key(&self) -> IpAddr {
+        limit_key(self.0.ip())
+    }
+}
+
+/// The address per-address limits count `ip` under: an IPv4 address as it
+/// is (also when it comes as an IPv4-mapped IPv6 address), an IPv6 address
+/// by its /64 network, which one subscriber usually holds whole; counting
+/// each of its addresses apart would give one client endless places.
+pub fn limit_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & !((1u128 << 64) - 1))),
+        },
+    }
+}
+
 /// Whether a connection has become a WebSocket (shared by the connection
 /// and its handlers). Plain HTTP connections are dropped after
 /// `limits.http_idle_ms` without a byte from the client; WebSockets are
@@ -305,7 +327,7 @@ impl axum::serve::Listener for Lingering {
         loop {
             // The plain listener's accept retries and logs accept errors.
             let (stream, addr) = axum::serve::Listener::accept(&mut self.listener).await;
-            let Some(slot) = self.take(addr.ip()) else {
+            let Some(slot) = self.take(limit_key(addr.ip())) else {
                 // Never waited for: the accept loop serves everyone.
                 let _ = stream.try_write(TOO_MANY_CONNECTIONS);
                 tracing::debug!(%addr, "connection refused: too many from its address");
@@ -878,7 +900,18 @@ fn read_error(error: &str, max_message_bytes: usize) -> (Option<u16>, String) {
 
 #[cfg(test)]
 mod tests {
-    use super::{CLOSE_REASON_BYTES_MAX, close_reason, read_error};
+    use super::{CLOSE_REASON_BYTES_MAX, close_reason, limit_key, read_error};
+
+    #[test]
+    fn ipv6_peers_are_counted_by_their_network() {
+        let key = |s: &str| limit_key(s.parse().unwrap()).to_string();
+        assert_eq!(key("203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("::ffff:203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::");
+        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff::9"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("::1"), "::");
+    }
 
     #[test]
     fn close_reasons_fit_a_close_frame() {
