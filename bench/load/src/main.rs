@@ -94,7 +94,13 @@ async fn main() -> anyhow::Result<()> {
     // hold them all.
     let config = dir.join("load.toml");
     let per_ip = args.bots + 64;
-    std::fs::write(&config, format!("[limits]\nsockets_per_ip = {per_ip}\nconnections_per_ip = {per_ip}\nmax_connections = {}\n", per_ip.max(20_000)))?;
+    std::fs::write(
+        &config,
+        format!(
+            "[limits]\nsockets_per_ip = {per_ip}\nconnections_per_ip = {per_ip}\nmax_connections = {all}\nconnections_max = {all}\n",
+            all = per_ip.max(20_000)
+        ),
+    )?;
     let mut child = tokio::process::Command::new(&args.server)
         .args(["serve", "--bind", "127.0.0.1", "--port", "0", "--config"])
         .arg(&config)

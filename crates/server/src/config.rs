@@ -239,6 +239,10 @@ pub struct Limits {
     /// HTTP and WebSockets); more are closed at once. As for
     /// `sockets_per_ip`, behind a reverse proxy or a shared address raise it.
     pub connections_per_ip: usize,
+    /// Simultaneous TCP connections in all; more are closed at once, so
+    /// that the process keeps descriptors for its database and its bots'
+    /// pipes. Keep it well under the open-files limit.
+    pub connections_max: usize,
     /// A connection that is not a WebSocket is closed after this long
     /// without a byte from its client (an unfinished request, an idle
     /// keep-alive); longer than the slowest request (a program's build at
@@ -318,6 +322,7 @@ impl Default for Limits {
             max_connections: 20_000,
             sockets_per_ip: 64,
             connections_per_ip: 512,
+            connections_max: 16_000,
             http_idle_ms: 300_000,
             seat_release_ms: 600_000,
             bot_games_kept_per_room: 200,

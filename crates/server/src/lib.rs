@@ -114,7 +114,8 @@ impl Server {
         let stop = Arc::new(Notify::new());
         let app = app::router(state.clone());
         let per_ip = state.cfg.limits.sockets_per_ip;
-        let (connections_per_ip, http_idle_ms) = (state.cfg.limits.connections_per_ip, state.cfg.limits.http_idle_ms);
+        let limits = &state.cfg.limits;
+        let (connections_per_ip, connections_max, http_idle_ms) = (limits.connections_per_ip, limits.connections_max, limits.http_idle_ms);
         let stopped = stop.clone();
         let task = tokio::spawn(async move {
             // Each socket knows its peer's address (ConnectInfo) and the
@@ -122,7 +123,7 @@ impl Server {
             // connections are held to limits.connections_per_ip and
             // limits.http_idle_ms, and close gracefully (ws::Lingering).
             let app = app.layer(axum::Extension(ws::SocketsPerIp::new(per_ip))).into_make_service_with_connect_info::<ws::PeerAddr>();
-            let listener = ws::Lingering::new(listener, connections_per_ip, http_idle_ms);
+            let listener = ws::Lingering::new(listener, connections_per_ip, connections_max, http_idle_ms);
             let serve = axum::serve(listener, app).with_graceful_shutdown(async move { stopped.notified().await });
             if let Err(e) = serve.await {
                 tracing::error!("server stopped: {e}");

@@ -285,32 +285,52 @@ const LINGER_MS: u64 = 1000;
 /// could hold connections until the process runs out of descriptors and
 /// nobody else gets in. So one address holds at most
 /// `limits.connections_per_ip` connections (more are closed at once, with a
-/// 429 written if the socket takes it), and a connection that is not a
-/// WebSocket is ended after `limits.http_idle_ms` without a byte from its
-/// client.
+/// 429 written if the socket takes it), all addresses together at most
+/// `limits.connections_max` (503), which keeps descriptors for the
+/// database and the bots' pipes, and a connection that is not a WebSocket
+/// is ended after `limits.http_idle_ms` without a byte from its client.
 pub struct Lingering {
     listener: tokio::net::TcpListener,
-    open: Arc<Mutex<BTreeMap<IpAddr, usize>>>,
+    open: Arc<Mutex<OpenConnections>>,
     per_ip_max: usize,
+    total_max: usize,
     idle: Duration,
 }
 
+/// The connections open now, per address and in all.
+#[derive(Default)]
+struct OpenConnections {
+    by_ip: BTreeMap<IpAddr, usize>,
+    total: usize,
+}
+
 impl Lingering {
-    /// Wraps `listener`: at most `per_ip_max` connections per address (at
-    /// least one), plain HTTP connections idle for at most `idle_ms`.
-    pub fn new(listener: tokio::net::TcpListener, per_ip_max: usize, idle_ms: u64) -> Lingering {
-        Lingering { listener, open: Default::default(), per_ip_max: per_ip_max.max(1), idle: Duration::from_millis(idle_ms.max(1)) }
+    /// Wraps `listener`: at most `per_ip_max` connections per address and
+    /// `total_max` in all (each at least one), plain HTTP connections idle
+    /// for at most `idle_ms`.
+    pub fn new(listener: tokio::net::TcpListener, per_ip_max: usize, total_max: usize, idle_ms: u64) -> Lingering {
+        Lingering {
+            listener,
+            open: Default::default(),
+            per_ip_max: per_ip_max.max(1),
+            total_max: total_max.max(1),
+            idle: Duration::from_millis(idle_ms.max(1)),
+        }
     }
 
-    /// A place for one more connection from `ip`, if it has one left.
-    fn take(&self, ip: IpAddr) -> Option<ConnSlot> {
+    /// A place for one more connection from `ip`, or what to tell it.
+    fn take(&self, ip: IpAddr) -> Result<ConnSlot, &'static [u8]> {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        let n = open.entry(ip).or_insert(0);
+        if open.total >= self.total_max {
+            return Err(SERVER_FULL);
+        }
+        let n = open.by_ip.entry(ip).or_insert(0);
         if *n >= self.per_ip_max {
-            return None;
+            return Err(TOO_MANY_CONNECTIONS);
         }
         *n += 1;
-        Some(ConnSlot { ip, open: self.open.clone() })
+        open.total += 1;
+        Ok(ConnSlot { ip, open: self.open.clone() })
     }
 }
 
@@ -318,6 +338,9 @@ impl Lingering {
 /// socket takes it at once.
 const TOO_MANY_CONNECTIONS: &[u8] =
     b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\ncontent-length: 40\r\nconnection: close\r\n\r\ntoo many connections from your address\r\n";
+/// What a connection refused for the count of all is told.
+const SERVER_FULL: &[u8] =
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\ncontent-length: 45\r\nconnection: close\r\n\r\nthe server has all the connections it takes\r\n";
 
 impl axum::serve::Listener for Lingering {
     type Io = LingeringStream;
@@ -327,11 +350,14 @@ impl axum::serve::Listener for Lingering {
         loop {
             // The plain listener's accept retries and logs accept errors.
             let (stream, addr) = axum::serve::Listener::accept(&mut self.listener).await;
-            let Some(slot) = self.take(limit_key(addr.ip())) else {
-                // Never waited for: the accept loop serves everyone.
-                let _ = stream.try_write(TOO_MANY_CONNECTIONS);
-                tracing::debug!(%addr, "connection refused: too many from its address");
-                continue;
+            let slot = match self.take(limit_key(addr.ip())) {
+                Ok(slot) => slot,
+                Err(answer) => {
+                    // Never waited for: the accept loop serves everyone.
+                    let _ = stream.try_write(answer);
+                    tracing::debug!(%addr, "connection refused: {}", String::from_utf8_lossy(answer).lines().last().unwrap_or(""));
+                    continue;
+                }
             };
             let idle = Box::pin(tokio::time::sleep(self.idle));
             let stream = LingeringStream { stream: Some(stream), upgraded: Upgraded::default(), idle_for: self.idle, idle, _slot: slot };
@@ -347,16 +373,17 @@ impl axum::serve::Listener for Lingering {
 /// One connection's place in its address's count; dropping it frees it.
 struct ConnSlot {
     ip: IpAddr,
-    open: Arc<Mutex<BTreeMap<IpAddr, usize>>>,
+    open: Arc<Mutex<OpenConnections>>,
 }
 
 impl Drop for ConnSlot {
     fn drop(&mut self) {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = open.get_mut(&self.ip) {
+        open.total = open.total.saturating_sub(1);
+        if let Some(n) = open.by_ip.get_mut(&self.ip) {
             *n = n.saturating_sub(1);
             if *n == 0 {
-                open.remove(&self.ip);
+                open.by_ip.remove(&self.ip);
             }
         }
     }

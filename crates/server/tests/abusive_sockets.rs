@@ -348,6 +348,38 @@ async fn one_address_holding_unfinished_requests_shuts_out_only_itself() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_takes_at_most_connections_max_in_all() {
+    use tokio::io::AsyncWriteExt;
+    let mut cfg = config(temp_db("connsall"), 50);
+    cfg.limits.connections_max = 3;
+    let server = start(cfg).await;
+    let addr = server.addr;
+    // Three unfinished requests from three addresses take every place.
+    let mut held = Vec::new();
+    for from in ["127.0.0.3:0", "127.0.0.4:0", "127.0.0.5:0"] {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(from.parse().unwrap()).unwrap();
+        let mut s = socket.connect(addr).await.unwrap();
+        s.write_all(b"GET /api/rooms HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+        held.push(s);
+    }
+    let full = ask_from("127.0.0.6:0", addr, ROOMS_REQUEST).await;
+    assert!(full.starts_with("HTTP/1.1 503"), "{full:?}");
+    assert!(full.ends_with("the server has all the connections it takes\r\n"), "{full:?}");
+    drop(held.pop());
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let again = ask_from("127.0.0.6:0", addr, ROOMS_REQUEST).await;
+        if again.starts_with("HTTP/1.1 200") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "a freed place is taken again: {again:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_connections_close_unless_they_are_websockets() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut cfg = config(temp_db("connidle"), 50);
