@@ -620,6 +620,10 @@ pub async fn post_start(
     Json(c): Json<Credentials>,
 ) -> Result<axum::response::Response, AppError> {
     let p = player(&st, &c.user, &c.code).await?;
+    if arenas::text_parser(&p.game).is_none() {
+        let why = format!("{} players connect a bot; uploaded programs play carrots, duel and multisnake", p.game);
+        return Err(AppError::Client(StatusCode::BAD_REQUEST, why));
+    }
     crate::app::follow(st.rooms.route_player(&p.id).await?, &uri)?;
     let Some(row) = st.store.code(&p.id).await? else {
         return Err(AppError::Client(StatusCode::NOT_FOUND, "no saved program".into()));
