@@ -427,7 +427,7 @@ static BUILDING: std::sync::Mutex<std::collections::BTreeSet<String>> = std::syn
 struct Building(String);
 
 impl Building {
-    /// The player's place, unless a save of theirs holds it.
+    /// The player's place, unless a build or check of theirs holds it.
     fn take(player_id: &str) -> Option<Building> {
         let mut building = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
         building.insert(player_id.to_string()).then(|| Building(player_id.to_string()))

@@ -8,8 +8,8 @@
 //! any kind ([`SocketsPerIp`]). A client that breaks a limit gets a close
 //! frame that says which, and only its own session ends. Below the
 //! sockets, every TCP connection is held by [`Lingering`]: at most
-//! `limits.connections_per_ip` per address, and `limits.http_idle_ms`
-//! without a byte before it is a WebSocket.
+//! `limits.connections_per_ip` per address and `limits.connections_max` in
+//! all, and `limits.http_idle_ms` without a byte before it is a WebSocket.
 //!
 //! Spectators only receive: they are sent a frame when the room publishes a
 //! new one, never in reply to anything, and one that sends a message is
