@@ -72,6 +72,19 @@ fn setup(rt: &tokio::runtime::Runtime, tag: &str, rooms: &str) -> Option<(Db, st
     Some((db, dir, config))
 }
 
+/// Two nodes on a fresh database: node A runs the duel room "pit" (from
+/// the configuration), node B the duel room "den" (made there by the
+/// admin); `None` when no PostgreSQL server is at hand.
+fn two_duel_nodes(rt: &tokio::runtime::Runtime, tag: &str) -> Option<(Db, std::path::PathBuf, Node, Node)> {
+    let (db, dir, config) = setup(rt, tag, "[[rooms]]\nname = \"pit\"\ngame = \"duel\"\n")?;
+    let a = start_node(&db.url, &config, "node-a");
+    let b = start_node(&db.url, &config, "node-b");
+    assert_eq!(rooms(&a).len(), 1, "the first node up runs the room");
+    let (status, _, body) = http(b.addr, "POST", "/api/admin/rooms", r#"{"name":"den","game":"duel"}"#);
+    assert_eq!(status, 201, "{body}");
+    Some((db, dir, a, b))
+}
+
 /// Registers `name` for `game` through `node`; returns the id and code.
 fn register(node: &Node, name: &str, game: &str) -> (String, String) {
     let (status, _, body) = http(node.addr, "POST", "/api/register", &serde_json::json!({"name": name, "game": game}).to_string());
@@ -489,12 +502,7 @@ async fn marked(addr: SocketAddr, id: &str, code: &str) -> bool {
 #[test]
 fn a_program_follows_its_player_to_a_room_of_the_other_node() {
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let Some((db, dir, config)) = setup(&rt, "cluster_move", "[[rooms]]\nname = \"pit\"\ngame = \"duel\"\n") else { return };
-    let a = start_node(&db.url, &config, "node-a");
-    let b = start_node(&db.url, &config, "node-b");
-    assert_eq!(rooms(&a).len(), 1, "the first node up runs the room");
-    let (status, _, body) = http(b.addr, "POST", "/api/admin/rooms", r#"{"name":"den","game":"duel"}"#);
-    assert_eq!(status, 201, "{body}");
+    let Some((db, dir, a, b)) = two_duel_nodes(&rt, "cluster_move") else { return };
     assert!(rooms(&b).iter().any(|r| r["name"] == "den"), "a room created on a node runs there");
 
     let (id, code) = register(&a, "mover", "duel");
@@ -548,12 +556,7 @@ async fn page_room(addr: SocketAddr, id: &str, code: &str) -> (String, Socket) {
 #[test]
 fn an_arrival_finds_a_seat_when_both_nodes_rooms_are_full() {
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let Some((db, dir, config)) = setup(&rt, "cluster_full", "[[rooms]]\nname = \"pit\"\ngame = \"duel\"\n") else { return };
-    let a = start_node(&db.url, &config, "node-a");
-    let b = start_node(&db.url, &config, "node-b");
-    assert_eq!(rooms(&a).len(), 1, "the first node up runs the room");
-    let (status, _, body) = http(b.addr, "POST", "/api/admin/rooms", r#"{"name":"den","game":"duel"}"#);
-    assert_eq!(status, 201, "{body}");
+    let Some((db, dir, a, b)) = two_duel_nodes(&rt, "cluster_full") else { return };
     rt.block_on(async {
         // Four people through node A fill both duels: two in each.
         let mut pages = Vec::new();
