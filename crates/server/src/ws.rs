@@ -417,7 +417,8 @@ impl tokio::io::AsyncRead for LingeringStream {
             Err(e) => return Poll::Ready(Err(e)),
         };
         match read {
-            Poll::Ready(Ok(())) if buf.filled().len() > before => {
+            // A WebSocket's reads (every bot's answer) need no timer.
+            Poll::Ready(Ok(())) if buf.filled().len() > before && !self.upgraded.is_set() => {
                 let next = tokio::time::Instant::now() + self.idle_for;
                 self.idle.as_mut().reset(next);
                 Poll::Ready(Ok(()))
