@@ -295,15 +295,26 @@ async fn a_too_large_message_gets_its_close_reason() {
 /// Sends `request` from a socket bound to `from` and reads the answer to
 /// its end (or until 10 s pass).
 async fn ask_from(from: &str, addr: SocketAddr, request: &str) -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let socket = tokio::net::TcpSocket::new_v4().unwrap();
-    socket.bind(from.parse().unwrap()).unwrap();
-    let mut s = socket.connect(addr).await.unwrap();
-    s.write_all(request.as_bytes()).await.unwrap();
+    use tokio::io::AsyncReadExt;
+    let mut s = send_from(from, addr, request).await;
     let mut got = Vec::new();
     let _ = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut got)).await;
     String::from_utf8_lossy(&got).into_owned()
 }
+
+/// A connection from a socket bound to `from` (any 127.0.0.0/8 address is
+/// this machine's) that has sent `request`.
+async fn send_from(from: &str, addr: SocketAddr, request: &str) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(from.parse().unwrap()).unwrap();
+    let mut s = socket.connect(addr).await.unwrap();
+    s.write_all(request.as_bytes()).await.unwrap();
+    s
+}
+
+/// A request whose head never ends.
+const UNFINISHED_REQUEST: &str = "GET /api/rooms HTTP/1.1\r\nHost: x\r\n";
 
 const ROOMS_REQUEST: &str = "GET /api/rooms HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
 
@@ -323,7 +334,7 @@ async fn served_within_5_s(from: &str, addr: SocketAddr) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_address_holding_unfinished_requests_shuts_out_only_itself() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncReadExt;
     let mut cfg = config(temp_db("connsip"), 50);
     cfg.limits.connections_per_ip = 8;
     let server = start(cfg).await;
@@ -331,9 +342,7 @@ async fn one_address_holding_unfinished_requests_shuts_out_only_itself() {
     // Eight requests from 127.0.0.1 that never finish hold its places.
     let mut held = Vec::new();
     for _ in 0..8 {
-        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-        s.write_all(b"GET /api/rooms HTTP/1.1\r\nHost: x\r\n").await.unwrap();
-        held.push(s);
+        held.push(send_from("127.0.0.1:0", addr, UNFINISHED_REQUEST).await);
     }
     // The ninth is told why and closed.
     let refused = ask_from("127.0.0.1:0", addr, ROOMS_REQUEST).await;
@@ -355,7 +364,6 @@ async fn one_address_holding_unfinished_requests_shuts_out_only_itself() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_server_takes_at_most_connections_max_in_all() {
-    use tokio::io::AsyncWriteExt;
     let mut cfg = config(temp_db("connsall"), 50);
     cfg.limits.connections_max = 3;
     let server = start(cfg).await;
@@ -363,11 +371,7 @@ async fn the_server_takes_at_most_connections_max_in_all() {
     // Three unfinished requests from three addresses take every place.
     let mut held = Vec::new();
     for from in ["127.0.0.3:0", "127.0.0.4:0", "127.0.0.5:0"] {
-        let socket = tokio::net::TcpSocket::new_v4().unwrap();
-        socket.bind(from.parse().unwrap()).unwrap();
-        let mut s = socket.connect(addr).await.unwrap();
-        s.write_all(b"GET /api/rooms HTTP/1.1\r\nHost: x\r\n").await.unwrap();
-        held.push(s);
+        held.push(send_from(from, addr, UNFINISHED_REQUEST).await);
     }
     let full = ask_from("127.0.0.6:0", addr, ROOMS_REQUEST).await;
     assert!(full.starts_with("HTTP/1.1 503"), "{full:?}");
@@ -386,8 +390,7 @@ async fn idle_connections_close_unless_they_are_websockets() {
     let addr = server.addr;
     let mut watcher = spectator(addr, "hex").await.unwrap();
     // Half a request, then nothing: closed after the idle time.
-    let mut half = tokio::net::TcpStream::connect(addr).await.unwrap();
-    half.write_all(b"GET /api/rooms HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    let mut half = send_from("127.0.0.1:0", addr, UNFINISHED_REQUEST).await;
     let sent = Instant::now();
     let mut buf = [0u8; 64];
     let read = tokio::time::timeout(Duration::from_secs(10), half.read(&mut buf)).await;
