@@ -285,12 +285,16 @@ test('the room page draws a Hex room: pieces, players and their piece counts', {
   }
   assert.ok(panel.canvas.w > 100 && panel.canvas.w === panel.canvas.h);
 
-  // The picture changes as the bots play.
+  // The picture changes as the bots play. A field where no one can move
+  // stands still until the engine restarts it (`still_restart_ticks`, 30
+  // ticks), so the wait allows for that.
   const png1 = await page.evaluate(() => document.getElementById('board').toDataURL('image/png'));
   await page.waitForFunction((t0) => window.__snakepit.frame.tick >= t0 + 5, panel.tick, { timeout: 15000 });
-  await page.waitForTimeout(400);
-  const png2 = await page.evaluate(() => document.getElementById('board').toDataURL('image/png'));
-  assert.notEqual(png1, png2, 'the board pixels changed');
+  await until(async () => (await page.evaluate(() => document.getElementById('board').toDataURL('image/png'))) !== png1, {
+    timeout: 15000,
+    every: 200,
+    what: 'the board pixels to change',
+  });
 
   await page.screenshot({ path: '/tmp/snakepit-hex-room.png' });
   assert.deepEqual(unexpectedErrors(b.problems), []);

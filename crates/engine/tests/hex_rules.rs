@@ -289,6 +289,7 @@ fn event_text(e: &Event) -> String {
         Event::Restarted { reason } => match reason {
             Restart::NoPieces(s) => format!("restart: {} has no pieces", l(*s)),
             Restart::BoardFull => "restart: the board is full".to_string(),
+            Restart::Still => "restart: nothing moved".to_string(),
         },
         Event::Ignored { seat, action, why } => {
             let why = match why {
@@ -1699,6 +1700,113 @@ fn codenjoy_restart_keeps_walls() {
             ☼☼☼☼☼☼
             A: pieces=1 score=0
             B: pieces=1 score=10
+        "#]],
+    );
+}
+
+#[test]
+fn still_field_restarts_everyone() {
+    // Only A can move (a jump into the corner), and A does not: a field
+    // that stays still for `still_restart_ticks` restarts at the next tick,
+    // scores kept. A move in between starts the count again.
+    check(
+        r#"
+        game: still_restart_ticks=3
+        ☼☼☼☼☼
+        ☼.#A☼
+        ☼#AA☼
+        ☼#BB☼
+        ☼☼☼☼☼
+        A: score=40
+        B: score=20
+        > x2
+        > A=J3,1L
+        > x4
+        "#,
+        expect![[r#"
+            tick 1: -
+            tick 2: -
+            tick 3: A=J3,1L
+              A jumped [3,1] to [1,1]
+            tick 4: -
+            tick 5: -
+            tick 6: -
+            tick 7: -
+              restart: nothing moved
+              A placed at [2,1]
+              B placed at [2,3]
+            ☼☼☼☼☼
+            ☼.A.☼
+            ☼...☼
+            ☼.B.☼
+            ☼☼☼☼☼
+            A: pieces=1 score=40
+            B: pieces=1 score=20
+        "#]],
+    );
+}
+
+#[test]
+fn codenjoy_still_field_stays() {
+    // Upstream has no such rule: the same field stays as it is.
+    check(
+        r#"
+        game: profile=codenjoy
+        ☼☼☼☼☼
+        ☼.#A☼
+        ☼#AA☼
+        ☼#BB☼
+        ☼☼☼☼☼
+        > x40
+        "#,
+        expect![[r#"
+            tick 1: -
+            tick 2: -
+            tick 3: -
+            tick 4: -
+            tick 5: -
+            tick 6: -
+            tick 7: -
+            tick 8: -
+            tick 9: -
+            tick 10: -
+            tick 11: -
+            tick 12: -
+            tick 13: -
+            tick 14: -
+            tick 15: -
+            tick 16: -
+            tick 17: -
+            tick 18: -
+            tick 19: -
+            tick 20: -
+            tick 21: -
+            tick 22: -
+            tick 23: -
+            tick 24: -
+            tick 25: -
+            tick 26: -
+            tick 27: -
+            tick 28: -
+            tick 29: -
+            tick 30: -
+            tick 31: -
+            tick 32: -
+            tick 33: -
+            tick 34: -
+            tick 35: -
+            tick 36: -
+            tick 37: -
+            tick 38: -
+            tick 39: -
+            tick 40: -
+            ☼☼☼☼☼
+            ☼.#A☼
+            ☼#AA☼
+            ☼#BB☼
+            ☼☼☼☼☼
+            A: pieces=3 score=0
+            B: pieces=2 score=0
         "#]],
     );
 }

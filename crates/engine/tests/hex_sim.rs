@@ -39,8 +39,14 @@ fn setup(seed: u64) -> (Settings, Map, usize) {
     // come from.
     let players = if seed.is_multiple_of(5) { 1 } else { 2 + (seed % 10) as usize };
     let per_field = players.to_string();
-    let settings =
-        Settings::from_pairs([("profile", profile), ("players_per_field", per_field.as_str())]).expect("valid settings");
+    // Still fields are rare among random movers: a short count in a
+    // quarter of the games makes the rule fire.
+    let still = (1 + seed % 3).to_string();
+    let mut pairs = vec![("profile", profile), ("players_per_field", per_field.as_str())];
+    if seed % 4 == 1 {
+        pairs.push(("still_restart_ticks", still.as_str()));
+    }
+    let settings = Settings::from_pairs(pairs).expect("valid settings");
     let map = if seed.is_multiple_of(2) && players > 1 {
         Map::default_map()
     } else {
@@ -146,6 +152,11 @@ fn check_tick(before: &Hex, after: &Hex, actions: &[Action], events: &[Event]) -
     after.check_invariants()?;
     let seats = after.seats();
     let restarted = events.iter().any(|e| matches!(e, Event::Restarted { .. }));
+    // The still count follows the cells, and so does its restart.
+    let still_want = if restarted || before.cells() != after.cells() { 0 } else { before.still_ticks() + 1 };
+    if after.still_ticks() != still_want {
+        return Err(format!("still for {} ticks, expected {still_want}", after.still_ticks()));
+    }
     // Piece counts replayed from the events.
     let mut count: Vec<i64> = before.players().iter().map(|p| i64::from(p.pieces)).collect();
     count.resize(seats, 0);
@@ -161,6 +172,10 @@ fn check_tick(before: &Hex, after: &Hex, actions: &[Action], events: &[Event]) -
                     && (!before.players()[s].present || before.players()[s].pieces != 0)
                 {
                     return Err(format!("restart blames seat {s}, which had pieces or was absent"));
+                }
+                let limit = before.settings().still_restart_ticks;
+                if reason == Restart::Still && (limit == 0 || before.still_ticks() < limit) {
+                    return Err(format!("a still restart after {} still ticks (limit {limit})", before.still_ticks()));
                 }
                 count.iter_mut().for_each(|c| *c = 0);
             }
@@ -265,13 +280,13 @@ type Script = Vec<(Option<Presence>, Vec<Action>)>;
 
 /// Plays one seed's game; returns the checksums after every tick, the
 /// moves and presence changes, and counts of interesting events.
-fn play(seed: u64) -> (Vec<u64>, Script, [u32; 5]) {
+fn play(seed: u64) -> (Vec<u64>, Script, [u32; 6]) {
     let (settings, map, players) = setup(seed);
     let mut game = Hex::new(settings, map, players / 2, seed).expect("the game starts");
     let mut rng = Rng::new(seed ^ 0x9e37_79b9);
     let mut sums = Vec::with_capacity(TICKS);
     let mut script = Vec::with_capacity(TICKS);
-    let mut seen = [0u32; 5];
+    let mut seen = [0u32; 6];
     let mut fork: Option<Hex> = None;
     for tick in 1..=TICKS {
         // The first ticks fill the field.
@@ -288,7 +303,8 @@ fn play(seed: u64) -> (Vec<u64>, Script, [u32; 5]) {
                 Event::Captured { .. } => seen[0] += 1,
                 Event::WallFormed { .. } => seen[1] += 1,
                 Event::Restarted { reason: Restart::BoardFull } => seen[2] += 1,
-                Event::Restarted { .. } => seen[3] += 1,
+                Event::Restarted { reason: Restart::Still } => seen[5] += 1,
+                Event::Restarted { reason: Restart::NoPieces(_) } => seen[3] += 1,
                 Event::Neutralised { .. } => seen[4] += 1,
                 _ => {}
             }
@@ -321,12 +337,12 @@ fn seeded_games_keep_invariants_and_replay() {
     let seeds = seeds();
     // Two halves on two threads: the games are independent.
     let halves: Vec<Vec<u64>> = vec![seeds.iter().copied().step_by(2).collect(), seeds.iter().copied().skip(1).step_by(2).collect()];
-    let totals: Vec<[u32; 5]> = std::thread::scope(|scope| {
+    let totals: Vec<[u32; 6]> = std::thread::scope(|scope| {
         let handles: Vec<_> = halves
             .iter()
             .map(|half| {
                 scope.spawn(move || {
-                    let mut total = [0u32; 5];
+                    let mut total = [0u32; 6];
                     for &seed in half {
                         let (sums, script, seen) = play(seed);
                         // Re-run from the setup and the recorded moves, sent
@@ -352,10 +368,10 @@ fn seeded_games_keep_invariants_and_replay() {
             .collect();
         handles.into_iter().map(|h| h.join().expect("a simulation thread panicked")).collect()
     });
-    let seen: Vec<u32> = (0..5).map(|i| totals.iter().map(|t| t[i]).sum()).collect();
+    let seen: Vec<u32> = (0..6).map(|i| totals.iter().map(|t| t[i]).sum()).collect();
     if seeds.len() > 1 {
         // The games must actually reach the interesting rules.
-        let names = ["captures", "walls", "full-board restarts", "no-piece restarts", "neutralised pieces"];
+        let names = ["captures", "walls", "full-board restarts", "no-piece restarts", "neutralised pieces", "still restarts"];
         for (name, n) in names.iter().zip(&seen) {
             assert!(*n >= 20, "only {n} {name} in all games: {seen:?}");
             eprintln!("{n} {name}");

@@ -708,7 +708,13 @@ impl ReplayGame for Hex {
     }
 
     fn from_setup(settings: &[(String, String)], map: &[String], seats: usize, seed: u64) -> Result<Self, SetupError> {
-        let settings = Settings::from_pairs(settings.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        // A replay lists every setting of its day; one that lists the
+        // others but not `still_restart_ticks` was played before that rule
+        // existed, so without it.
+        let has = |key: &str| settings.iter().any(|(k, _)| k == key);
+        let before_still = has("restart_clears_walls") && !has("still_restart_ticks");
+        let pairs = settings.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+        let settings = Settings::from_pairs(pairs.chain(before_still.then_some(("still_restart_ticks", "0"))))
             .map_err(|e| SetupError::Settings(e.to_string()))?;
         let map = Map::parse(&map.join("\n")).map_err(|e| {
             // The map's message starts with "line N: "; in a replay the
@@ -724,6 +730,20 @@ impl ReplayGame for Hex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn replays_from_before_the_still_rule_play_without_it() {
+        let map = Map::default_map().to_text().lines().map(str::to_string).collect::<Vec<_>>();
+        let pairs = |list: &[(&str, &str)]| list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
+        let old = pairs(&[("profile", "seed"), ("points_win", "30"), ("points_lose", "10"), ("restart_clears_walls", "true"), ("players_per_field", "11")]);
+        let game = <Hex as ReplayGame>::from_setup(&old, &map, 2, 1).unwrap();
+        assert_eq!(game.settings().still_restart_ticks, 0);
+        // A header that names only what it changes gets today's defaults.
+        let short = pairs(&[("profile", "seed")]);
+        assert_eq!(<Hex as ReplayGame>::from_setup(&short, &map, 2, 1).unwrap().settings().still_restart_ticks, 30);
+        let now = <Hex as ReplayGame>::from_setup(&Hex::new(Settings::default(), Map::default_map(), 2, 1).unwrap().settings_pairs(), &map, 2, 1);
+        assert_eq!(now.unwrap().settings().still_restart_ticks, 30);
+    }
 
     #[test]
     fn join_commas_matches_upstream_replacements() {

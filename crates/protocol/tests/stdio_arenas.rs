@@ -60,7 +60,7 @@ fn hex_state_line() {
     let first = game.pieces_of(0)[0];
     game.step(&[hx::Action::clone_to(first, Dir::Right), hx::Action::Skip]);
     expect![[r#######"
-        {"game":"hex","tick":1,"you":0,"width":6,"height":6,"wrap":false,"cells":["######","#....#","#.00.#","#..0.#","#....#","######"],"snakes":[],"players":[{"seat":0,"present":true,"score":60,"pieces":[[2,2],[3,2],[3,3]]},{"seat":1,"present":true,"score":0,"pieces":[]}],"rules":{"players_per_field":11,"points_lose":10,"points_win":30,"profile":"seed","restart_clears_walls":true}}
+        {"game":"hex","tick":1,"you":0,"width":6,"height":6,"wrap":false,"cells":["######","#....#","#.00.#","#..0.#","#....#","######"],"snakes":[],"players":[{"seat":0,"present":true,"score":60,"pieces":[[2,2],[3,2],[3,3]]},{"seat":1,"present":true,"score":0,"pieces":[]}],"rules":{"players_per_field":11,"points_lose":10,"points_win":30,"profile":"seed","restart_clears_walls":true,"still_restart_ticks":30}}
     "#######]]
     .assert_eq(&game.json_input(0).unwrap());
 }

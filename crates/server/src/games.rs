@@ -426,6 +426,10 @@ impl RoomGame for HexRoom {
                             vec![NotePart::Seat(*s), NotePart::Text(" has no pieces left: everyone starts again".into())]
                         }
                         hex::Restart::BoardFull => vec![NotePart::Text("the board is full: everyone starts again".into())],
+                        hex::Restart::Still => {
+                            let ticks = self.game.settings().still_restart_ticks;
+                            vec![NotePart::Text(format!("nothing moved for {ticks} ticks: everyone starts again"))]
+                        }
                     };
                     report.notes.push(note);
                 }

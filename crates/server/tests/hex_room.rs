@@ -113,3 +113,27 @@ async fn an_absent_player_leaves_the_hex_field() {
     }
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_field_where_nothing_moves_starts_again() {
+    // One player alone who never moves: the field stands still, and after
+    // `still_restart_ticks` everyone starts again, which the room says.
+    let mut cfg = config(temp_db("hexstill"), 30);
+    cfg.hex.fill_bots = Vec::new();
+    cfg.hex.settings.insert("still_restart_ticks".into(), "3".into());
+    let server = start(cfg).await;
+    let addr = server.addr;
+    let (id, code, _) = register_for(addr, "statue", "hex").await;
+    let mut spectator = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/room/hex")).await.unwrap().0;
+    let _ws = connect_bot(addr, &id, &code).await;
+    let mut seen = None;
+    for _ in 0..200 {
+        let Some(frame) = next_text(&mut spectator, Duration::from_secs(5)).await else { break };
+        if frame.contains("nothing moved for 3 ticks: everyone starts again") {
+            seen = Some(frame);
+            break;
+        }
+    }
+    assert!(seen.is_some(), "no still restart in 200 frames");
+    server.shutdown().await;
+}

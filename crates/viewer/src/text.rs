@@ -434,6 +434,7 @@ impl TerminalView for Hex {
                 format!("{} has no pieces left: everyone starts again", s(seat))
             }
             Event::Restarted { reason: Restart::BoardFull } => "the board is full: everyone starts again".to_string(),
+            Event::Restarted { reason: Restart::Still } => "nothing moved for a while: everyone starts again".to_string(),
             Event::Ignored { seat, action, why } => {
                 format!("{} {}: {}", s(seat), hex::command_text(action), hex::ignored_text(*why))
             }

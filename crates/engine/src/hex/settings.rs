@@ -2,7 +2,8 @@
 //!
 //! `seed` follows seed 001 and is the default (a lost piece costs 10);
 //! `codenjoy` follows upstream Codenjoy since 2021 (a lost piece costs 100,
-//! and walls formed in a game stay after everyone restarts). Every rule on
+//! and walls formed in a game stay after everyone restarts; a field where
+//! nothing moves stays as it is). Every rule on
 //! which they differ is a field, so an organiser can mix them. Settings
 //! travel as `key=value` pairs (command line, config files, replay headers)
 //! and are validated once, by [`Settings::from_pairs`].
@@ -14,9 +15,11 @@ use crate::settings::{parse_flag, parse_num};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
     /// Seed 001: +30 per piece gained, -10 per piece lost, a restart
-    /// clears the walls formed during the game.
+    /// clears the walls formed during the game, and a field where nothing
+    /// changed for 30 ticks restarts.
     Seed,
-    /// Upstream Codenjoy: -100 per piece lost, formed walls stay.
+    /// Upstream Codenjoy: -100 per piece lost, formed walls stay, a still
+    /// field stays still.
     Codenjoy,
 }
 
@@ -56,6 +59,12 @@ pub struct Settings {
     /// Whether a restart turns the walls formed by collisions back into
     /// empty cells (the map's own walls always stay).
     pub restart_clears_walls: bool,
+    /// Everyone restarts once no cell of the field has changed for this
+    /// many ticks while a player holds a seat; 0 never. Without it a field
+    /// can freeze for good: an empty cell that only walls and the pieces of
+    /// a player who stopped moving border is never taken, so the board is
+    /// never full.
+    pub still_restart_ticks: u32,
     /// Seats of one field: [`crate::hex::Hex::join`] refuses a player beyond
     /// this. 11 keeps every board unambiguous: a viewer sees the other ten
     /// players in ten distinct glyphs (from the 12th player on, upstream
@@ -72,6 +81,7 @@ impl Settings {
                 points_win: 30,
                 points_lose: 10,
                 restart_clears_walls: true,
+                still_restart_ticks: 30,
                 players_per_field: 11,
             },
             Profile::Codenjoy => Settings {
@@ -79,6 +89,7 @@ impl Settings {
                 points_win: 30,
                 points_lose: 100,
                 restart_clears_walls: false,
+                still_restart_ticks: 0,
                 players_per_field: 11,
             },
         }
@@ -120,6 +131,7 @@ impl Settings {
             "points_win" => self.points_win = int(key, value)?,
             "points_lose" => self.points_lose = int(key, value)?,
             "restart_clears_walls" => self.restart_clears_walls = parse_flag(key, value)?,
+            "still_restart_ticks" => self.still_restart_ticks = parse_num(key, value)?,
             "players_per_field" => self.players_per_field = parse_num(key, value)?,
             _ => return Err(SettingsError::UnknownKey(key.to_string())),
         }
@@ -134,6 +146,7 @@ impl Settings {
             ("points_win", self.points_win.to_string()),
             ("points_lose", self.points_lose.to_string()),
             ("restart_clears_walls", self.restart_clears_walls.to_string()),
+            ("still_restart_ticks", self.still_restart_ticks.to_string()),
             ("players_per_field", self.players_per_field.to_string()),
         ]
     }
@@ -172,6 +185,7 @@ mod tests {
             vec![("players_per_field", "0")],
             vec![("players_per_field", "101")],
             vec![("restart_clears_walls", "maybe")],
+            vec![("still_restart_ticks", "-1")],
             vec![("colour", "red")],
         ] {
             assert!(Settings::from_pairs(bad.clone()).is_err(), "{bad:?}");

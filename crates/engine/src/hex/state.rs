@@ -45,6 +45,8 @@ pub enum Restart {
     NoPieces(SeatIdx),
     /// No empty cell was left.
     BoardFull,
+    /// No cell changed for `still_restart_ticks` ticks.
+    Still,
 }
 
 /// Why a move was ignored.
@@ -235,6 +237,9 @@ pub struct Hex {
     players: Vec<Player>,
     tick: u64,
     rng: Rng,
+    /// Ticks in a row, up to the last one, after which every cell was as
+    /// before it.
+    still_ticks: u32,
 }
 
 pub use crate::game::NewGameError;
@@ -259,6 +264,7 @@ impl Hex {
             players: (0..seats).map(|_| Player { present: true, ..Player::default() }).collect(),
             tick: 0,
             rng: Rng::new(seed),
+            still_ticks: 0,
         };
         game.stage_placement(&[], &mut TickScratch::default(), &mut Vec::new());
         Ok(game)
@@ -297,6 +303,11 @@ impl Hex {
     /// The cell at `p`; off the board reads as a wall.
     pub fn cell(&self, p: Pos) -> Cell {
         self.map.index(p).map_or(Cell::Wall, |i| self.cells[i])
+    }
+
+    /// Ticks in a row, up to the last one, in which no cell changed.
+    pub fn still_ticks(&self) -> u32 {
+        self.still_ticks
     }
 
     /// The seats, in join order.
@@ -365,6 +376,7 @@ impl Hex {
             }
         }
         self.players = players;
+        self.still_ticks = 0;
         for p in &mut self.players {
             p.pieces = 0;
         }
@@ -395,13 +407,16 @@ impl Hex {
 
     /// Upstream's tick step 2, checked before any move of this tick (as
     /// upstream does): a player without pieces, or a full board, restarts
-    /// everyone.
+    /// everyone. So does a field that stood still for
+    /// `still_restart_ticks`, a rule of ours (see [`Settings`]).
     fn stage_restart(&mut self, _: &[Action], t: &mut TickScratch, ev: &mut Vec<Event>) {
         let no_pieces = self.players.iter().position(|p| p.present && p.placed && p.pieces == 0);
         let anyone = self.players.iter().any(|p| p.present);
+        let still_max = self.settings.still_restart_ticks;
         let reason = match no_pieces {
             Some(seat) => Restart::NoPieces(seat),
             None if anyone && !self.cells.contains(&Cell::Empty) => Restart::BoardFull,
+            None if anyone && still_max > 0 && self.still_ticks >= still_max => Restart::Still,
             None => return,
         };
         ev.push(Event::Restarted { reason });
@@ -677,6 +692,22 @@ impl Game for Hex {
         for stage in STAGES {
             (stage.run)(self, actions, &mut scratch, &mut ev);
         }
+        // Each change of a cell has its event (the simulation tests hold
+        // the events to the cells), so the events tell a still tick.
+        let changed = ev.iter().any(|e| {
+            matches!(
+                e,
+                Event::Left { .. }
+                    | Event::Restarted { .. }
+                    | Event::Cloned { .. }
+                    | Event::Jumped { .. }
+                    | Event::WallFormed { .. }
+                    | Event::JumpLost { .. }
+                    | Event::Captured { .. }
+                    | Event::Placed { .. }
+            )
+        });
+        self.still_ticks = if changed { 0 } else { self.still_ticks.saturating_add(1) };
         debug_assert_eq!(self.check_invariants(), Ok(()));
         ev
     }
@@ -689,6 +720,9 @@ impl Game for Hex {
         let mut h = Checksum::default();
         h.u64(self.tick);
         h.bytes(&self.rng.position().to_le_bytes());
+        // `still_ticks` is left out: it follows from the cells of earlier
+        // ticks, which their checksums cover, and leaving it out keeps the
+        // checksums of replays recorded before it existed.
         for c in &self.cells {
             h.u64(match *c {
                 Cell::Empty => 0,
