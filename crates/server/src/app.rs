@@ -65,6 +65,47 @@ impl PerAddressRate {
     }
 }
 
+/// Keys that hold one place each at a time (a player's build, an address's
+/// upload): a second [`take`](Self::take) of a key fails while the first
+/// place is held, and the place is given up when its [`Held`] drops, on
+/// every path out of a handler.
+pub(crate) struct OneEach<K: Ord> {
+    held: std::sync::Mutex<std::collections::BTreeSet<K>>,
+}
+
+impl<K: Ord + Clone> OneEach<K> {
+    pub(crate) const fn new() -> OneEach<K> {
+        OneEach { held: std::sync::Mutex::new(std::collections::BTreeSet::new()) }
+    }
+
+    /// The key's place, unless it is held.
+    pub(crate) fn take(&self, key: K) -> Option<Held<'_, K>> {
+        // A panic while the lock was held leaves a set that is still whole.
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        // `then`, not `then_some`: a place made and dropped here would give
+        // up the holder's key (and lock the set twice).
+        held.insert(key.clone()).then(|| Held { of: self, key })
+    }
+}
+
+impl<K: Ord + Clone> Default for OneEach<K> {
+    fn default() -> Self {
+        OneEach::new()
+    }
+}
+
+/// A place taken in a [`OneEach`].
+pub(crate) struct Held<'a, K: Ord> {
+    of: &'a OneEach<K>,
+    key: K,
+}
+
+impl<K: Ord> Drop for Held<'_, K> {
+    fn drop(&mut self) {
+        self.of.held.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.key);
+    }
+}
+
 /// Addresses a [`PerAddressRate`] remembers at most.
 const RATE_ADDRESSES_MAX: usize = 10_000;
 
@@ -637,6 +678,17 @@ mod tests {
         assert_eq!(why(""), "400 a name cannot be empty or only spaces");
         assert_eq!(why("a\u{7}b"), "400 a name has 1 to 40 characters and no control characters");
         assert_eq!(why(&"x".repeat(41)), "400 a name has 1 to 40 characters and no control characters");
+    }
+
+    #[test]
+    fn one_place_per_key_until_it_is_dropped() {
+        let places: OneEach<&str> = OneEach::new();
+        let ann = places.take("ann").expect("a free place");
+        assert!(places.take("ann").is_none(), "held");
+        let bob = places.take("bob").expect("another key");
+        drop(ann);
+        assert!(places.take("ann").is_some(), "given up on drop");
+        drop(bob);
     }
 
     #[test]

@@ -31,7 +31,7 @@
 //! takes over the snake at the next tick, from the position as it stands
 //! (both formats give the whole state every tick).
 
-use crate::app::{AppError, AppState, check_name};
+use crate::app::{AppError, AppState, OneEach, check_name};
 use crate::arenas::{self, AnswerParser};
 use crate::room::{CONN_QUEUE_LEN, ConnKind, Outgoing, PlayerRef, RoomInput};
 use snakepit_store::{CodeRow, Player};
@@ -179,7 +179,7 @@ async fn start_built(
     // Taken before this start counts, so that a refused one does not make
     // the running build's start stale.
     let building = match (&built, &program.build_check_line) {
-        (None, Some(_)) => Some(Building::take(&player.id).ok_or(StartError::Building)?),
+        (None, Some(_)) => Some(BUILDING.take(player.id.clone()).ok_or(StartError::Building)?),
         _ => None,
     };
     let this_start = {
@@ -421,24 +421,7 @@ pub(crate) async fn player(st: &Arc<AppState>, user: &str, code: &str) -> Result
 /// before a start takes its seat): one at a time each, so that one
 /// player's saves and starts cannot take every place of
 /// [`snakepit_bots::source::BUILDS_AT_ONCE`] from everyone else.
-static BUILDING: std::sync::Mutex<std::collections::BTreeSet<String>> = std::sync::Mutex::new(std::collections::BTreeSet::new());
-
-/// A player's place in [`BUILDING`], given up on drop.
-struct Building(String);
-
-impl Building {
-    /// The player's place, unless a build or check of theirs holds it.
-    fn take(player_id: &str) -> Option<Building> {
-        let mut building = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
-        building.insert(player_id.to_string()).then(|| Building(player_id.to_string()))
-    }
-}
-
-impl Drop for Building {
-    fn drop(&mut self) {
-        BUILDING.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.0);
-    }
-}
+static BUILDING: OneEach<String> = OneEach::new();
 
 /// Compiling a program at save takes at most this long.
 const BUILD_CHECK_DEADLINE: Duration = Duration::from_secs(60);
@@ -584,7 +567,7 @@ pub async fn post_code(
     // The language known, and a Java program with a class to run.
     let program = SourceProgram::new(&p.game, &u.lang, &u.source).map_err(bad)?;
     let _building = match program.build_check_line.as_ref().or(program.syntax_check_line.as_ref()) {
-        Some(_) => Some(Building::take(&p.id).ok_or_else(|| {
+        Some(_) => Some(BUILDING.take(p.id.clone()).ok_or_else(|| {
             AppError::Client(StatusCode::TOO_MANY_REQUESTS, "your program is still being compiled (a save or a start): wait for that to finish".into())
         })?),
         None => None,

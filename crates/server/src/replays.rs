@@ -186,7 +186,7 @@ pub struct PageCache {
     /// Permits to receive a file for `/replays/open`.
     uploads: tokio::sync::Semaphore,
     /// The addresses sending a file for `/replays/open` now: one each.
-    uploading: std::sync::Mutex<std::collections::BTreeSet<std::net::IpAddr>>,
+    uploading: crate::app::OneEach<std::net::IpAddr>,
     pages: std::sync::Mutex<Pages>,
 }
 
@@ -322,18 +322,6 @@ const OPEN_UPLOADS_MAX: usize = 4;
 /// the visitor is asked to try again.
 const OPEN_SIMULATION_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// An address's place among those sending a file to `/replays/open`.
-struct Uploading<'a> {
-    pages: &'a PageCache,
-    ip: std::net::IpAddr,
-}
-
-impl Drop for Uploading<'_> {
-    fn drop(&mut self) {
-        self.pages.uploading.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.ip);
-    }
-}
-
 /// A replay file from the visitor's disk, as the replays page posts it.
 #[derive(Deserialize)]
 pub struct OpenForm {
@@ -370,11 +358,10 @@ pub async fn open(
         text_response(StatusCode::SERVICE_UNAVAILABLE, why.to_string())
     };
     let ip = peer.limit_key();
-    if !st.pages.uploading.lock().unwrap_or_else(|e| e.into_inner()).insert(ip) {
+    let Some(uploading) = st.pages.uploading.take(ip) else {
         let why = "Your previous replay file is still being received; open one file at a time.\n";
         return text_response(StatusCode::TOO_MANY_REQUESTS, why.to_string());
-    }
-    let uploading = Uploading { pages: &st.pages, ip };
+    };
     let Ok(upload) = st.pages.uploads.try_acquire() else {
         return busy();
     };
