@@ -53,7 +53,8 @@
 //! uid when the runner is root, a network namespace, a folder quota (an
 //! overlay on a tmpfs of the bot's own) when the runner is root, a seccomp
 //! filter and landlock. Each bot runs in a fresh folder of its own, with an
-//! environment of `PATH`, `HOME`, `TMPDIR` and `LANG` only.
+//! environment of `PATH`, `HOME`, `TMPDIR`, `LANG` and `PYTHONUNBUFFERED`
+//! only.
 //!
 //! [`ProcessBot::spawn`] is synchronous but must run inside a tokio runtime,
 //! on a thread that lives as long as the bot (any runtime worker does; not

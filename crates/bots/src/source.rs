@@ -13,10 +13,11 @@
 //!
 //! Java comes in two shapes. A class with `main` reads stdin and writes
 //! stdout like any other program. In a duel, a class that implements
-//! `java.util.function.Supplier<Integer>` and has no `main` is a KingOfBots
-//! bot as that arena takes it, unmodified: it runs under the harness of
-//! `starters/duel/java-harness`, which writes each round's input to
-//! `input.txt` and calls `get()` on a new instance.
+//! `java.util.function.Supplier<Integer>` is a KingOfBots bot as that arena
+//! takes it, unmodified (a `main` beside it is ignored, as there): it runs
+//! under the harness of `starters/duel/java-harness`, which writes each
+//! round's input to `input.txt` and calls `get()` on a new instance of a
+//! freshly loaded class.
 
 use std::fmt::Write as _;
 use std::io;
@@ -222,9 +223,13 @@ fn java(game: &str, source: &str) -> Result<SourceProgram, String> {
     // What `java` is told to run: names checked to be identifiers, so the
     // shell reads them as plain words.
     let runs;
-    if let Some(main) = shape.classes.iter().find(|c| c.has_main) {
+    // In a duel a `Supplier<Integer>` goes under the harness even when it
+    // has a `main` too: KingOfBots only ever calls `get()`, and a `main`
+    // there is the contestant's own test hook.
+    let supplier = shape.classes.iter().find(|c| c.supplier).filter(|_| game == "duel");
+    if let Some(main) = shape.classes.iter().find(|c| c.has_main).filter(|_| supplier.is_none()) {
         runs = qualified(&main.name);
-    } else if let Some(bot) = shape.classes.iter().find(|c| c.supplier).filter(|_| game == "duel") {
+    } else if let Some(bot) = supplier {
         // The harness's file and class sit beside the bot's.
         if shape.classes.iter().any(|c| c.name == "Harness") {
             return Err("the class that runs a KingOfBots bot is called Harness: give yours another name".to_string());
@@ -528,7 +533,7 @@ mod tests {
         check("duel", seed, "Bot.java Harness.java | Harness com.ilvxgee.botrunningsystem.utils.Bot");
         check("duel", "public class Mine implements Supplier<Integer> { public Integer get() { return 1; } }", "Mine.java Harness.java | Harness Mine");
         // A main wins over the harness: the program reads stdin itself.
-        check("duel", "class B implements java.util.function.Supplier<Integer> { public Integer get() { return 0; } public static void main(String[] a) {} }", "B.java | B");
+        check("duel", "class B implements java.util.function.Supplier<Integer> { public Integer get() { return 0; } public static void main(String[] a) {} }", "B.java Harness.java | Harness B");
         // Nested classes and methods named main elsewhere do not count.
         check("multisnake", "public class Outer { static class In { public static void main(String[] a) {} } }", "error: a Java program needs a class with `public static void main");
         check("multisnake", "public class Bot { int main = 0; }", "error:");

@@ -302,8 +302,8 @@ async fn python_bot_answers_many_requests_and_reads_its_files() {
     let folder = bot.folder().to_str().unwrap();
     let uid = bot.uid().unwrap_or(0);
     // HOME and the working directory are the bot's folder; the environment
-    // is PATH, HOME, TMPDIR and LANG only.
-    assert_eq!(who, format!("{folder}|{folder}|{uid}|4"));
+    // is PATH, HOME, TMPDIR, LANG and PYTHONUNBUFFERED only.
+    assert_eq!(who, format!("{folder}|{folder}|{uid}|5"));
     assert!(bot.take_stderr().lines.is_empty());
 }
 
@@ -345,6 +345,55 @@ async fn java_bot_runs_in_the_sandbox() {
     let remains = Remains::of(&bot);
     drop(bot);
     remains.assert_none();
+}
+
+/// A Python bot that never flushes is heard: the sandbox runs Python with
+/// unbuffered output, as CodeCarrots' server did for its example bot.
+#[tokio::test]
+async fn python_bots_need_not_flush() {
+    let cmd = BotCommand::new("python3").arg("no_flush.py").file(fixture("no_flush.py"));
+    let mut bot = ProcessBot::spawn(&cmd, &limits()).unwrap();
+    for i in 0..3 {
+        assert_eq!(bot.ask(&format!("{i}\n"), ANSWER).await.unwrap().line, format!("got {i}"));
+    }
+}
+
+/// The KingOfBots harness starts every move afresh, as upstream compiles
+/// the bot anew for each: static fields do not carry over, and what the
+/// bot prints to `System.out` goes to stderr instead of being read as its
+/// answer.
+#[tokio::test]
+async fn kingofbots_harness_starts_each_move_afresh() {
+    let classes = Path::new(env!("CARGO_TARGET_TMPDIR")).join("process-harness");
+    fs::create_dir_all(&classes).unwrap();
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../starters/duel/java-harness/Harness.java");
+    let javac = std::process::Command::new("javac")
+        .arg("-d")
+        .arg(&classes)
+        .arg(harness)
+        .arg(fixture("StaticBot.java"))
+        .status();
+    if !javac.is_ok_and(|s| s.success()) {
+        eprintln!("harness: skipped, no javac here");
+        return;
+    }
+    let cmd = BotCommand::new("java")
+        .args(BotCommand::JVM_ARGS_FOR_SANDBOX)
+        .args(["-cp", ".", "Harness", "StaticBot"])
+        .file(&classes);
+    let limits = SandboxLimits {
+        address_space_bytes_max: Some(512 * MIB),
+        processes_max: Some(64),
+        ..limits()
+    };
+    let mut bot = ProcessBot::spawn(&cmd, &limits).unwrap();
+    let mut debug = Vec::new();
+    for round in 0..3 {
+        let wait = if round == 0 { Duration::from_secs(20) } else { ANSWER };
+        assert_eq!(bot.ask("#input#\n", wait).await.unwrap().line, "1", "round {round}");
+        debug.extend(bot.take_stderr().lines);
+    }
+    assert_eq!(debug, vec!["debug: call 1"; 3]);
 }
 
 #[tokio::test]

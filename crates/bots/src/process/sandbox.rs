@@ -139,6 +139,10 @@ pub(crate) fn launch(
         .env("HOME", folder.path())
         .env("TMPDIR", folder.path())
         .env("LANG", "C.UTF-8")
+        // Python buffers stdout in a pipe, so a bot that writes its answer
+        // without flushing (as CodeCarrots' own example does, which its
+        // server ran unbuffered) would never be heard.
+        .env("PYTHONUNBUFFERED", "1")
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
