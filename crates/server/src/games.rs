@@ -119,6 +119,12 @@ pub trait RoomGame: Send + 'static {
     fn set_present(&mut self, seat: usize, present: bool);
     /// A seat's score in this game.
     fn score(&self, seat: usize) -> i64;
+    /// Whether a player's total on the leaderboard never goes below zero,
+    /// as Codenjoy keeps its scores. Elsewhere the total is the sum of the
+    /// points of the games played, negative ones too.
+    fn score_floored(&self) -> bool {
+        false
+    }
     /// Whether the score is a record rather than points (CodeCarrots: the
     /// longest length reached, which a snake's fresh start resets): the
     /// leaderboard then keeps each player's best, not a sum.
@@ -194,6 +200,10 @@ impl SnakeBattleRoom {
 }
 
 impl RoomGame for SnakeBattleRoom {
+    fn score_floored(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "snakebattle"
     }
@@ -382,6 +392,10 @@ impl HexRoom {
 }
 
 impl RoomGame for HexRoom {
+    fn score_floored(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "hex"
     }

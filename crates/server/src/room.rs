@@ -883,6 +883,7 @@ impl<G: RoomGame> Room<G> {
                 wins: count(&report.wins),
                 // A new record of this seating; the store keeps the best.
                 record: if record && now > s.baseline { now } else { 0 },
+                floored: self.game.score_floored(),
             };
             s.baseline = if record { s.baseline.max(now) } else { now };
             if d.score == 0 && d.deaths == 0 && d.kills == 0 && d.wins == 0 && d.record == 0 {

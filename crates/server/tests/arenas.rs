@@ -724,3 +724,42 @@ async fn the_carrots_leaderboard_keeps_the_longest_length_ever() {
     assert_eq!(board, first, "the best length is {first}, the snake is {shown} long now");
     server.shutdown().await;
 }
+
+/// A duel player's leaderboard total is the sum of the points of their
+/// games, as the room shows it, below zero too: only Codenjoy's games floor
+/// their totals at zero.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duel_total_is_the_sum_of_its_games_even_below_zero() {
+    let server = start(arena_config("duelsum", 50)).await;
+    let addr = server.addr;
+    let mut watcher = spectator(addr, "duel").await;
+    let (id, code, _) = register_for(addr, "stiff", "duel").await;
+    // A person who never steers: their snake runs into a wall, game after game.
+    let (_, _, _, _page) = seated(addr, &id, &code).await;
+    let mut shown = std::collections::BTreeSet::new();
+    let points_of = |m: &str| -> Option<i64> {
+        let v = json(m);
+        v["data"]["snakes"].as_array()?.iter().find(|s| s["name"] == "stiff")?["score"].as_i64()
+    };
+    let end = tokio::time::Instant::now() + Duration::from_secs(60);
+    while tokio::time::Instant::now() < end && shown.first().is_none_or(|&p| p > -4) {
+        let Some(m) = next_text(&mut watcher, Duration::from_secs(5)).await else { break };
+        shown.extend(points_of(&m));
+    }
+    assert!(shown.first().is_some_and(|&p| p <= -4), "two lost games: {shown:?}");
+    // The room writes its points within a second or so.
+    let mut total = None;
+    for _ in 0..50 {
+        let (status, body) = http(addr, "GET", "/api/leaderboard?game=duel", None, None).await;
+        assert_eq!(status, 200);
+        let rows = json(&body);
+        total = rows.as_array().unwrap().iter().find(|r| r["name"] == "stiff").and_then(|r| r["score"].as_i64());
+        if total.is_some_and(|t| t <= -4) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let total = total.expect("stiff is on the duel leaderboard");
+    assert!(total <= -4, "the total went below zero with the room's points: {total}, shown {shown:?}");
+    server.shutdown().await;
+}

@@ -103,7 +103,7 @@ pub struct ScoreRow {
 pub struct ScoreDelta {
     /// Player id.
     pub player_id: String,
-    /// Points (the stored total is floored at zero).
+    /// Points, added to the stored total.
     pub score: i64,
     /// Deaths.
     pub deaths: i64,
@@ -115,6 +115,24 @@ pub struct ScoreDelta {
     /// ever reached), the record the player has reached: the stored score
     /// becomes at least this. 0 for none.
     pub record: i64,
+    /// Whether the stored total is floored at zero once this delta is
+    /// added, as Codenjoy's scores are (SnakeBattle, Hex). Elsewhere the
+    /// total is the plain sum of the deltas, so that it is the sum of the
+    /// games' points and can go below zero.
+    pub floored: bool,
+}
+
+impl ScoreDelta {
+    /// The least the stored total may be after this delta.
+    pub(crate) fn total_min(&self) -> i64 {
+        if self.record != 0 {
+            self.record
+        } else if self.floored {
+            0
+        } else {
+            i64::MIN
+        }
+    }
 }
 
 /// A player's uploaded program.

@@ -184,8 +184,8 @@ impl Postgres {
             }
         }
         // The row is created only for a player that still exists (a failed
-        // insert would abort the whole batch), then updated so that the
-        // total, not the delta, is floored at zero.
+        // insert would abort the whole batch), then updated so that any
+        // floor applies to the total, not the delta.
         let create = tx
             .prepare(
                 "INSERT INTO scores (player_id, game) SELECT $1, $2 WHERE EXISTS (SELECT 1 FROM players WHERE id = $1)
@@ -194,13 +194,13 @@ impl Postgres {
             .await?;
         let update = tx
             .prepare(
-                "UPDATE scores SET score = GREATEST(0, score + $3, $7), deaths = deaths + $4, kills = kills + $5, wins = wins + $6
+                "UPDATE scores SET score = GREATEST(score + $3, $7), deaths = deaths + $4, kills = kills + $5, wins = wins + $6
                  WHERE player_id = $1 AND game = $2",
             )
             .await?;
         for d in deltas {
             tx.execute(&create, &[&d.player_id, &game]).await?;
-            tx.execute(&update, &[&d.player_id, &game, &d.score, &d.deaths, &d.kills, &d.wins, &d.record]).await?;
+            tx.execute(&update, &[&d.player_id, &game, &d.score, &d.deaths, &d.kills, &d.wins, &d.total_min()]).await?;
         }
         tx.commit().await?;
         Ok(ScoresWritten::Applied)

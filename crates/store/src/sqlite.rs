@@ -165,11 +165,11 @@ impl Sqlite {
             }
             {
                 // A row is created first and then updated, so that a
-                // negative delta is applied to the stored total and floored
-                // there (an upsert would floor the delta itself).
+                // negative delta is applied to the stored total and any
+                // floor applies there (an upsert would floor the delta).
                 let mut create = tx.prepare_cached("INSERT OR IGNORE INTO scores (player_id, game) VALUES (?1, ?2)")?;
                 let mut update = tx.prepare_cached(
-                    "UPDATE scores SET score = max(0, score + ?3, ?7), deaths = deaths + ?4, kills = kills + ?5, wins = wins + ?6
+                    "UPDATE scores SET score = max(score + ?3, ?7), deaths = deaths + ?4, kills = kills + ?5, wins = wins + ?6
                      WHERE player_id = ?1 AND game = ?2",
                 )?;
                 for d in &deltas {
@@ -178,7 +178,7 @@ impl Sqlite {
                         Err(e) if is_constraint(&e) => continue,
                         Err(e) => return Err(e.into()),
                     }
-                    update.execute(params![d.player_id, game, d.score, d.deaths, d.kills, d.wins, d.record])?;
+                    update.execute(params![d.player_id, game, d.score, d.deaths, d.kills, d.wins, d.total_min()])?;
                 }
             }
             tx.commit()?;

@@ -65,12 +65,19 @@ async fn players_scores_rooms(s: Store) {
     let b = s.add_player("bob", "duel").await.unwrap();
     assert_eq!(s.players().await.unwrap(), vec![a.clone(), b.clone()]);
 
-    let d = |score| ScoreDelta { player_id: a.id.clone(), score, deaths: 1, ..ScoreDelta::default() };
+    let d = |score| ScoreDelta { player_id: a.id.clone(), score, deaths: 1, floored: true, ..ScoreDelta::default() };
     s.add_scores("snakebattle", &[d(10), d(-3)]).await.unwrap();
     assert_eq!(s.leaderboard("snakebattle").await.unwrap()[0].score, 7);
     s.add_scores("snakebattle", &[d(-100)]).await.unwrap();
     let row = &s.leaderboard("snakebattle").await.unwrap()[0];
     assert_eq!((row.score, row.deaths, row.name.as_str()), (0, 3, "ann"));
+    // Without the floor the total is the plain sum, below zero too.
+    let plain = |score| ScoreDelta { player_id: a.id.clone(), score, ..ScoreDelta::default() };
+    s.add_scores("duel", &[plain(1), plain(-3)]).await.unwrap();
+    s.add_scores("duel", &[plain(5)]).await.unwrap();
+    assert_eq!(s.leaderboard("duel").await.unwrap()[0].score, 3);
+    s.add_scores("duel", &[plain(-4)]).await.unwrap();
+    assert_eq!(s.leaderboard("duel").await.unwrap()[0].score, -1);
     let w = ScoreDelta { player_id: b.id.clone(), score: 5, wins: 1, ..ScoreDelta::default() };
     s.add_scores("snakebattle", &[w]).await.unwrap();
     let names: Vec<_> = s.leaderboard("snakebattle").await.unwrap().into_iter().map(|r| r.name).collect();
@@ -89,7 +96,7 @@ async fn players_scores_rooms(s: Store) {
     s.save_room(&moved).await.unwrap();
     assert_eq!(s.rooms().await.unwrap(), vec![moved]);
     assert_eq!(s.reset_scores(Some("hex")).await.unwrap(), 0);
-    assert_eq!(s.reset_scores(None).await.unwrap(), 3);
+    assert_eq!(s.reset_scores(None).await.unwrap(), 4);
     assert!(s.leaderboard("snakebattle").await.unwrap().is_empty());
 }
 
