@@ -302,7 +302,18 @@ struct GameQuery {
 
 async fn api_leaderboard(State(st): Shared, Query(q): Query<GameQuery>) -> Result<impl IntoResponse, AppError> {
     let game = q.game.unwrap_or_else(|| "snakebattle".to_string());
+    known_game(&game)?;
     Ok(Json(st.store.leaderboard(&game).await?))
+}
+
+/// A game named in a request must be one of the server's, so that a typo
+/// is answered as one rather than with an empty list.
+fn known_game(game: &str) -> Result<(), AppError> {
+    if crate::rooms::GAMES.contains(&game) {
+        return Ok(());
+    }
+    let known = crate::rooms::GAMES.join(", ");
+    Err(AppError::Client(StatusCode::BAD_REQUEST, format!("unknown game {game:?} (the games are {known})")))
 }
 
 /// How many recent games of each rated player `/api/ratings` lists.
@@ -540,6 +551,9 @@ async fn admin_create_room(State(st): Shared, headers: HeaderMap, Json(r): Json<
     if !st.rooms.hosts(&game) {
         return Err(AppError::Client(StatusCode::BAD_REQUEST, format!("unknown game {game:?}")));
     }
+    if let Some(ms) = r.tick_ms {
+        crate::config::check_tick_ms(ms).map_err(|e| AppError::Client(StatusCode::BAD_REQUEST, e.to_string()))?;
+    }
     let h = st.rooms.create(&r.name, &game, r.tick_ms).await?;
     Ok((StatusCode::CREATED, Json(serde_json::json!({ "room": h.name }))))
 }
@@ -601,7 +615,8 @@ async fn admin_tick(
 ) -> Result<impl IntoResponse, AppError> {
     require_admin(&st, &headers)?;
     let h = room(&st, &name, &uri).await?;
-    let ms = t.tick_ms.clamp(crate::room::MIN_TICK_MS, crate::room::MAX_TICK_MS);
+    let ms = t.tick_ms;
+    crate::config::check_tick_ms(ms).map_err(|e| AppError::Client(StatusCode::BAD_REQUEST, e.to_string()))?;
     let _ = h.tx.send(RoomInput::SetTick(ms)).await;
     let paused = h.summary.borrow().paused;
     st.rooms.persist(&h, paused, ms).await?;
@@ -615,6 +630,9 @@ async fn admin_reset_scores(
 ) -> Result<impl IntoResponse, AppError> {
     require_admin(&st, &headers)?;
     let game = q.get("game").map(String::as_str);
+    if let Some(g) = game {
+        known_game(g)?;
+    }
     let n = st.store.reset_scores(game).await?;
     // The rooms of every node learn it when their next points are refused;
     // those here at once. Only the rooms whose scores went: the others'

@@ -368,6 +368,30 @@ impl Config {
         }
     }
 
+    /// Checks what the types do not: every tick period within
+    /// [`MIN_TICK_MS`](crate::room::MIN_TICK_MS) to
+    /// [`MAX_TICK_MS`](crate::room::MAX_TICK_MS), and no two `[[rooms]]`
+    /// of one name. A value out of range is an error, never quietly moved
+    /// into range: a typed `0` would otherwise tick a hundred times a
+    /// second.
+    pub fn check(&self) -> anyhow::Result<()> {
+        let mut ticks = vec![("[snakebattle] tick_ms".to_string(), self.snakebattle.tick_ms), ("[hex] tick_ms".to_string(), self.hex.tick_ms)];
+        for (game, a) in [("carrots", &self.carrots), ("duel", &self.duel), ("multisnake", &self.multisnake)] {
+            ticks.extend(a.tick_ms.map(|ms| (format!("[{game}] tick_ms"), ms)));
+        }
+        for r in &self.rooms {
+            ticks.extend(r.tick_ms.map(|ms| (format!("[[rooms]] {:?} tick_ms", r.name), ms)));
+        }
+        for (key, ms) in ticks {
+            check_tick_ms(ms).with_context(|| key)?;
+        }
+        let mut names = std::collections::BTreeSet::new();
+        for r in &self.rooms {
+            anyhow::ensure!(names.insert(r.name.as_str()), "two [[rooms]] are named {:?}", r.name);
+        }
+        Ok(())
+    }
+
     /// Applies `SNAKEPIT_*` overrides read through `get`.
     pub fn apply_env(&mut self, get: impl Fn(&str) -> Option<String>) -> anyhow::Result<()> {
         if let Some(v) = get("SNAKEPIT_BIND") {
@@ -396,9 +420,33 @@ impl Config {
     }
 }
 
+/// A tick period from a configuration or a request: an error names the
+/// range when it is out of it.
+pub fn check_tick_ms(ms: u64) -> anyhow::Result<()> {
+    use crate::room::{MAX_TICK_MS, MIN_TICK_MS};
+    anyhow::ensure!((MIN_TICK_MS..=MAX_TICK_MS).contains(&ms), "a tick of {ms} ms: ticks are {MIN_TICK_MS} to {MAX_TICK_MS} ms");
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ticks_out_of_range_and_twin_rooms_are_refused() {
+        let check = |text: &str| toml::from_str::<Config>(text).unwrap().check().map_err(|e| format!("{e:#}"));
+        assert_eq!(check("[duel]\ntick_ms = 10\n[[rooms]]\nname = \"a\"\ntick_ms = 60000\n"), Ok(()));
+        for (text, words) in [
+            ("[snakebattle]\ntick_ms = 1\n", "[snakebattle] tick_ms: a tick of 1 ms: ticks are 10 to 60000 ms"),
+            ("[hex]\ntick_ms = 0\n", "[hex] tick_ms: a tick of 0 ms"),
+            ("[carrots]\ntick_ms = 60001\n", "[carrots] tick_ms: a tick of 60001 ms"),
+            ("[[rooms]]\nname = \"f\"\ntick_ms = 5\n", "[[rooms]] \"f\" tick_ms: a tick of 5 ms"),
+            ("[[rooms]]\nname = \"a\"\n[[rooms]]\nname = \"a\"\ngame = \"hex\"\n", "two [[rooms]] are named \"a\""),
+        ] {
+            let got = check(text).unwrap_err();
+            assert!(got.starts_with(words), "{text}: {got}");
+        }
+    }
 
     #[test]
     fn file_then_env() {

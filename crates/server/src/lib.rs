@@ -82,6 +82,7 @@ impl Server {
     /// PostgreSQL store the node joins the cluster: it takes its share of
     /// the rooms before it returns.
     pub async fn start(cfg: config::Config) -> anyhow::Result<Server> {
+        cfg.check()?;
         let address = cfg.db.to_str().with_context(|| format!("the database address {} is not UTF-8", cfg.db.display()))?;
         let store = Store::open(address).await.with_context(|| format!("opening the database {}", redacted(address)))?;
         let listener = tokio::net::TcpListener::bind((cfg.bind.as_str(), cfg.port))

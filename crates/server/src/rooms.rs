@@ -191,9 +191,27 @@ impl Rooms {
         };
         let stored = store.rooms().await?;
         for spec in &cfg.rooms {
-            if !stored.iter().any(|r| r.name == spec.name) {
-                let row = rooms.new_row(&spec.name, &spec.game, spec.tick_ms, false)?;
-                store.save_room(&row).await?;
+            match stored.iter().find(|r| r.name == spec.name) {
+                None => {
+                    let row = rooms.new_row(&spec.name, &spec.game, spec.tick_ms, false)?;
+                    store.save_room(&row).await?;
+                }
+                // The stored room goes on as it was (its game and seats, and
+                // a tick the admin may have set since); the organiser who
+                // edited the file is told so.
+                Some(row) if row.game != spec.game => tracing::warn!(
+                    room = %spec.name,
+                    "the configuration makes this room a {} room, but it is stored as a {} room and stays one; give the new room another name",
+                    spec.game,
+                    row.game
+                ),
+                Some(row) if spec.tick_ms.is_some_and(|ms| ms != row.tick_ms) => tracing::warn!(
+                    room = %spec.name,
+                    "the room keeps its stored tick of {} ms, not the configuration's {} ms; change it on the admin page or with the admin API",
+                    row.tick_ms,
+                    spec.tick_ms.unwrap_or_default()
+                ),
+                Some(_) => {}
             }
         }
         if rooms.cluster.is_none() {

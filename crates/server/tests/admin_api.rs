@@ -1,0 +1,46 @@
+//! The admin API over a real socket: values out of range and names that
+//! do not exist are refused with 400 and words that say what is allowed,
+//! never quietly changed into something else.
+
+mod common;
+
+use common::*;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn out_of_range_ticks_and_unknown_games_are_refused() {
+    let server = start(config(temp_db("adminapi"), 50)).await;
+    let addr = server.addr;
+    let post = |path: &'static str, body: &'static str| async move { http(addr, "POST", path, Some(body), Some(TOKEN)).await };
+
+    for ms in [0, 5, 60001] {
+        let body = format!(r#"{{"tick_ms":{ms}}}"#);
+        let (status, text) = http(addr, "POST", "/api/admin/rooms/snakebattle/tick", Some(&body), Some(TOKEN)).await;
+        assert_eq!(status, 400, "{ms}: {text}");
+        assert!(text.contains("ticks are 10 to 60000 ms"), "{text}");
+    }
+    let (status, text) = post("/api/admin/rooms/snakebattle/tick", r#"{"tick_ms":10}"#).await;
+    assert_eq!((status, text.contains("\"tick_ms\":10")), (200, true), "{text}");
+
+    let (status, text) = post("/api/admin/rooms", r#"{"name":"fast","game":"duel","tick_ms":0}"#).await;
+    assert_eq!(status, 400, "{text}");
+    let (status, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
+    assert_eq!(status, 200);
+    assert!(!rooms.contains("\"fast\""), "no room was made: {rooms}");
+
+    let (status, text) = post("/api/admin/reset-scores?game=chess", "").await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("unknown game \\\"chess\\\""), "{text}");
+    let (status, text) = http(addr, "GET", "/api/leaderboard?game=chess", None, None).await;
+    assert_eq!(status, 400, "{text}");
+    let (status, _) = post("/api/admin/reset-scores?game=duel", "").await;
+    assert_eq!(status, 200);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_configuration_out_of_range_does_not_start() {
+    let mut cfg = config(temp_db("admincfg"), 50);
+    cfg.duel.tick_ms = Some(1);
+    let err = snakepit_server::Server::start(cfg).await.err().expect("a 1 ms tick is refused");
+    assert!(format!("{err:#}").contains("[duel] tick_ms: a tick of 1 ms"), "{err:#}");
+}
