@@ -92,3 +92,30 @@ test('kicking a player from the admin page closes their page with the reason', {
   await player.waitForFunction(() => /disconnected/.test(document.getElementById('conn').textContent), null, { timeout: 5000 });
   assert.deepEqual(unexpectedErrors(b.problems), []);
 });
+
+test('removing a player from the admin page asks once more, then their page says so and their row goes', { timeout: 60000 }, async (t) => {
+  const b = await launch(t);
+  const me = await register(uniqueName('removeme'));
+  const player = await b.newPage();
+  await player.goto(me.url);
+  await player.waitForFunction(() => window.__snakepit && window.__snakepit.player, null, { timeout: 15000 });
+
+  const admin = await b.newPage();
+  await admin.addInitScript((tok) => sessionStorage.setItem('snakepit.adminToken', tok), ADMIN_TOKEN);
+  await admin.goto(BASE + '/admin');
+  const row = admin.locator('#players-body tr[data-player="' + me.id + '"]');
+  await row.waitFor();
+  await row.getByRole('button', { name: 'Remove' }).click();
+  // The first click only asks.
+  await row.getByRole('button', { name: 'Confirm removal' }).waitFor();
+  assert.ok((await api('GET', '/api/admin/players', undefined, ADMIN_TOKEN)).data.some((p) => p.id === me.id), 'not removed yet');
+  await row.getByRole('button', { name: 'Confirm removal' }).click();
+  await until(async () => /Removed/.test((await admin.locator('#admin-ok').textContent()) || ''), { what: 'the answer' });
+  await row.waitFor({ state: 'detached', timeout: 10000 });
+
+  await player.waitForFunction(() => /removed by the organiser/.test(window.__snakepit.error || ''), null, { timeout: 10000 });
+  const again = await api('GET', '/api/admin/players', undefined, ADMIN_TOKEN);
+  assert.ok(!again.data.some((p) => p.id === me.id), 'gone from the players');
+  assert.deepEqual(unexpectedErrors(b.problems), []);
+  assert.deepEqual(b.problems.dialogs, []);
+});

@@ -261,6 +261,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/admin/metrics/reset", post(admin_metrics_reset))
         .route("/api/admin/players", get(admin_players).post(admin_add_player))
         .route("/api/admin/players/{id}/kick", post(admin_kick))
+        .route("/api/admin/players/{id}", axum::routing::delete(admin_remove_player))
         .route("/api/admin/rooms", post(admin_create_room))
         .route("/api/admin/rooms/{name}/pause", post(admin_pause))
         .route("/api/admin/rooms/{name}/resume", post(admin_resume))
@@ -466,6 +467,36 @@ async fn admin_kick(
     let kicked = rx.await.unwrap_or(false);
     st.rooms.forget(&id);
     Ok(Json(serde_json::json!({ "kicked": kicked, "room": room.name })))
+}
+
+/// `DELETE /api/admin/players/{id}`: the player is gone for good, unlike
+/// after a kick. Their secret URL stops working (a bot that reconnects is
+/// refused), their seat goes back to a built-in bot, their program stops
+/// (a start of it still building never takes a seat), and their points,
+/// rating and saved program go with them. The games they played stay.
+async fn admin_remove_player(
+    State(st): Shared,
+    headers: HeaderMap,
+    uri: axum::http::Uri,
+    Path(id): Path<String>,
+) -> Result<impl IntoResponse, AppError> {
+    require_admin(&st, &headers)?;
+    if st.rooms.room_of(&id).is_none() {
+        follow(st.rooms.route_player(&id).await?, &uri)?;
+    }
+    // Out of the store first, so that a bot reconnecting after the kick
+    // below is refused rather than seated again.
+    st.store.remove_player(&id).await?;
+    crate::code::forget_starts(&id);
+    let room = st.rooms.room_of(&id);
+    if let Some(room) = &room {
+        let (tx, rx) = oneshot::channel();
+        let close = (4003, "removed by the organiser".to_string());
+        let _ = room.tx.send(RoomInput::Kick { player_id: id.clone(), close, reply: tx }).await;
+        let _ = rx.await;
+    }
+    st.rooms.forget(&id);
+    Ok(Json(serde_json::json!({ "removed": id, "room": room.map(|r| r.name.clone()) })))
 }
 
 /// The body of `POST /api/player/room`.

@@ -150,6 +150,12 @@ fn starts() -> std::sync::MutexGuard<'static, BTreeMap<String, u64>> {
     STARTS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Makes every start of the player's program that is still under way
+/// stale, so that none takes a seat (the player was removed).
+pub(crate) fn forget_starts(player_id: &str) {
+    starts().remove(player_id);
+}
+
 /// Whether `start` is still the player's latest start.
 fn is_latest(player_id: &str, start: u64) -> bool {
     starts().get(player_id) == Some(&start)

@@ -44,3 +44,33 @@ async fn a_configuration_out_of_range_does_not_start() {
     let err = snakepit_server::Server::start(cfg).await.err().expect("a 1 ms tick is refused");
     assert!(format!("{err:#}").contains("[duel] tick_ms: a tick of 1 ms"), "{err:#}");
 }
+
+/// A removed player is gone for good: their bot is closed with the reason,
+/// cannot come back with the old URL, and leaves the leaderboard.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_removed_player_cannot_come_back() {
+    let server = start(config(temp_db("adminremove"), 30)).await;
+    let addr = server.addr;
+    let (id, code, _) = register(addr, "cheater").await;
+    let mut bot = connect_bot(addr, &id, &code).await;
+    assert!(next_text(&mut bot, std::time::Duration::from_secs(5)).await.is_some(), "a board");
+    let path = format!("/api/admin/players/{id}");
+
+    let (status, _) = http(addr, "DELETE", &path, None, None).await;
+    assert_eq!(status, 401, "the admin token is needed");
+    let (status, text) = http(addr, "DELETE", &path, None, Some(TOKEN)).await;
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains("\"room\":\"snakebattle\""), "{text}");
+    let reason = close_reason(&mut bot, std::time::Duration::from_secs(5)).await;
+    assert_eq!(reason.as_deref(), Some("removed by the organiser"));
+
+    let url = format!("ws://{addr}/codenjoy-contest/ws?user={id}&code={code}");
+    assert!(tokio_tungstenite::connect_async(url).await.is_err(), "the old URL is refused");
+    let (status, players) = http(addr, "GET", "/api/admin/players", None, Some(TOKEN)).await;
+    assert_eq!(status, 200);
+    assert!(!players.contains("cheater"), "{players}");
+    assert!(leaderboard(addr).await.iter().all(|(name, _)| name != "cheater"));
+    let (status, text) = http(addr, "DELETE", &path, None, Some(TOKEN)).await;
+    assert_eq!(status, 404, "{text}");
+    server.shutdown().await;
+}

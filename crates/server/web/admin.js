@@ -210,7 +210,7 @@
       $('players-body'),
       list.map((p) => {
         const kick = h('button', { type: 'button', class: 'small danger', text: 'Kick', disabled: !p.room });
-        kick.title = p.room ? 'Remove from room ' + p.room : 'Not in a room';
+        kick.title = p.room ? 'Take out of room ' + p.room + ' (they may come back)' : 'Not in a room';
         kick.addEventListener('click', async () => {
           try {
             const r = await call('/api/admin/players/' + encodeURIComponent(p.id) + '/kick');
@@ -222,6 +222,33 @@
             fail(err);
           }
         });
+        // Removal cannot be undone: the first click asks, a second one
+        // within a few seconds removes (no browser dialog).
+        const remove = h('button', { type: 'button', class: 'small danger', text: 'Remove' });
+        remove.title = 'Remove for good: the secret URL stops working and the points go';
+        let armed = null;
+        remove.addEventListener('click', async () => {
+          if (!armed) {
+            remove.textContent = 'Confirm removal';
+            armed = setTimeout(() => {
+              armed = null;
+              remove.textContent = 'Remove';
+            }, 5000);
+            return;
+          }
+          clearTimeout(armed);
+          armed = null;
+          try {
+            await SP.api('/api/admin/players/' + encodeURIComponent(p.id), { method: 'DELETE', token });
+            done('Removed ' + p.name + ': their URL no longer works.');
+            lastPlayers = '';
+            loadPlayers();
+            loadRooms();
+          } catch (err) {
+            remove.textContent = 'Remove';
+            fail(err);
+          }
+        });
         return h(
           'tr',
           { dataset: { player: p.id } },
@@ -230,7 +257,7 @@
           h('td', null, h('span', { class: 'badge game', dataset: { game: String(p.game || '') }, text: SP.gameName(p.game) })),
           h('td', null, p.room ? h('a', { href: '/room/' + encodeURIComponent(p.room), text: p.room }) : h('span', { class: 'faint', text: '–' })),
           h('td', { class: 'url-cell' }, h('a', { href: p.url, text: p.url })),
-          h('td', { class: 'actions' }, kick)
+          h('td', { class: 'actions' }, kick, ' ', remove)
         );
       })
     );
