@@ -55,8 +55,17 @@ pub enum AdminCommand {
         /// Room name.
         room: String,
     },
-    /// Removes a player from their room (needs --server).
+    /// Removes a player from their room; they may come back (needs
+    /// --server).
     Kick {
+        /// Player id.
+        player: String,
+    },
+    /// Removes a player for good: their secret URL stops working and their
+    /// points, rating and saved program go. With --server their bot is
+    /// closed at once; with --db only, a running server notices when the
+    /// bot next connects.
+    Remove {
         /// Player id.
         player: String,
     },
@@ -119,7 +128,20 @@ async fn local_store(args: &AdminArgs) -> anyhow::Result<()> {
                 println!("{}\t{}\ttick {} ms\t{}", r.name, r.game, r.tick_ms, if r.paused { "paused" } else { "running" });
             }
         }
+        AdminCommand::Remove { player } => {
+            store.remove_player(player).await.map_err(|e| match e {
+                snakepit_store::StoreError::NoPlayer(id) => crate::exit::BadInput(format!("no player {id:?}")).into(),
+                e => anyhow::Error::from(e),
+            })?;
+            println!("removed {player}");
+        }
         AdminCommand::ResetScores { game } => {
+            if let Some(g) = game
+                && !snakepit_server::rooms::GAMES.contains(&g.as_str())
+            {
+                let games = snakepit_server::rooms::GAMES.join(", ");
+                return Err(crate::exit::BadInput(format!("unknown game {g:?} (games: {games})")).into());
+            }
             let n = store.reset_scores(game.as_deref()).await?;
             println!("cleared {n} score rows");
         }
@@ -141,6 +163,7 @@ fn remote(args: &AdminArgs, url: &str) -> anyhow::Result<()> {
         AdminCommand::Pause { room } => ("POST", format!("/api/admin/rooms/{room}/pause"), String::new()),
         AdminCommand::Resume { room } => ("POST", format!("/api/admin/rooms/{room}/resume"), String::new()),
         AdminCommand::Kick { player } => ("POST", format!("/api/admin/players/{player}/kick"), String::new()),
+        AdminCommand::Remove { player } => ("DELETE", format!("/api/admin/players/{player}"), String::new()),
         AdminCommand::ResetScores { game } => (
             "POST",
             match game {

@@ -51,6 +51,15 @@ fn players_against_the_database() {
     let out = snakepit(&["admin", "add-player", "bob", "--game", "chess", "--db", &db]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown game \"chess\""));
+    let out = snakepit(&["admin", "reset-scores", "--game", "chess", "--db", &db]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown game \"chess\""));
+    // A removed player is gone; removing them again is bad input.
+    assert_eq!(stdout(&snakepit(&["admin", "remove", &id, "--db", &db])).trim(), format!("removed {id}"));
+    assert!(!stdout(&snakepit(&["admin", "players", "--db", &db])).contains(&id));
+    let again = snakepit(&["admin", "remove", &id, "--db", &db]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("no player"), "{}", String::from_utf8_lossy(&again.stderr));
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -79,6 +88,12 @@ fn pause_and_resume_a_running_server() {
     assert!(resumed.contains("\"paused\":false"), "{resumed}");
     let added = stdout(&snakepit(&["admin", "add-player", "bob", "--server", &url]));
     assert!(added.contains("/codenjoy-contest/board/player/"), "{added}");
+    let bob: serde_json::Value = serde_json::from_str(added.trim()).unwrap();
+    let bob = bob["id"].as_str().unwrap();
+    let removed = stdout(&snakepit(&["admin", "remove", bob, "--server", &url]));
+    assert!(removed.contains(&format!("\"removed\":\"{bob}\"")), "{removed}");
+    let listed = stdout(&snakepit(&["admin", "players", "--server", &url]));
+    assert!(!listed.contains(bob), "{listed}");
     let wrong = Command::new(env!("CARGO_BIN_EXE_snakepit"))
         .args(["admin", "pause", "snakebattle", "--server", &url, "--token", "nope"])
         .output()
