@@ -31,7 +31,8 @@ pub enum BotSpec {
 
 /// Every built-in name of any game, for the parser's message.
 fn builtin_names() -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = builtin::NAMES.iter().chain(bsbots::NAMES).chain(hexbots::NAMES).copied().collect();
+    let rooms = snakepit_server::arenas::NAMES;
+    let mut names: Vec<&'static str> = builtin::NAMES.iter().chain(bsbots::NAMES).chain(hexbots::NAMES).chain(rooms).copied().collect();
     names.sort_unstable();
     names.dedup();
     names

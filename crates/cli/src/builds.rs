@@ -29,6 +29,9 @@ const BUILD_DEADLINE: Duration = Duration::from_secs(60);
 #[derive(Debug)]
 pub struct ProgramFolder {
     path: PathBuf,
+    /// Why the program does not compile, with the compiler's messages;
+    /// `None` when it compiled or is not compiled.
+    compile_error: Option<String>,
 }
 
 impl ProgramFolder {
@@ -36,7 +39,23 @@ impl ProgramFolder {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Why the program does not compile (the compiler's exit status and
+    /// its last [`COMPILER_LINES_SHOWN_MAX`] lines), if it does not. A
+    /// worker still plays it (each start fails, with the compiler's words
+    /// in the game's stderr log, as the server's rooms do); `play` and
+    /// `tournament` stop before the game instead, since whoever runs them
+    /// is the one who can fix it.
+    pub fn compile_error(&self) -> Option<&str> {
+        self.compile_error.as_deref()
+    }
 }
+
+/// Lines of the compiler's messages a [`ProgramFolder::compile_error`]
+/// keeps, the last ones: a compiler that fails on every line of a file
+/// would otherwise fill the terminal, and the first errors are repeated
+/// at the end by javac's count and gcc's context.
+pub const COMPILER_LINES_SHOWN_MAX: usize = 40;
 
 impl Drop for ProgramFolder {
     fn drop(&mut self) {
@@ -176,25 +195,43 @@ async fn make(
     who: &str,
 ) -> Result<Arc<ProgramFolder>, Result<Uncached, String>> {
     std::fs::create_dir(path).map_err(|e| Err(format!("{}: {e}", path.display())))?;
-    let folder = Arc::new(ProgramFolder { path: path.to_path_buf() });
+    let mut folder = ProgramFolder { path: path.to_path_buf(), compile_error: None };
     program.write(folder.path()).map_err(|e| Err(format!("{}: {e}", folder.path().display())))?;
     if program.build_check_line.is_none() {
-        return Ok(folder);
+        return Ok(Arc::new(folder));
     }
     let _turn = snakepit_bots::source::BUILDS_AT_ONCE.acquire().await.map_err(|e| Err(e.to_string()))?;
     let limits = snakepit_bots::stdio_match::MatchSettings::for_game(game).limits;
     match program.build(folder.path(), &limits, BUILD_DEADLINE).await {
-        Ok(None) => Ok(folder),
+        Ok(None) => Ok(Arc::new(folder)),
         Ok(Some(build)) if build.compiled() && build.kept.is_ok() => {
             tracing::info!(lang, "built {who} once; its games start from that build");
-            Ok(folder)
+            Ok(Arc::new(folder))
         }
-        // The compiler said no: every start would say the same, in the
-        // game's stderr log, as for any program.
+        // The compiler said no: every start would say the same. The folder
+        // is kept with the compiler's words, for the caller to decide
+        // (see `ProgramFolder::compile_error`).
         Ok(Some(build)) if build.status.is_ok() && !build.compiled() => {
             let status = build.status.as_ref().map(|r| r.line.trim().to_string()).unwrap_or_default();
-            tracing::warn!(lang, "{who} does not compile (exit status {status}); each start tries again");
-            Ok(folder)
+            let lines = &build.stderr.lines;
+            let shown = &lines[lines.len().saturating_sub(COMPILER_LINES_SHOWN_MAX)..];
+            let mut why = format!("{who} does not compile (the compiler's exit status {status})");
+            if shown.len() < lines.len() || build.stderr.dropped_lines > 0 {
+                why.push_str(&format!("; its last {} lines of messages:", shown.len()));
+            } else if !shown.is_empty() {
+                why.push(':');
+            }
+            for line in shown {
+                why.push_str("\n  ");
+                // Control characters of the compiler's output are escaped:
+                // the source's own bytes are quoted in it.
+                for c in line.chars() {
+                    if c.is_control() { why.extend(c.escape_debug()) } else { why.push(c) }
+                }
+            }
+            tracing::debug!(lang, "{why}");
+            folder.compile_error = Some(why);
+            Ok(Arc::new(folder))
         }
         Ok(Some(build)) => {
             let why = match (&build.status, &build.kept) {
@@ -203,11 +240,11 @@ async fn make(
                 (Ok(_), Ok(())) => "no reason given".to_string(),
             };
             tracing::warn!(lang, "{who} did not build now ({why}); this game builds it at its start");
-            Err(Ok(Uncached(folder)))
+            Err(Ok(Uncached(Arc::new(folder))))
         }
         Err(e) => {
             tracing::warn!(lang, "building {who}: {e}; this game builds it at its start");
-            Err(Ok(Uncached(folder)))
+            Err(Ok(Uncached(Arc::new(folder))))
         }
     }
 }

@@ -107,11 +107,16 @@ pub struct Args {
     #[command(flatten)]
     pub game: GameFlags,
     /// A player, once per seat: builtin:NAME (built-in bots: random,
-    /// greedy), for battlesnake the URL of a snake (http://HOST:PORT/PATH),
-    /// and in every game a command line run in the sandbox ("python3
-    /// bot.py", ./a.out) reading the game's own message on stdin (the
-    /// board= frame, the /move body, the arena's text) and answering its
-    /// command; prefix json: for the JSON-lines protocol
+    /// greedy, and safe in carrots, duel and multisnake), for battlesnake
+    /// the URL of a snake (http://HOST:PORT/PATH), and in every game a
+    /// command line run in the sandbox ("python3 bot.py", ./a.out) reading
+    /// the game's own message on stdin (the board= frame, the /move body,
+    /// the arena's text) and answering its command; prefix json: for the
+    /// JSON-lines protocol. The bot runs in a folder of its own holding a
+    /// copy of the folder of the first file its command line names (bot.py
+    /// with its modules and data) when that folder has at most 256 files
+    /// and 16 MiB, else of the named files only. A .c or .java file alone
+    /// is compiled first; one that does not compile stops play
     #[arg(long = "bot", value_name = "SPEC", required = true)]
     pub bots: Vec<BotSpec>,
     /// Seed of the game and of the built-in bots [default: a random one,
@@ -215,7 +220,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     print_outcome(&outcome, args.replay.as_deref())?;
     if outcome.interrupted {
-        eprintln!("interrupted after {} ticks: the replay holds the ticks played", outcome.ticks);
+        eprintln!("interrupted after {}: the replay holds the ticks played", ticks_text(outcome.ticks));
         // The shell's code for a program ended by SIGINT.
         std::process::exit(130);
     }
@@ -256,12 +261,17 @@ pub(crate) fn block_on<T>(future: impl Future<Output = anyhow::Result<T>>) -> an
 /// Prints what `play` prints after a game.
 pub(crate) fn print_outcome(outcome: &GameOutcome, replay: Option<&Path>) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{}: {} ticks, seed {}", outcome.game.name(), outcome.ticks, outcome.seed)?;
+    writeln!(out, "{}: {}, seed {}", outcome.game.name(), ticks_text(outcome.ticks), outcome.seed)?;
     if let Some(path) = replay {
         writeln!(out, "replay: {}", path.display())?;
     }
     write!(out, "{}", outcome.summary)?;
     Ok(())
+}
+
+/// `1 tick`, `2 ticks`.
+pub(crate) fn ticks_text(ticks: u64) -> String {
+    if ticks == 1 { "1 tick".to_string() } else { format!("{ticks} ticks") }
 }
 
 /// The replay file and its stderr log, created before the game so that a
@@ -488,7 +498,7 @@ fn fork_start<G: Playable>(fork: &Fork<'_>) -> anyhow::Result<(Replay<G>, Start<
     let replay = Replay::<G>::parse(fork.text)?;
     let recorded = replay.ticks.len() as u64;
     if fork.from_tick == 0 || fork.from_tick > recorded + 1 {
-        return Err(BadInput(format!("--from-tick must be between 1 and {} (the replay has {recorded} ticks)", recorded + 1)).into());
+        return Err(BadInput(format!("--from-tick must be between 1 and {} (the replay has {})", recorded + 1, ticks_text(recorded))).into());
     }
     if fork.bots.len() != replay.header.seats {
         return Err(BadInput(format!("the replay has {} seats, not {}", replay.header.seats, fork.bots.len())).into());
@@ -599,6 +609,11 @@ pub(crate) trait Table<G: Playable> {
     fn busy_start(&self) -> bool {
         false
     }
+    /// The fault lines printed since the last call, for `--watch` to draw
+    /// under the board (see `ProcessSeats::take_fault_lines`).
+    fn take_fault_lines(&mut self) -> Vec<String> {
+        Vec::new()
+    }
     /// The result, after the first line, as printed.
     fn summary(&self, game: &G, players: &[String]) -> String;
 }
@@ -634,6 +649,9 @@ async fn drive<G: Playable, T: Table<G>>(
     }
     table.start(&game).await?;
     let mut actions = Vec::with_capacity(game.seats());
+    // The latest faults, drawn under the board with --watch: the frame
+    // starts by clearing the screen, which would wipe them from stderr.
+    let mut shown_faults: Vec<String> = Vec::new();
     let interrupted = || {
         (options.stop_on_interrupt && INTERRUPTED.load(Ordering::Relaxed))
             || options.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
@@ -645,7 +663,10 @@ async fn drive<G: Playable, T: Table<G>>(
         table.observe(&game, &events).await;
         replay.record(&game, &actions).context("cannot write the replay")?;
         if let Some(pause_ms) = options.watch_ms {
-            draw(&game, &start.labels)?;
+            shown_faults.extend(table.take_fault_lines());
+            let extra = shown_faults.len().saturating_sub(WATCH_FAULT_LINES_MAX);
+            shown_faults.drain(..extra);
+            draw(&game, &start.labels, &shown_faults)?;
             tokio::time::sleep(Duration::from_millis(pause_ms)).await;
         }
     }
@@ -666,6 +687,20 @@ async fn drive<G: Playable, T: Table<G>>(
     })
 }
 
+/// The error of a `--set` the game refuses. An unknown key lists the
+/// game's keys (those of its default settings), since a typo or another
+/// game's key is the usual cause and the list is the fix.
+pub(crate) fn invalid_settings(e: snakepit_engine::settings::SettingsError, keys: &[(&'static str, String)]) -> anyhow::Error {
+    use snakepit_engine::settings::SettingsError;
+    match &e {
+        SettingsError::UnknownKey(_) => {
+            let names: Vec<&str> = keys.iter().map(|(k, _)| *k).collect();
+            BadInput(format!("invalid settings: {e} (settings: {})", names.join(", "))).into()
+        }
+        _ => BadInput(format!("invalid settings: {e}")).into(),
+    }
+}
+
 /// Refuses a flag that belongs to another game, rather than ignoring it.
 fn refuse_flag(given: bool, flag: &str, game: GameKind, owner: &str) -> anyhow::Result<()> {
     if given {
@@ -674,7 +709,12 @@ fn refuse_flag(given: bool, flag: &str, game: GameKind, owner: &str) -> anyhow::
     Ok(())
 }
 
-fn draw<G: TerminalView>(game: &G, players: &[String]) -> anyhow::Result<()> {
+/// Fault lines `--watch` keeps under the board, the latest last.
+const WATCH_FAULT_LINES_MAX: usize = 5;
+
+/// Draws one `--watch` frame: the board, the status line, and the latest
+/// faults.
+fn draw<G: TerminalView>(game: &G, players: &[String], faults: &[String]) -> anyhow::Result<()> {
     // One write per frame, starting with "home + clear", so the terminal
     // never shows half a board.
     let mut frame = String::from("\x1b[H\x1b[2J");
@@ -684,6 +724,10 @@ fn draw<G: TerminalView>(game: &G, players: &[String]) -> anyhow::Result<()> {
     }
     frame.push_str(&game.status_line(players));
     frame.push('\n');
+    for fault in faults {
+        frame.push_str(fault);
+        frame.push('\n');
+    }
     let mut out = std::io::stdout().lock();
     out.write_all(frame.as_bytes())?;
     out.flush()?;
@@ -707,6 +751,14 @@ mod tests {
             assert_eq!(GameKind::from_name(kind.name()), Some(*kind));
         }
         assert_eq!(GameKind::from_name("chess"), None);
+    }
+
+    #[test]
+    fn the_help_states_the_bot_folder_limits() {
+        let help = <Args as clap::Args>::augment_args(clap::Command::new("play")).render_long_help().to_string();
+        let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        let (files, mib) = (process::BOT_FOLDER_ENTRIES_MAX, process::BOT_FOLDER_BYTES_MAX / (1024 * 1024));
+        assert!(help.contains(&format!("at most {files} files and {mib} MiB")), "{help}");
     }
 
     #[test]

@@ -168,7 +168,7 @@ fn replay<G: TerminalView>(path: &Path, text: &str, verify: bool) -> anyhow::Res
     let mut out = std::io::stdout().lock();
     if verify {
         replay.resimulate(|_, _, _| {}).with_context(file)?;
-        writeln!(out, "ok: {} ticks verified", replay.ticks.len())?;
+        writeln!(out, "ok: {} verified", crate::play::ticks_text(replay.ticks.len() as u64))?;
         return Ok(());
     }
 

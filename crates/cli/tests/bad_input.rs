@@ -156,7 +156,9 @@ fn defective_maps() {
 fn bad_settings_and_seats_exit_2() {
     let settings = snakepit(["play", "--bot", "builtin:random", "--set", "fury_tiks=3"]);
     assert_eq!(settings.status.code(), Some(2));
-    assert_eq!(stderr(&settings), "error: invalid settings: unknown setting \"fury_tiks\"\n");
+    let err = stderr(&settings);
+    assert!(err.starts_with("error: invalid settings: unknown setting \"fury_tiks\" (settings: profile, fury_ticks, "), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 
     let value = snakepit(["play", "--bot", "builtin:random", "--set", "rounds=maybe"]);
     assert_eq!(value.status.code(), Some(2));

@@ -81,10 +81,11 @@ fn a_source_file_plays_as_it_would_be_uploaded() {
     let out = snakepit(["play", "--game", "duel", "--bot", none.to_str().unwrap(), "--bot", "builtin:random"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("a Java program needs a class with `public static void main"), "{}", stderr(&out));
-    // A compile error is the bot's fault, with the compiler's words.
+    // A compile error stops play before the game, with the compiler's
+    // words: built at every start, it would only fail again.
     let broken = dir.write("Broken.java", "public class Broken { public static void main(String[] a) { int x = \"no\"; } }\n");
-    let out = snakepit(["play", "--game", "duel", "--bot-stderr", "--bot", broken.to_str().unwrap(), "--bot", "builtin:random"]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = snakepit(["play", "--game", "duel", "--bot", broken.to_str().unwrap(), "--bot", "builtin:random"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("Broken.java:1: error"), "{}", stderr(&out));
-    assert!(stderr(&out).contains("forfeits"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("forfeits"), "{}", stderr(&out));
 }

@@ -140,13 +140,50 @@ impl BotCommand {
         })
     }
 
+    /// Copies the whole folder of the first file this command copies (the
+    /// script of `python3 bot.py`, the program of `./bot`) instead of that
+    /// file alone, when the folder holds at most `entries_max` entries
+    /// (files, folders and links, counted through every subfolder) and
+    /// `bytes_max` bytes of files: a bot made of several files (a module it
+    /// imports, weights it reads) then finds them next to it, as it does
+    /// where it was written. The folder's contents land in the bot's folder,
+    /// where the file alone would have been copied, so the command line is
+    /// unchanged. Gives the folder copied, or `None` when the command copies
+    /// no file or its first is a folder already.
+    ///
+    /// # Errors
+    /// A bigger folder (it could be a whole project or a home directory),
+    /// or one that cannot be read, is left alone: the command still copies
+    /// the named files only, and the error says which folder and why.
+    pub fn copy_folder_of_first_file(&mut self, entries_max: usize, bytes_max: u64) -> Result<Option<PathBuf>, String> {
+        let Some(first) = self.files.first() else {
+            return Ok(None);
+        };
+        if !first.is_file() {
+            return Ok(None);
+        }
+        let folder = match first.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let mut budget = FolderBudget { entries_left: entries_max, bytes_left: bytes_max };
+        budget.count(&folder).map_err(|why| format!("{}: {why}", folder.display()))?;
+        self.files[0] = folder.clone();
+        Ok(Some(folder))
+    }
+
     /// Whether the program can be started at all: a path (with a `/`) that
     /// exists, or a name found in the `PATH` bots run with
     /// ([`SANDBOX_PATH_DIRS`](Self::SANDBOX_PATH_DIRS)).
     pub fn program_is_found(&self) -> bool {
         let program = Path::new(&self.program);
         if self.program.to_string_lossy().contains('/') {
-            return program.exists() || self.files.iter().any(|f| f.file_name() == program.file_name());
+            // Copied under its name, or with its folder's contents.
+            let copied = |f: &PathBuf| {
+                f.file_name() == program.file_name()
+                    || program.file_name().is_some_and(|name| f.is_dir() && f.join(name).exists())
+            };
+            return program.exists() || self.files.iter().any(copied);
         }
         super::sandbox::SANDBOX_PATH.split(':').any(|dir| Path::new(dir).join(program).is_file())
     }
@@ -165,6 +202,48 @@ impl BotCommand {
     pub fn program_display(&self) -> String {
         self.program.to_string_lossy().into_owned()
     }
+}
+
+/// What is left of the size allowed for a copied folder.
+struct FolderBudget {
+    entries_left: usize,
+    bytes_left: u64,
+}
+
+impl FolderBudget {
+    /// Counts `folder`'s entries, through its subfolders (links are
+    /// counted, not followed, as [`copy_tree`] recreates them), stopping
+    /// at the first that does not fit.
+    fn count(&mut self, folder: &Path) -> Result<(), String> {
+        let (entries_max, bytes_max) = (self.entries_left, self.bytes_left);
+        self.count_inner(folder).map_err(|e| match e {
+            BudgetError::Entries => format!("it holds more than {entries_max} files and folders"),
+            BudgetError::Bytes => format!("its files hold more than {bytes_max} bytes"),
+            BudgetError::Io(e) => format!("it cannot be read: {e}"),
+        })
+    }
+
+    fn count_inner(&mut self, folder: &Path) -> Result<(), BudgetError> {
+        for entry in fs::read_dir(folder).map_err(BudgetError::Io)? {
+            let entry = entry.map_err(BudgetError::Io)?;
+            self.entries_left = self.entries_left.checked_sub(1).ok_or(BudgetError::Entries)?;
+            let kind = entry.file_type().map_err(BudgetError::Io)?;
+            if kind.is_dir() {
+                self.count_inner(&entry.path())?;
+            } else if kind.is_file() {
+                let len = entry.metadata().map_err(BudgetError::Io)?.len();
+                self.bytes_left = self.bytes_left.checked_sub(len).ok_or(BudgetError::Bytes)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why a folder does not fit its [`FolderBudget`].
+enum BudgetError {
+    Entries,
+    Bytes,
+    Io(io::Error),
 }
 
 /// Splits on whitespace with single and double quotes.
@@ -269,6 +348,30 @@ mod tests {
         );
         assert_eq!(split_words("x ''").unwrap(), ["x", ""]);
         assert!(split_words("x 'y").is_err());
+    }
+
+    #[test]
+    fn a_small_folder_of_the_first_file_is_copied_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("bot.py");
+        fs::write(&script, "import helper").unwrap();
+        fs::write(dir.path().join("helper.py"), "x = 1").unwrap();
+        let line = format!("/usr/bin/python3 {}", script.display());
+        let cmd = BotCommand::from_command_line(&line, &[PathBuf::from("/usr")]).unwrap();
+        let mut wide = cmd.clone();
+        assert_eq!(wide.copy_folder_of_first_file(2, 100), Ok(Some(dir.path().to_path_buf())));
+        assert_eq!(wide.files, [dir.path().to_path_buf()]);
+        assert_eq!(wide.args, ["bot.py"], "the command line is unchanged");
+        let mut exe = BotCommand::from_command_line(&script.display().to_string(), &[]).unwrap();
+        assert!(exe.copy_folder_of_first_file(2, 100).unwrap().is_some());
+        assert!(exe.program_is_found(), "found in the folder copied");
+        let mut same = cmd.clone();
+        let why = same.copy_folder_of_first_file(1, 100).unwrap_err();
+        assert!(why.contains("more than 1 files"), "{why}");
+        assert_eq!(same, cmd);
+        let why = same.copy_folder_of_first_file(2, 5).unwrap_err();
+        assert!(why.contains("more than 5 bytes"), "{why}");
+        assert_eq!(BotCommand::new("python3").copy_folder_of_first_file(2, 100), Ok(None));
     }
 
     #[test]

@@ -173,6 +173,10 @@ impl BattlesnakeTable {
 }
 
 impl Table<Battlesnake> for BattlesnakeTable {
+    fn take_fault_lines(&mut self) -> Vec<String> {
+        self.process.take_fault_lines()
+    }
+
     fn echo(&mut self, options: &RunOptions) {
         self.process.echo(options);
         self.forfeit_unjoined = options.forfeit_unjoined;

@@ -24,7 +24,7 @@ pub(super) fn setup(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
     refuse_flag(flags.width.is_some() || flags.height.is_some(), "--width/--height", kind, "battlesnake and carrots")?;
     let profile = flags.profile.as_deref().map(|p| ("profile", p));
     let pairs = profile.into_iter().chain(flags.set.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    let settings = Settings::from_pairs(pairs).map_err(|e| BadInput(format!("invalid settings: {e}")))?;
+    let settings = Settings::from_pairs(pairs).map_err(|e| super::invalid_settings(e, &Settings::default().to_pairs()))?;
     let map = match &flags.map {
         // A defective map is the user's input: exit code 2, with the file.
         Some(path) => Map::parse(&input::read_text(path)?).map_err(|e| BadInput(format!("{}: {e}", path.display())))?,
@@ -58,6 +58,10 @@ pub(super) struct HexTable {
 }
 
 impl Table<Hex> for HexTable {
+    fn take_fault_lines(&mut self) -> Vec<String> {
+        self.process.take_fault_lines()
+    }
+
     fn echo(&mut self, options: &RunOptions) {
         self.process.echo(options);
     }

@@ -4,7 +4,10 @@
 //!
 //! A process bot is any `--bot` that is not `builtin:` or a URL: a command
 //! line such as `python3 bot.py` or `./a.out`, whose files are copied into
-//! the bot's own folder ([`BotCommand::from_command_line`]). It speaks the
+//! the bot's own folder ([`BotCommand::from_command_line`]), with the whole
+//! folder of the first when it is small ([`BOT_FOLDER_ENTRIES_MAX`],
+//! [`BOT_FOLDER_BYTES_MAX`]), so that a bot of several files finds its
+//! modules and data; a bigger folder gets one warning line. It speaks the
 //! game's own text format, or the JSON-lines protocol with a `json:` prefix
 //! (`snakepit_protocol::stdio`). The process side is [`StdioSeats`]: the
 //! arena's deadlines ([`MatchSettings::for_game`]: 5 s per move and SIGSTOP
@@ -54,6 +57,11 @@ pub(super) struct ProcessSeats {
     faults: Vec<u32>,
     echo_faults: bool,
     echo_bot_stderr: bool,
+    /// Whether fault lines are kept for [`take_fault_lines`](Self::take_fault_lines)
+    /// (`--watch`, which draws them under the board).
+    keep_fault_lines: bool,
+    /// The fault lines since the last `take_fault_lines`.
+    fault_lines: Vec<String>,
     /// The owners' log: stderr and faults, one JSON line per seat and tick.
     log: String,
     /// Whether a bot could not start because its program file was busy
@@ -72,6 +80,58 @@ struct SourceBot {
     _folder: std::sync::Arc<crate::builds::ProgramFolder>,
     /// Runs the program from the folder.
     command: BotCommand,
+}
+
+/// Entries (files, folders, links) of the folder of a process bot's first
+/// file at most for the folder to be copied whole (see
+/// [`BotCommand::copy_folder_of_first_file`]): a bot's own folder, not a
+/// project's or a home directory.
+pub(crate) const BOT_FOLDER_ENTRIES_MAX: usize = 256;
+
+/// Bytes of files of that folder at most: weights and tables, well within
+/// the 64 MiB the sandbox gives a bot's folder, and copied again at every
+/// start of the bot.
+pub(crate) const BOT_FOLDER_BYTES_MAX: u64 = 16 * 1024 * 1024;
+
+/// Prints `line` on stderr unless this process printed it already: a
+/// tournament sets up every game with the same bots.
+fn warn_once(line: String) {
+    static PRINTED: std::sync::Mutex<std::collections::BTreeSet<String>> = std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let mut printed = PRINTED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !printed.contains(&line) {
+        eprintln!("{line}");
+        printed.insert(line);
+    }
+}
+
+/// Refuses a source file of a language `play` does not build, given as
+/// the program (`--bot bot.rs`), before the game and with how to build it:
+/// it would fail at the first tick with only "Permission denied". Other
+/// files that cannot be executed are an entrant's fault like a crash (a
+/// tournament plays on without it), with a hint in the fault (see
+/// [`fault_text`]).
+fn refuse_unrunnable(line: &str, program: &str) -> anyhow::Result<()> {
+    let path = Path::new(program);
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    // The program built next to its source, as the hint builds it.
+    let out = program.strip_suffix(&format!(".{ext}")).unwrap_or("bot");
+    let run = if out.contains('/') { out.to_string() } else { format!("./{out}") };
+    let build = match ext {
+        "rs" => Some(format!("rustc -O -o {out} {program} (or cargo build --release for a Cargo project)")),
+        "go" => Some(format!("go build -o {out} {program}")),
+        "cpp" | "cc" | "cxx" => Some(format!("g++ -O2 -o {out} {program}")),
+        _ => None,
+    };
+    if let Some(build) = build
+        && path.is_file()
+    {
+        return Err(BadInput(format!(
+            "--bot {line:?}: {program} is a source file, which play does not build (it builds .c and .java files); \
+             build it first: {build}, then --bot {run}"
+        ))
+        .into());
+    }
+    Ok(())
 }
 
 /// Source files read at most, as the server's uploads are bounded too.
@@ -112,6 +172,12 @@ impl SourceBot {
         // In a folder tagged as this runner's (removed by the next run if
         // this one is killed), built once if it is C or Java.
         let folder = crate::builds::Builds::shared_folder_blocking(game, lang, &source, &path.display().to_string()).map_err(bad)?;
+        // A program that does not compile would fail at every start, and
+        // in the games that ask every seat every tick, build again at
+        // each: stop before the game, with the compiler's words.
+        if let Some(why) = folder.compile_error() {
+            return Err(BadInput(format!("--bot {why}")).into());
+        }
         let command = program.command(folder.path());
         Ok(Some(SourceBot { _folder: folder, command }))
     }
@@ -157,8 +223,19 @@ impl ProcessSeats {
                             .into());
                         }
                     }
-                    let command = BotCommand::from_command_line(line, &settings.limits.system_paths_read_only)
+                    if let Some(program) = words.first() {
+                        refuse_unrunnable(line, program)?;
+                    }
+                    let mut command = BotCommand::from_command_line(line, &settings.limits.system_paths_read_only)
                         .map_err(|e| BadInput(format!("--bot {line:?}: {e}")))?;
+                    if let Err(why) = command.copy_folder_of_first_file(BOT_FOLDER_ENTRIES_MAX, BOT_FOLDER_BYTES_MAX) {
+                        warn_once(format!(
+                            "warning: --bot {line:?}: only the files named on the command line are copied into the bot's folder, \
+                             not the folder of the first ({why}); a bot made of several files runs when they are in a folder of \
+                             their own of at most {BOT_FOLDER_ENTRIES_MAX} files and {} MiB",
+                            BOT_FOLDER_BYTES_MAX / (1024 * 1024)
+                        ));
+                    }
                     if !command.program_is_found() {
                         let name = command.program_display();
                         return Err(BadInput(format!(
@@ -182,6 +259,8 @@ impl ProcessSeats {
             faults: vec![0; bots.len()],
             echo_faults: false,
             echo_bot_stderr: false,
+            keep_fault_lines: false,
+            fault_lines: Vec::new(),
             log: String::new(),
             busy_start: false,
             _sources: sources,
@@ -197,6 +276,13 @@ impl ProcessSeats {
     pub(super) fn echo(&mut self, options: &RunOptions) {
         self.echo_faults = options.echo_faults;
         self.echo_bot_stderr = options.echo_bot_stderr;
+        self.keep_fault_lines = options.watch_ms.is_some();
+    }
+
+    /// The fault lines printed since the last call (kept only with
+    /// `--watch`, whose next frame clears the screen they were printed on).
+    pub(super) fn take_fault_lines(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.fault_lines)
     }
 
     /// The actions of the next tick of `game`, by seat: the process seats'
@@ -254,8 +340,12 @@ impl ProcessSeats {
     /// that is not a process (an HTTP snake), so that every seat's faults
     /// are in one log, with the tick they belong to.
     pub(super) fn note_fault(&mut self, tick: u64, seat: usize, label: &str, fault: &str) {
+        let text = format!("tick {tick}: seat {seat} ({label}) gave no usable move: {fault}");
         if self.echo_faults {
-            eprintln!("tick {tick}: seat {seat} ({label}) gave no usable move: {fault}");
+            eprintln!("{text}");
+        }
+        if self.keep_fault_lines {
+            self.fault_lines.push(text);
         }
         let line = serde_json::json!({ "t": tick, "seat": seat, "stderr": [], "dropped": 0, "fault": fault });
         let _ = writeln!(self.log, "{line}");
@@ -276,14 +366,21 @@ impl ProcessSeats {
     fn report(&mut self, tick: u64) {
         for (seat, r) in self.last.iter().enumerate() {
             let fault = match &r.outcome {
-                SeatOutcome::Failed(fault) => Some(fault.to_string()),
+                SeatOutcome::Failed(fault) => Some(fault_text(fault, &r.stderr.lines)),
                 _ => None,
             };
             self.busy_start |= is_busy_start(&r.outcome);
             if let Some(fault) = &fault {
                 self.faults[seat] += 1;
+                let text = format!("tick {tick}: seat {seat} ({}) forfeits: {fault}", self.labels[seat]);
                 if self.echo_faults {
-                    eprintln!("tick {tick}: seat {seat} ({}) forfeits: {fault}", self.labels[seat]);
+                    // The stderr line quoted is the last of several, and
+                    // the reader may not know they can see them all.
+                    let more = if !self.echo_bot_stderr && !r.stderr.lines.is_empty() { " (--bot-stderr shows all it wrote)" } else { "" };
+                    eprintln!("{text}{more}");
+                }
+                if self.keep_fault_lines {
+                    self.fault_lines.push(text);
                 }
             }
             if fault.is_some() || !r.stderr.lines.is_empty() || r.stderr.dropped_lines > 0 {
@@ -306,6 +403,47 @@ impl ProcessSeats {
             }
         }
     }
+}
+
+/// Characters of a bot's last stderr line quoted in a fault, at most: the
+/// line is there to name the error (a Python exception's last line, a
+/// panic's message), and the log holds it whole.
+const FAULT_STDERR_CHARS_MAX: usize = 160;
+
+/// A seat's fault as `play` prints and logs it: the runner's reason, with
+/// what helps its owner find the cause. A bot that ended or crashed usually
+/// said why on stderr just before (a traceback's last line), so that line
+/// is quoted, escaped and cut; a timeout with no byte at all is most often
+/// an answer left in the bot's output buffer.
+pub(super) fn fault_text(fault: &SeatFault, stderr: &[String]) -> String {
+    use snakepit_bots::process::FaultReason;
+    let mut text = fault.to_string();
+    if let SeatFault::Bot(f) = fault
+        && matches!(f.reason, FaultReason::Timeout { .. })
+        && f.received.is_empty()
+    {
+        text.push_str("; did you flush stdout after the answer?");
+    }
+    if let SeatFault::Spawn(why) = fault
+        && why.contains("(os error 13)")
+    {
+        text.push_str("; is the program executable (chmod +x), or does it need its interpreter (python3 bot.py)?");
+    }
+    if let Some(last) = stderr.iter().rev().find(|l| !l.trim().is_empty()) {
+        let last = last.trim_end();
+        // Control characters only are escaped: a terminal escape must not
+        // reach the screen, and quotes in an error message read better as
+        // they are.
+        let mut quoted = String::new();
+        for c in last.chars().take(FAULT_STDERR_CHARS_MAX) {
+            if c.is_control() { quoted.extend(c.escape_debug()) } else { quoted.push(c) }
+        }
+        if last.chars().count() > FAULT_STDERR_CHARS_MAX {
+            quoted.push_str("...");
+        }
+        let _ = write!(text, "; its last stderr line: {quoted}");
+    }
+    text
 }
 
 /// Whether a seat failed because its program could not be run for being

@@ -23,7 +23,7 @@ pub(super) fn setup(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
     refuse_flag(flags.width.is_some() || flags.height.is_some(), "--width/--height", game_kind, "battlesnake and carrots")?;
     let profile = flags.profile.as_deref().map(|p| ("profile", p));
     let pairs = profile.into_iter().chain(flags.set.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    let settings = Settings::from_pairs(pairs).context("invalid settings")?;
+    let settings = Settings::from_pairs(pairs).map_err(|e| super::invalid_settings(e, &Settings::default().to_pairs()))?;
     let map = match &flags.map {
         Some(path) => load_map(path)?,
         None => Map::default_map(),
@@ -77,6 +77,10 @@ pub(super) struct SnakebattleTable {
 }
 
 impl Table<SnakeBattle> for SnakebattleTable {
+    fn take_fault_lines(&mut self) -> Vec<String> {
+        self.process.take_fault_lines()
+    }
+
     fn echo(&mut self, options: &RunOptions) {
         self.process.echo(options);
     }

@@ -8,10 +8,13 @@
 //! player, not a protocol test; the starters under `starters/` are those).
 //! For the duel, `builtin:greedy` takes, of those moves, the one with the
 //! most cells reachable behind it (a flood fill), keeping away from the
-//! other head when it can; its random stream breaks ties.
+//! other head when it can; its random stream breaks ties. The server's
+//! rooms of these games fill seats with `greedy` and `safe`; `play` has
+//! those too (`greedy` outside the duel, and `safe`), the rooms' own
+//! functions reading the JSON line of the seat.
 
 use super::process::ProcessSeats;
-use super::{GameFlags, GameKind, RunOptions, Table, places_by, refuse_flag};
+use super::{GameFlags, GameKind, RunOptions, Table, invalid_settings, places_by, refuse_flag};
 use crate::bot_spec::{BotSpec, bot_seed};
 use crate::exit::BadInput;
 use crate::input;
@@ -20,7 +23,7 @@ use snakepit_engine::carrots::{self, Carrots};
 use snakepit_engine::duel::{self, Duel, DuelMap};
 use snakepit_engine::multisnake::{self, Map, Multisnake, Tile};
 use snakepit_engine::{Dir, Pos, Rng};
-use snakepit_protocol::stdio::StdioGame;
+use snakepit_protocol::stdio::{StdioGame, Wire};
 use std::fmt::Write;
 
 /// The settings of `--set` (and `--width`/`--height` for carrots).
@@ -36,7 +39,7 @@ pub(super) fn setup_carrots(args: &GameFlags, bots: &[BotSpec], seed: u64) -> an
     refuse_flag(args.map.is_some(), "--map", kind, "snakebattle, hex, duel and multisnake")?;
     let (w, h) = (args.width.map(|w| w.to_string()), args.height.map(|h| h.to_string()));
     let size = w.iter().map(|w| ("width", w.as_str())).chain(h.iter().map(|h| ("height", h.as_str())));
-    let settings = carrots::Settings::from_pairs(size.chain(pairs(args))).map_err(|e| BadInput(format!("invalid settings: {e}")))?;
+    let settings = carrots::Settings::from_pairs(size.chain(pairs(args))).map_err(|e| invalid_settings(e, &carrots::Settings::default().to_pairs()))?;
     let game = Carrots::new(settings, bots.len(), seed).map_err(|e| BadInput(format!("cannot start the game: {e}")))?;
     let table = StdioTable::new(kind, bots, seed)?;
     Ok((game, table))
@@ -52,7 +55,7 @@ pub(super) fn setup_duel(args: &GameFlags, bots: &[BotSpec], seed: u64) -> anyho
     if bots.len() != 2 {
         return Err(BadInput(format!("a duel has 2 players, not {}", bots.len())).into());
     }
-    let settings = duel::Settings::from_pairs(pairs(args)).map_err(|e| BadInput(format!("invalid settings: {e}")))?;
+    let settings = duel::Settings::from_pairs(pairs(args)).map_err(|e| invalid_settings(e, &duel::Settings::default().to_pairs()))?;
     let game = match &args.map {
         Some(path) => {
             let map = DuelMap::parse(&input::read_text(path)?).with_context(|| path.display().to_string())?;
@@ -80,7 +83,7 @@ pub(super) fn setup_multisnake(args: &GameFlags, bots: &[BotSpec], seed: u64) ->
     refuse_flag(args.profile.is_some(), "--profile", kind, "snakebattle")?;
     refuse_flag(args.ruleset.is_some(), "--ruleset", kind, "battlesnake")?;
     refuse_flag(args.width.is_some() || args.height.is_some(), "--width/--height", kind, "battlesnake and carrots")?;
-    let settings = multisnake::Settings::from_pairs(pairs(args)).map_err(|e| BadInput(format!("invalid settings: {e}")))?;
+    let settings = multisnake::Settings::from_pairs(pairs(args)).map_err(|e| invalid_settings(e, &multisnake::Settings::default().to_pairs()))?;
     let seats = bots.len();
     let map = match &args.map {
         Some(path) => Map::parse(&input::read_text(path)?).with_context(|| path.display().to_string())?,
@@ -106,6 +109,28 @@ enum Builtin {
     Random(Rng),
     /// The move with the most room behind it (duel only).
     Greedy(Rng),
+    /// A built-in bot of the server's rooms (`safe`, and `greedy` outside
+    /// the duel), the very function the rooms call, reading the seat's
+    /// JSON line and answering `{"move":...}`.
+    Room(snakepit_server::games::BuiltinBot),
+}
+
+/// The built-in bots of these games: those of its server rooms
+/// (`snakepit_server::arenas::NAMES`), and `random`, which `play` had
+/// before. The duel's `greedy` is `play`'s own flood fill, as it was.
+fn builtin_names() -> Vec<&'static str> {
+    let mut names = vec!["random"];
+    names.extend(snakepit_server::arenas::NAMES);
+    names
+}
+
+/// The rooms' built-in bot `name`, seeded with `seed`. Every arena room
+/// makes its bots with the same function, so any room gives them; a
+/// one-seat CodeCarrots room is the cheapest to make.
+fn room_bot(name: &str, seed: u64) -> Option<snakepit_server::games::BuiltinBot> {
+    use snakepit_server::games::RoomGame;
+    let game = Carrots::new(carrots::Settings::default(), 1, 0).ok()?;
+    snakepit_server::arenas::CarrotsRoom::new(game).builtin(name, seed)
 }
 
 impl Builtin {
@@ -119,6 +144,13 @@ impl Builtin {
                 if safe.is_empty() { None } else { Some(safe[rng.index(safe.len())]) }
             }
             Builtin::Greedy(rng) => game.greedy_dir(seat, rng),
+            Builtin::Room(bot) => {
+                // Asked only when the seat is (as in a room); an answer
+                // that is not a move leaves the game's default action.
+                let input = Wire::Json.input(game, seat)?;
+                let answer = bot(&input);
+                return Wire::Json.parse_answer_in(game, seat, answer.as_bytes()).ok();
+            }
         };
         match dir {
             Some(d) => Some(G::action_for(d)),
@@ -138,16 +170,17 @@ pub(super) struct StdioTable {
 impl StdioTable {
     /// The players of a game of `kind` with this seed.
     pub(super) fn new(kind: GameKind, bots: &[BotSpec], seed: u64) -> anyhow::Result<StdioTable> {
-        let names = if kind == GameKind::Duel { "random, greedy" } else { "random" };
+        let names = builtin_names().join(", ");
         let mut builtins = Vec::new();
         for (seat, spec) in bots.iter().enumerate() {
             builtins.push(match spec {
                 BotSpec::Builtin(name) => {
                     let rng = Rng::new(bot_seed(seed, seat));
+                    let unknown = || BadInput(format!("{} has no built-in bot {name:?} (built-in bots: {names})", kind.name()));
                     Some(match name.as_str() {
                         "random" => Builtin::Random(rng),
                         "greedy" if kind == GameKind::Duel => Builtin::Greedy(rng),
-                        _ => return Err(BadInput(format!("{} has no built-in bot {name:?} (built-in bots: {names})", kind.name())).into()),
+                        other => Builtin::Room(room_bot(other, bot_seed(seed, seat)).ok_or_else(unknown)?),
                     })
                 }
                 BotSpec::Http(url) => return Err(BadInput(format!("{url}: HTTP snakes play battlesnake, not {}", kind.name())).into()),
@@ -180,6 +213,10 @@ pub(crate) trait StdioPlay: StdioGame + snakepit_viewer::text::TerminalView {
 }
 
 impl<G: StdioPlay + super::Playable> Table<G> for StdioTable {
+    fn take_fault_lines(&mut self) -> Vec<String> {
+        self.process.take_fault_lines()
+    }
+
     fn echo(&mut self, options: &RunOptions) {
         self.process.echo(options);
     }
