@@ -73,8 +73,9 @@ pub struct GameFlags {
     /// Board height [default: 11] (battlesnake; carrots: 80)
     #[arg(long)]
     pub height: Option<u32>,
-    /// Time an HTTP snake has for each answer, round trip included, in
-    /// milliseconds (battlesnake's game.timeout)
+    /// Time a Battlesnake snake has for each answer, in milliseconds
+    /// (game.timeout): an HTTP snake's round trip included; a process bot
+    /// is held to it too, its first move getting 10 s more to start
     #[arg(long, value_name = "MS", default_value_t = snakepit_bots::http::MOVE_TIMEOUT_MS_DEFAULT)]
     pub timeout_ms: u64,
     /// Override one setting (repeatable), e.g. --set fury_ticks=10 or

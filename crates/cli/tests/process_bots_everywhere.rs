@@ -390,3 +390,38 @@ fn battlesnake_process_http_and_builtin_snakes_share_a_game() {
     let requests = std::fs::read_to_string(dir.join("requests.jsonl")).unwrap();
     assert!(requests.contains("/safe/move"), "the HTTP snake was asked too: {requests}");
 }
+
+/// A Battlesnake process bot is held to the `game.timeout` its requests
+/// state (`--timeout-ms`), not to the other arenas' second; its first move
+/// keeps the start-up allowance.
+#[test]
+fn battlesnake_process_bots_get_the_timeout_their_requests_state() {
+    let dir = TempDir::new("battlesnake_timeout");
+    let slow = python_bot(
+        &dir,
+        "bs_slow.py",
+        r##"
+import json, sys, time
+first = True
+for line in sys.stdin:
+    r = json.loads(line)
+    sys.stderr.write("told %d\n" % r["game"]["timeout"])
+    if not first:
+        time.sleep(1.2)
+    first = False
+    print(json.dumps({"move": "up"}), flush=True)
+"##,
+    );
+    let run = |timeout: &str| {
+        let args = ["play", "--game", "battlesnake", "--ruleset", "solo", "--seed", "3", "--timeout-ms", timeout, "--bot", &slow, "--bot-stderr"];
+        let out = snakepit(args);
+        (stdout(&out), stderr(&out))
+    };
+    let (out, err) = run("2500");
+    assert!(out.starts_with("battlesnake: "), "{out}");
+    assert!(err.contains("told 2500"), "{err}");
+    assert!(!err.contains("forfeits"), "1.2 s is within 2500 ms: {err}");
+    let (_, err) = run("400");
+    assert!(err.contains("told 400"), "{err}");
+    assert!(err.contains("forfeits: no answer within 400 ms"), "{err}");
+}

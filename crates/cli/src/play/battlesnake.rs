@@ -5,9 +5,9 @@
 //! snakes are asked all at once, each within `--timeout-ms` round trip
 //! included, and a built-in snake answers the same request in-process. A
 //! process bot reads the same body as one line on stdin (or the JSON line
-//! with `json:`) and answers `{"move":"up"}` on stdout, within the process
-//! deadline of every game but carrots (1 s, the first move 11 s; the
-//! request's `game.timeout` still says `--timeout-ms`). Its names,
+//! with `json:`) and answers `{"move":"up"}` on stdout, within the
+//! `game.timeout` its request states (`--timeout-ms`; the first move gets
+//! 10 s more, for the process to start). Its names,
 //! latencies and shouts in the requests are the table's, as for the other
 //! snakes; it gets no `/start` or `/end`. The process bots are asked
 //! before the HTTP snakes (a process runner on this thread's runtime waits
@@ -89,7 +89,7 @@ pub(super) fn table(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
         no_move: vec![0; seats.len()],
         forfeit_unjoined: false,
         unjoined: vec![false; seats.len()],
-        process: ProcessSeats::new(GameKind::Battlesnake, bots)?,
+        process: ProcessSeats::with_move_deadline(GameKind::Battlesnake, bots, Duration::from_millis(flags.timeout_ms))?,
         seats,
         meta,
         timeout: Duration::from_millis(flags.timeout_ms),

@@ -45,6 +45,7 @@ use snakepit_bots::stdio_match::{MatchSettings, Seat, SeatFault, SeatOutcome, Se
 use snakepit_protocol::stdio::{StdioGame, Wire};
 use std::fmt::Write;
 use std::path::Path;
+use std::time::Duration;
 
 /// The process bots of one game, and their faults and stderr.
 pub(super) struct ProcessSeats {
@@ -187,7 +188,20 @@ impl ProcessSeats {
     /// A process seat for every [`BotSpec::Process`] of `bots`, with the
     /// arena's settings for `kind`; the other seats are the caller's.
     pub(super) fn new(kind: GameKind, bots: &[BotSpec]) -> anyhow::Result<ProcessSeats> {
-        let settings = MatchSettings::for_game(kind.name());
+        ProcessSeats::with_settings(kind, bots, MatchSettings::for_game(kind.name()))
+    }
+
+    /// [`new`](Self::new), with the time per move a game sets itself
+    /// (Battlesnake tells its snakes `game.timeout`, and holds process bots
+    /// to it as well); the first move keeps its start-up allowance.
+    pub(super) fn with_move_deadline(kind: GameKind, bots: &[BotSpec], move_deadline: Duration) -> anyhow::Result<ProcessSeats> {
+        let arena = MatchSettings::for_game(kind.name());
+        let startup = arena.first_move_deadline.saturating_sub(arena.move_deadline);
+        let settings = MatchSettings { move_deadline, first_move_deadline: move_deadline + startup, ..arena };
+        ProcessSeats::with_settings(kind, bots, settings)
+    }
+
+    fn with_settings(kind: GameKind, bots: &[BotSpec], settings: MatchSettings) -> anyhow::Result<ProcessSeats> {
         let mut seats = Vec::with_capacity(bots.len());
         let mut sources = Vec::new();
         for spec in bots {
