@@ -155,15 +155,16 @@ pub struct Arena {
 
 impl Arena {
     /// The defaults of `game` (`carrots`, `duel` or `multisnake`): ticks of
-    /// 200 ms (300 ms for the duel, which people play by hand), eight
-    /// CodeCarrots seats, four Multisnake seats on generated 32x32 maps,
-    /// built-in bots in the first seats, ten ticks between games.
+    /// 1 s for CodeCarrots (its server's pace), 300 ms for the duel (which
+    /// people play by hand) and 200 ms for Multisnake, eight CodeCarrots
+    /// seats, four Multisnake seats on generated 32x32 maps, built-in bots
+    /// in the first seats, ten ticks between games.
     pub fn defaults(game: &str) -> Arena {
         let strings = |v: &[&str]| v.iter().map(|b| b.to_string()).collect::<Vec<_>>();
         let (tick_ms, seats, bots, spec): (u64, usize, &[&str], &[(&str, &str)]) = match game {
             "duel" => (300, 2, &["greedy", "safe"], &[]),
             "multisnake" => (200, 4, &["greedy", "safe", "greedy", "safe"], &[("players", "4"), ("width", "32"), ("height", "32")]),
-            _ => (200, 8, &["greedy", "safe", "greedy", "safe"], &[]),
+            _ => (1000, 8, &["greedy", "safe", "greedy", "safe"], &[]),
         };
         Arena {
             settings: Default::default(),
