@@ -3,7 +3,33 @@
 // player page's editor offers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
 import { BASE, api, launch, register, uniqueName, unexpectedErrors } from './helpers.mjs';
+
+/** Starts a server of its own with `config` (TOML); resolves with its URL. */
+async function serverWith(t, config) {
+  const bin = process.env.SNAKEPIT_BIN;
+  if (!bin) throw new Error('SNAKEPIT_BIN is not set: run the tests through scripts/browser-tests.sh');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snakepit-lobby-'));
+  fs.writeFileSync(path.join(dir, 'config.toml'), config);
+  const child = spawn(bin, ['serve', '--config', path.join(dir, 'config.toml'), '--bind', '127.0.0.1', '--port', '0', '--db', path.join(dir, 'db.sqlite')], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  t.after(() => {
+    child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const lines = readline.createInterface({ input: child.stdout });
+  for await (const line of lines) {
+    const m = /^snakepit listening on (http:\/\/\S+)/.exec(line);
+    if (m) return m[1];
+  }
+  throw new Error('the server exited before it listened');
+}
 
 test('a failed sign-up hides the answer to the one before', { timeout: 60000 }, async (t) => {
   const b = await launch(t);
@@ -42,5 +68,25 @@ test('a seated player without a bot is "offline", and the how-to lists the edito
   const named = howTo.match(/save a program on your page \(([^;]+);/)[1];
   const words = code.data.langs.map((l) => l.label.split(' ')[0]);
   assert.equal(named, words.slice(0, -1).join(', ') + ' or ' + words[words.length - 1]);
+  assert.deepEqual(unexpectedErrors(b.problems), []);
+});
+
+test('a contest with two games and closed registration: the lobby offers no sign-up and says why', { timeout: 60000 }, async (t) => {
+  const url = await serverWith(t, 'games = ["duel", "hex"]\nregistration = "closed"\n');
+  const b = await launch(t);
+  const page = await b.newPage();
+  await page.goto(url + '/');
+  await page.locator('#register-closed').waitFor({ state: 'visible', timeout: 15000 });
+  assert.ok(!(await page.locator('#register-form').isVisible()), 'no sign-up form');
+  const offered = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('#register-form input[name="game"]'))
+      .filter((r) => !r.closest('label').classList.contains('hidden'))
+      .map((r) => r.value)
+  );
+  assert.deepEqual(offered, ['hex', 'duel']);
+  // The rooms are the two games'.
+  await page.locator('.room-card').nth(1).waitFor({ timeout: 15000 });
+  const games = await page.evaluate(() => Array.from(document.querySelectorAll('.room-card .badge.game')).map((e) => e.dataset.game).sort());
+  assert.deepEqual(games, ['duel', 'hex']);
   assert.deepEqual(unexpectedErrors(b.problems), []);
 });

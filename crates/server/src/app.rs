@@ -258,6 +258,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/code/start", post(crate::code::post_start))
         .route("/api/player/room", post(api_player_room))
         .route("/api/metrics", get(api_metrics))
+        .route("/api/server", get(api_server))
         .route("/api/admin/metrics/reset", post(admin_metrics_reset))
         .route("/api/admin/players", get(admin_players).post(admin_add_player))
         .route("/api/admin/players/{id}/kick", post(admin_kick))
@@ -358,7 +359,8 @@ async fn api_ratings(State(st): Shared, Query(q): Query<GameQuery>) -> Result<im
 #[derive(Deserialize)]
 struct Register {
     name: String,
-    /// The game to play; SnakeBattle when absent.
+    /// The game to play; the contest's first game (SnakeBattle by default)
+    /// when absent.
     game: Option<String>,
 }
 
@@ -397,6 +399,17 @@ async fn api_register(
     headers: HeaderMap,
     Json(r): Json<Register>,
 ) -> Result<impl IntoResponse, AppError> {
+    if !st.cfg.registration_open() {
+        let why = "registration is closed: the organiser adds the players".to_string();
+        return Err(AppError::Client(StatusCode::FORBIDDEN, why));
+    }
+    // Without a game, the contest's first.
+    let mut r = r;
+    let game = r.game.get_or_insert_with(|| st.cfg.games.first().cloned().unwrap_or_default());
+    if st.rooms.hosts(game) && !st.cfg.offers(game) {
+        let why = format!("this contest does not offer {game}; it offers {}", st.cfg.games.join(", "));
+        return Err(AppError::Client(StatusCode::BAD_REQUEST, why));
+    }
     if !st.sign_ups.take(peer.limit_key(), std::time::Instant::now()) {
         let why = format!(
             "too many sign-ups from your address (at most {} an hour); try again later",
@@ -428,7 +441,11 @@ fn require_admin(st: &AppState, headers: &HeaderMap) -> Result<(), AppError> {
         .unwrap_or("");
     let want = st.admin_token.as_bytes();
     let ok = given.len() == want.len() && given.bytes().zip(want).fold(0u8, |a, (x, y)| a | (x ^ y)) == 0;
-    if ok { Ok(()) } else { Err(AppError::Client(StatusCode::UNAUTHORIZED, "admin token required".to_string())) }
+    match (ok, given.is_empty()) {
+        (true, _) => Ok(()),
+        (false, true) => Err(AppError::Client(StatusCode::UNAUTHORIZED, "admin token required".to_string())),
+        (false, false) => Err(AppError::Client(StatusCode::UNAUTHORIZED, "wrong admin token".to_string())),
+    }
 }
 
 async fn admin_players(State(st): Shared, headers: HeaderMap) -> Result<impl IntoResponse, AppError> {
@@ -672,6 +689,12 @@ async fn admin_reset_scores(
         let _ = h.tx.send(RoomInput::ResetScores).await;
     }
     Ok(Json(serde_json::json!({ "rows_cleared": n })))
+}
+
+/// `/api/server`: what the lobby offers: the games players may sign up
+/// for, and whether they may sign up themselves.
+async fn api_server(State(st): Shared) -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "games": st.cfg.games, "registration": st.cfg.registration }))
 }
 
 async fn api_metrics(State(st): Shared) -> Json<serde_json::Value> {

@@ -23,6 +23,12 @@ pub struct Config {
     pub db: PathBuf,
     /// Token for the admin page and API; generated at start when empty.
     pub admin_token: String,
+    /// The games players may sign up for (all five by default); the lobby
+    /// offers only these, and the default rooms are theirs.
+    pub games: Vec<String>,
+    /// `open`: anyone signs up on the lobby page; `closed`: only the
+    /// organiser adds players (admin page, API or `snakepit admin`).
+    pub registration: String,
     /// SnakeBattle settings shared by its rooms.
     pub snakebattle: SnakeBattleConfig,
     /// Hex settings shared by its rooms.
@@ -35,7 +41,8 @@ pub struct Config {
     pub multisnake: ArenaConfig,
     /// Programs uploaded in the browser.
     pub code: CodeConfig,
-    /// Rooms created at start (in addition to those in the database).
+    /// Rooms created at start (in addition to those in the database). Given
+    /// in the file, they replace the default, one room per game offered.
     pub rooms: Vec<RoomSpec>,
     /// Connection limits.
     pub limits: Limits,
@@ -195,8 +202,13 @@ impl Default for CodeConfig {
     }
 }
 
+/// One room per game, named after it.
+fn default_rooms<'a>(games: impl Iterator<Item = &'a str>) -> Vec<RoomSpec> {
+    games.map(|g| RoomSpec { name: g.to_string(), game: g.to_string(), tick_ms: None }).collect()
+}
+
 /// A room to create at start.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct RoomSpec {
     /// Unique name (letters, digits, `-`, `_`).
@@ -284,16 +296,15 @@ impl Default for Config {
             port: 8080,
             db: PathBuf::from("snakepit.sqlite"),
             admin_token: String::new(),
+            games: crate::rooms::GAMES.iter().map(|g| g.to_string()).collect(),
+            registration: "open".to_string(),
             snakebattle: SnakeBattleConfig::default(),
             hex: HexConfig::default(),
             carrots: ArenaConfig::default(),
             duel: ArenaConfig::default(),
             multisnake: ArenaConfig::default(),
             code: CodeConfig::default(),
-            rooms: ["snakebattle", "hex", "carrots", "duel", "multisnake"]
-                .into_iter()
-                .map(|g| RoomSpec { name: g.to_string(), game: g.to_string(), tick_ms: None })
-                .collect(),
+            rooms: default_rooms(crate::rooms::GAMES.iter().copied()),
             limits: Limits::default(),
             cluster: ClusterConfig::default(),
         }
@@ -390,7 +401,39 @@ impl Config {
         for r in &self.rooms {
             anyhow::ensure!(names.insert(r.name.as_str()), "two [[rooms]] are named {:?}", r.name);
         }
+        let all = crate::rooms::GAMES.join(", ");
+        anyhow::ensure!(!self.games.is_empty(), "games: offer at least one of {all}");
+        let mut offered = std::collections::BTreeSet::new();
+        for g in &self.games {
+            anyhow::ensure!(crate::rooms::GAMES.contains(&g.as_str()), "games: unknown game {g:?} (the games are {all})");
+            anyhow::ensure!(offered.insert(g.as_str()), "games: {g:?} is listed twice");
+        }
+        anyhow::ensure!(
+            ["open", "closed"].contains(&self.registration.as_str()),
+            "registration = {:?}: \"open\" or \"closed\"",
+            self.registration
+        );
         Ok(())
+    }
+
+    /// Whether players may sign up themselves.
+    pub fn registration_open(&self) -> bool {
+        self.registration == "open"
+    }
+
+    /// Whether players may sign up for `game`.
+    pub fn offers(&self, game: &str) -> bool {
+        self.games.iter().any(|g| g == game)
+    }
+
+    /// The rooms to make at start: the `[[rooms]]` given, or one room per
+    /// game offered when none are.
+    pub fn rooms_at_start(&self) -> Vec<RoomSpec> {
+        if self.rooms == Config::default().rooms {
+            default_rooms(self.games.iter().map(String::as_str))
+        } else {
+            self.rooms.clone()
+        }
     }
 
     /// Applies `SNAKEPIT_*` overrides read through `get`.
@@ -434,6 +477,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn games_offered_and_registration() {
+        let cfg: Config = toml::from_str("games = [\"duel\", \"hex\"]\nregistration = \"closed\"\n").unwrap();
+        cfg.check().unwrap();
+        assert!(!cfg.registration_open() && cfg.offers("duel") && !cfg.offers("snakebattle"));
+        let rooms: Vec<_> = cfg.rooms_at_start().into_iter().map(|r| r.name).collect();
+        assert_eq!(rooms, ["duel", "hex"], "the default rooms are the offered games'");
+        let cfg: Config = toml::from_str("games = [\"duel\"]\n[[rooms]]\nname = \"final\"\ngame = \"duel\"\n").unwrap();
+        assert_eq!(cfg.rooms_at_start().into_iter().map(|r| r.name).collect::<Vec<_>>(), ["final"]);
+        for (text, words) in [
+            ("games = []\n", "games: offer at least one"),
+            ("games = [\"chess\"]\n", "games: unknown game \"chess\""),
+            ("games = [\"duel\", \"duel\"]\n", "games: \"duel\" is listed twice"),
+            ("registration = \"invite\"\n", "registration = \"invite\""),
+        ] {
+            let err = toml::from_str::<Config>(text).unwrap().check().unwrap_err().to_string();
+            assert!(err.starts_with(words), "{text}: {err}");
+        }
+    }
+
+    #[test]
     fn ticks_out_of_range_and_twin_rooms_are_refused() {
         let check = |text: &str| toml::from_str::<Config>(text).unwrap().check().map_err(|e| format!("{e:#}"));
         assert_eq!(check("[duel]\ntick_ms = 10\n[[rooms]]\nname = \"a\"\ntick_ms = 60000\n"), Ok(()));
@@ -471,6 +534,7 @@ mod tests {
         let cfg: Config = toml::from_str(include_str!("../../../snakepit.example.toml")).unwrap();
         let d = Config::default();
         assert_eq!((&cfg.bind, cfg.port, &cfg.db, &cfg.admin_token), (&d.bind, d.port, &d.db, &d.admin_token));
+        assert_eq!((&cfg.games, &cfg.registration), (&d.games, &d.registration));
         assert_eq!(cfg.snakebattle.fill_bots, d.snakebattle.fill_bots);
         assert_eq!(cfg.limits.max_message_bytes, d.limits.max_message_bytes);
         assert_eq!(cfg.limits.seat_release_ms, d.limits.seat_release_ms);

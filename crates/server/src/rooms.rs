@@ -190,7 +190,7 @@ impl Rooms {
             latency: Arc::new(Histogram::default()),
         };
         let stored = store.rooms().await?;
-        for spec in &cfg.rooms {
+        for spec in &cfg.rooms_at_start() {
             match stored.iter().find(|r| r.name == spec.name) {
                 None => {
                     let row = rooms.new_row(&spec.name, &spec.game, spec.tick_ms, false)?;

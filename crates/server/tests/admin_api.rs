@@ -74,3 +74,40 @@ async fn a_removed_player_cannot_come_back() {
     assert_eq!(status, 404, "{text}");
     server.shutdown().await;
 }
+
+/// An organiser offers fewer games, or closes registration: the lobby's
+/// API says so, sign-ups follow it, and the organiser still adds players.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_games_offered_and_closed_registration() {
+    let mut cfg = config(temp_db("admingames"), 50);
+    cfg.games = vec!["duel".into(), "hex".into()];
+    let server = start(cfg).await;
+    let addr = server.addr;
+    let (status, text) = http(addr, "GET", "/api/server", None, None).await;
+    assert_eq!((status, text.as_str()), (200, r#"{"games":["duel","hex"],"registration":"open"}"#));
+    let sign_up = |body: &'static str| async move { http(addr, "POST", "/api/register", Some(body), None).await };
+    let (status, text) = sign_up(r#"{"name":"sb","game":"snakebattle"}"#).await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("does not offer snakebattle; it offers duel, hex"), "{text}");
+    let (status, text) = sign_up(r#"{"name":"first"}"#).await;
+    assert_eq!(status, 201, "{text}");
+    assert!(text.contains("\"game\":\"duel\""), "without a game, the contest's first: {text}");
+    let (_, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
+    let names: Vec<String> = serde_json::from_str::<serde_json::Value>(&rooms).unwrap().as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap().to_string()).collect();
+    assert_eq!(names, ["duel", "hex"], "the default rooms are the offered games'");
+    server.shutdown().await;
+
+    let mut cfg = config(temp_db("adminclosed"), 50);
+    cfg.registration = "closed".into();
+    let server = start(cfg).await;
+    let addr = server.addr;
+    let (status, text) = http(addr, "POST", "/api/register", Some(r#"{"name":"walkin"}"#), None).await;
+    assert_eq!(status, 403, "{text}");
+    assert!(text.contains("registration is closed"), "{text}");
+    let (status, text) = http(addr, "POST", "/api/admin/players", Some(r#"{"name":"invited"}"#), Some(TOKEN)).await;
+    assert_eq!(status, 201, "the organiser adds players: {text}");
+    let (status, text) = http(addr, "GET", "/api/admin/players", None, Some("not-the-token")).await;
+    assert_eq!(status, 401);
+    assert!(text.contains("wrong admin token"), "{text}");
+    server.shutdown().await;
+}

@@ -80,6 +80,23 @@
     const r = form.querySelector('input[name="game"]:checked');
     return r ? r.value : 'snakebattle';
   };
+  // The contest may offer fewer games, or let only the organiser add
+  // players: the form shows what the server allows.
+  SP.api('/api/server')
+    .then((s) => {
+      const offered = Array.isArray(s && s.games) ? s.games : [];
+      const radios = Array.from(form.querySelectorAll('input[name="game"]'));
+      for (const r of radios) r.closest('label').classList.toggle('hidden', !offered.includes(r.value));
+      const shown = radios.filter((r) => offered.includes(r.value));
+      if (shown.length && !shown.some((r) => r.checked)) shown[0].checked = true;
+      $('register-game').classList.toggle('hidden', shown.length < 2);
+      const closed = s && s.registration === 'closed';
+      form.classList.toggle('hidden', closed);
+      $('register-closed').classList.toggle('hidden', !closed);
+    })
+    .catch(() => {
+      // An older server without /api/server: the form as it is.
+    });
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const input = $('register-name');
