@@ -1747,6 +1747,24 @@ fn still_field_restarts_everyone() {
 }
 
 #[test]
+fn still_count_waits_for_a_player() {
+    // Nobody sits at a field for longer than the count: the first player to
+    // join gets their piece and is not restarted at once; the field restarts
+    // only once it has stood still with them on it.
+    let settings = Settings::from_pairs([("still_restart_ticks", "3")]).unwrap();
+    let mut game = Hex::new_room(settings, Map::default_map(), 7);
+    let restarts = |events: &[Event]| events.iter().filter(|e| matches!(e, Event::Restarted { .. })).count();
+    for _ in 0..10 {
+        assert_eq!(restarts(&game.step(&vec![Action::Skip; game.seats()])), 0);
+    }
+    assert_eq!(game.still_ticks(), 0, "an empty field does not count");
+    game.join().expect("a free seat");
+    let ticks: Vec<usize> = (0..5).map(|_| restarts(&game.step(&vec![Action::Skip; game.seats()]))).collect();
+    // Placed at the first tick, then still for 3: the restart is the fifth.
+    assert_eq!(ticks, [0, 0, 0, 0, 1]);
+}
+
+#[test]
 fn codenjoy_still_field_stays() {
     // Upstream has no such rule: the same field stays as it is.
     check(

@@ -153,7 +153,8 @@ fn check_tick(before: &Hex, after: &Hex, actions: &[Action], events: &[Event]) -
     let seats = after.seats();
     let restarted = events.iter().any(|e| matches!(e, Event::Restarted { .. }));
     // The still count follows the cells, and so does its restart.
-    let still_want = if restarted || before.cells() != after.cells() { 0 } else { before.still_ticks() + 1 };
+    let someone = after.players().iter().any(|p| p.present);
+    let still_want = if restarted || before.cells() != after.cells() || !someone { 0 } else { before.still_ticks() + 1 };
     if after.still_ticks() != still_want {
         return Err(format!("still for {} ticks, expected {still_want}", after.still_ticks()));
     }

@@ -108,6 +108,7 @@
 //! | decision: a restart clears formed walls; `codenjoy` keeps them | `restart_clears_formed_walls`, `codenjoy_restart_keeps_walls` |
 //! | decision: no room for a new piece: wait for the full-board restart | `no_room_waits_for_the_restart` |
 //! | decision: a field where nothing changed for `still_restart_ticks` (30) restarts; `codenjoy` never | `still_field_restarts_everyone`, `codenjoy_still_field_stays` |
+//! | decision: an empty field is not still: the count starts with a player | `still_count_waits_for_a_player` |
 //!
 //! `tests/hex_sim.rs` plays seeded random games with players joining and
 //! leaving, checking [`Hex::check_invariants`], the events and determinism

@@ -238,7 +238,7 @@ pub struct Hex {
     tick: u64,
     rng: Rng,
     /// Ticks in a row, up to the last one, after which every cell was as
-    /// before it.
+    /// before it while someone held a seat.
     still_ticks: u32,
 }
 
@@ -707,7 +707,10 @@ impl Game for Hex {
                     | Event::Placed { .. }
             )
         });
-        self.still_ticks = if changed { 0 } else { self.still_ticks.saturating_add(1) };
+        // An empty field is not a still game: the first player to sit
+        // down must not find it about to restart.
+        let anyone = self.players.iter().any(|p| p.present);
+        self.still_ticks = if changed || !anyone { 0 } else { self.still_ticks.saturating_add(1) };
         debug_assert_eq!(self.check_invariants(), Ok(()));
         ev
     }
