@@ -398,6 +398,10 @@ async fn a_replay_file_from_disk_opens_in_the_viewer_and_a_bad_one_says_why() {
     let mut more = Vec::new();
     for from in ["127.0.0.3:0", "127.0.0.4:0", "127.0.0.5:0"] {
         more.push(slow_upload(from).await);
+        // Its place is taken (a second file from it is refused) before the
+        // next comes: otherwise a request of the loop below could take the
+        // last place first, and this upload be turned away instead.
+        waited_for(429, from).await;
     }
     let why = waited_for(503, "127.0.0.6:0").await;
     assert!(why.contains("try again"), "{why}");
