@@ -37,9 +37,10 @@ pub enum AdminCommand {
     AddPlayer {
         /// Display name.
         name: String,
-        /// The game the player registers for.
-        #[arg(long, default_value = "snakebattle")]
-        game: String,
+        /// The game the player registers for [default: the server's first
+        /// game with --server, snakebattle with --db]
+        #[arg(long)]
+        game: Option<String>,
     },
     /// Lists players.
     Players,
@@ -54,6 +55,24 @@ pub enum AdminCommand {
     Resume {
         /// Room name.
         room: String,
+    },
+    /// Creates a room (needs --server).
+    CreateRoom {
+        /// Room name: a-z, 0-9, - and _.
+        name: String,
+        /// Its game.
+        #[arg(long, default_value = "snakebattle")]
+        game: String,
+        /// Its tick period (10 to 60000); the game's default when absent.
+        #[arg(long, value_name = "MS")]
+        tick_ms: Option<u64>,
+    },
+    /// Sets a room's tick period, 10 to 60000 ms (needs --server).
+    Tick {
+        /// Room name.
+        room: String,
+        /// Milliseconds.
+        ms: u64,
     },
     /// Removes a player from their room; they may come back (needs
     /// --server).
@@ -85,11 +104,23 @@ pub fn run(args: AdminArgs) -> anyhow::Result<()> {
     }
 }
 
-/// Why pause, resume and kick need a server.
+/// Why pause, resume, kick, create-room and tick need a server.
 const LIVE_ONLY: &str = "this command acts on a running server: give --server http://HOST:PORT and the admin token";
 
+/// Whether the command acts on live rooms only.
+fn live_only(command: &AdminCommand) -> bool {
+    matches!(
+        command,
+        AdminCommand::Pause { .. }
+            | AdminCommand::Resume { .. }
+            | AdminCommand::Kick { .. }
+            | AdminCommand::CreateRoom { .. }
+            | AdminCommand::Tick { .. }
+    )
+}
+
 fn local(args: &AdminArgs) -> anyhow::Result<()> {
-    if let AdminCommand::Pause { .. } | AdminCommand::Resume { .. } | AdminCommand::Kick { .. } = &args.command {
+    if live_only(&args.command) {
         bail!(LIVE_ONLY)
     }
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().context("starting the async runtime")?;
@@ -111,7 +142,8 @@ async fn local_store(args: &AdminArgs) -> anyhow::Result<()> {
     let store = Store::open(address).await.with_context(|| format!("opening {}", args.db.display()))?;
     match &args.command {
         AdminCommand::AddPlayer { name, game } => {
-            if !snakepit_server::rooms::GAMES.contains(&game.as_str()) {
+            let game = game.as_deref().unwrap_or("snakebattle");
+            if !snakepit_server::rooms::GAMES.contains(&game) {
                 let games = snakepit_server::rooms::GAMES.join(", ");
                 return Err(crate::exit::BadInput(format!("unknown game {game:?} (games: {games})")).into());
             }
@@ -120,7 +152,7 @@ async fn local_store(args: &AdminArgs) -> anyhow::Result<()> {
         }
         AdminCommand::Players => {
             for p in store.players().await? {
-                println!("{}\t{}\t/codenjoy-contest/board/player/{}?code={}", p.id, p.name, p.id, p.code);
+                println!("{}\t{}\t{}\t/codenjoy-contest/board/player/{}?code={}", p.id, p.name, p.game, p.id, p.code);
             }
         }
         AdminCommand::Rooms => {
@@ -145,9 +177,11 @@ async fn local_store(args: &AdminArgs) -> anyhow::Result<()> {
             let n = store.reset_scores(game.as_deref()).await?;
             println!("cleared {n} score rows");
         }
-        AdminCommand::Pause { .. } | AdminCommand::Resume { .. } | AdminCommand::Kick { .. } => {
-            bail!(LIVE_ONLY)
-        }
+        AdminCommand::Pause { .. }
+        | AdminCommand::Resume { .. }
+        | AdminCommand::Kick { .. }
+        | AdminCommand::CreateRoom { .. }
+        | AdminCommand::Tick { .. } => bail!(LIVE_ONLY),
     }
     Ok(())
 }
@@ -163,6 +197,14 @@ fn remote(args: &AdminArgs, url: &str) -> anyhow::Result<()> {
         AdminCommand::Pause { room } => ("POST", format!("/api/admin/rooms/{room}/pause"), String::new()),
         AdminCommand::Resume { room } => ("POST", format!("/api/admin/rooms/{room}/resume"), String::new()),
         AdminCommand::Kick { player } => ("POST", format!("/api/admin/players/{player}/kick"), String::new()),
+        AdminCommand::CreateRoom { name, game, tick_ms } => (
+            "POST",
+            "/api/admin/rooms".to_string(),
+            serde_json::json!({ "name": name, "game": game, "tick_ms": tick_ms }).to_string(),
+        ),
+        AdminCommand::Tick { room, ms } => {
+            ("POST", format!("/api/admin/rooms/{room}/tick"), serde_json::json!({ "tick_ms": ms }).to_string())
+        }
         AdminCommand::Remove { player } => ("DELETE", format!("/api/admin/players/{player}"), String::new()),
         AdminCommand::ResetScores { game } => (
             "POST",

@@ -31,7 +31,7 @@ fn players_against_the_database() {
     assert_eq!(id.len(), 20);
     assert!(code.bytes().all(|b| b.is_ascii_digit()));
     let list = stdout(&snakepit(&["admin", "players", "--db", &db]));
-    assert!(list.contains(&format!("{id}\tann\t/codenjoy-contest/board/player/{id}?code={code}")), "{list}");
+    assert!(list.contains(&format!("{id}\tann\tsnakebattle\t/codenjoy-contest/board/player/{id}?code={code}")), "{list}");
     // A taken name is a clear error.
     let dup = snakepit(&["admin", "add-player", "ann", "--db", &db]);
     assert!(!dup.status.success());
@@ -86,6 +86,17 @@ fn pause_and_resume_a_running_server() {
     assert!(rooms.contains("\"paused\":true"), "{rooms}");
     let resumed = stdout(&snakepit(&["admin", "resume", "snakebattle", "--server", &url]));
     assert!(resumed.contains("\"paused\":false"), "{resumed}");
+    let made = stdout(&snakepit(&["admin", "create-room", "final", "--game", "duel", "--tick-ms", "250", "--server", &url]));
+    assert!(made.contains("\"room\":\"final\""), "{made}");
+    let ticked = stdout(&snakepit(&["admin", "tick", "final", "400", "--server", &url]));
+    assert!(ticked.contains("\"tick_ms\":400"), "{ticked}");
+    let rooms = stdout(&snakepit(&["admin", "rooms", "--server", &url]));
+    assert!(rooms.contains("\"name\":\"final\""), "{rooms}");
+    let fast = snakepit(&["admin", "tick", "final", "1", "--server", &url]);
+    assert!(!fast.status.success());
+    assert!(String::from_utf8_lossy(&fast.stderr).contains("ticks are 10 to 60000 ms"), "{}", String::from_utf8_lossy(&fast.stderr));
+    let offline = snakepit(&["admin", "create-room", "x", "--db", &db]);
+    assert!(String::from_utf8_lossy(&offline.stderr).contains("--server"));
     let added = stdout(&snakepit(&["admin", "add-player", "bob", "--server", &url]));
     assert!(added.contains("/codenjoy-contest/board/player/"), "{added}");
     let bob: serde_json::Value = serde_json::from_str(added.trim()).unwrap();

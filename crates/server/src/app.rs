@@ -178,6 +178,27 @@ impl IntoResponse for AppError {
     }
 }
 
+/// A JSON request body, as [`Json`] reads it, whose rejection (no JSON
+/// content type, bad JSON, a missing field) is answered like every other
+/// client error of the API: `{"error": ...}` with the reason, not plain
+/// text.
+pub struct JsonBody<T>(pub T);
+
+impl<S, T> axum::extract::FromRequest<S> for JsonBody<T>
+where
+    Json<T>: axum::extract::FromRequest<S, Rejection = axum::extract::rejection::JsonRejection>,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(v)) => Ok(JsonBody(v)),
+            Err(rejection) => Err(AppError::Client(rejection.status(), rejection.body_text())),
+        }
+    }
+}
+
 /// The words of an error answer of this server (`{"error": ...}`), or its
 /// first 200 characters when it is something else.
 pub fn answer_error(body: &str) -> String {
@@ -338,6 +359,7 @@ struct RatingView {
 /// player's latest games (links to `/replays/ID`).
 async fn api_ratings(State(st): Shared, Query(q): Query<GameQuery>) -> Result<impl IntoResponse, AppError> {
     let game = q.game.unwrap_or_else(|| "duel".to_string());
+    known_game(&game)?;
     let players = st.store.players().await?;
     let mut out = Vec::new();
     for r in st.store.ratings(&game).await? {
@@ -397,7 +419,7 @@ async fn api_register(
     State(st): Shared,
     axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<crate::ws::PeerAddr>,
     headers: HeaderMap,
-    Json(r): Json<Register>,
+    JsonBody(r): JsonBody<Register>,
 ) -> Result<impl IntoResponse, AppError> {
     if !st.cfg.registration_open() {
         let why = "registration is closed: the organiser adds the players".to_string();
@@ -424,7 +446,7 @@ async fn api_register(
 /// their secret URL.
 async fn register(st: &AppState, headers: &HeaderMap, r: Register) -> Result<impl IntoResponse + use<>, AppError> {
     let name = check_name(&r.name)?;
-    let game = r.game.unwrap_or_else(|| "snakebattle".to_string());
+    let game = r.game.unwrap_or_else(|| st.cfg.games.first().cloned().unwrap_or_else(|| "snakebattle".to_string()));
     if !st.rooms.hosts(&game) {
         return Err(AppError::Client(StatusCode::BAD_REQUEST, format!("this server hosts {}", crate::rooms::GAMES.join(", "))));
     }
@@ -461,7 +483,7 @@ async fn admin_players(State(st): Shared, headers: HeaderMap) -> Result<impl Int
     Ok(Json(rows))
 }
 
-async fn admin_add_player(State(st): Shared, headers: HeaderMap, Json(r): Json<Register>) -> Result<impl IntoResponse, AppError> {
+async fn admin_add_player(State(st): Shared, headers: HeaderMap, JsonBody(r): JsonBody<Register>) -> Result<impl IntoResponse, AppError> {
     require_admin(&st, &headers)?;
     register(&st, &headers, r).await
 }
@@ -534,7 +556,7 @@ struct MoveTo {
 /// that says to reconnect, and take the new seat when they do; a saved
 /// program is started again there. In a cluster the request is redirected
 /// to the node that runs the player's room (307 keeps the method and body).
-async fn api_player_room(State(st): Shared, uri: axum::http::Uri, Json(m): Json<MoveTo>) -> Result<impl IntoResponse, AppError> {
+async fn api_player_room(State(st): Shared, uri: axum::http::Uri, JsonBody(m): JsonBody<MoveTo>) -> Result<impl IntoResponse, AppError> {
     let p = crate::code::player(&st, &m.user, &m.code).await?;
     follow(st.rooms.route_player(&p.id).await?, &uri)?;
     let wanted = m.room.as_deref().map(str::trim).filter(|r| !r.is_empty());
@@ -587,7 +609,7 @@ struct NewRoom {
     tick_ms: Option<u64>,
 }
 
-async fn admin_create_room(State(st): Shared, headers: HeaderMap, Json(r): Json<NewRoom>) -> Result<impl IntoResponse, AppError> {
+async fn admin_create_room(State(st): Shared, headers: HeaderMap, JsonBody(r): JsonBody<NewRoom>) -> Result<impl IntoResponse, AppError> {
     require_admin(&st, &headers)?;
     if st.store.rooms().await?.iter().any(|row| row.name == r.name) {
         return Err(AppError::Client(StatusCode::CONFLICT, format!("room {:?} exists", r.name)));
@@ -659,7 +681,7 @@ async fn admin_tick(
     headers: HeaderMap,
     uri: axum::http::Uri,
     Path(name): Path<String>,
-    Json(t): Json<Tick>,
+    JsonBody(t): JsonBody<Tick>,
 ) -> Result<impl IntoResponse, AppError> {
     require_admin(&st, &headers)?;
     let h = room(&st, &name, &uri).await?;

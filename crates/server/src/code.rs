@@ -557,7 +557,7 @@ pub struct Upload {
 pub async fn post_code(
     State(st): State<Arc<AppState>>,
     uri: axum::http::Uri,
-    Json(u): Json<Upload>,
+    crate::app::JsonBody(u): crate::app::JsonBody<Upload>,
 ) -> Result<impl IntoResponse, AppError> {
     let p = player(&st, &u.user, &u.code).await?;
     crate::app::follow(st.rooms.route_player(&p.id).await?, &uri)?;
@@ -606,7 +606,7 @@ pub struct Credentials {
 pub async fn post_start(
     State(st): State<Arc<AppState>>,
     uri: axum::http::Uri,
-    Json(c): Json<Credentials>,
+    crate::app::JsonBody(c): crate::app::JsonBody<Credentials>,
 ) -> Result<axum::response::Response, AppError> {
     let p = player(&st, &c.user, &c.code).await?;
     if arenas::text_parser(&p.game).is_none() {

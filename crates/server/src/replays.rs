@@ -421,7 +421,7 @@ pub async fn fork(
     axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<crate::ws::PeerAddr>,
     Path(id): Path<i64>,
     Query(who): Query<Owner>,
-    Json(req): Json<ForkRequest>,
+    crate::app::JsonBody(req): crate::app::JsonBody<ForkRequest>,
 ) -> Result<Response, AppError> {
     let bad = |m: String| AppError::Client(StatusCode::BAD_REQUEST, m);
     let owner = who.check(&st).await?;

@@ -190,6 +190,14 @@ impl Rooms {
             latency: Arc::new(Histogram::default()),
         };
         let stored = store.rooms().await?;
+        for row in stored.iter().filter(|r| !cfg.offers(&r.game)) {
+            tracing::warn!(
+                room = %row.name,
+                "this {} room, kept from an earlier run, plays on though `games` does not offer {}; nobody can sign up for it",
+                row.game,
+                row.game
+            );
+        }
         for spec in &cfg.rooms_at_start() {
             match stored.iter().find(|r| r.name == spec.name) {
                 None => {

@@ -1,6 +1,8 @@
-//! The admin API over a real socket: values out of range and names that
-//! do not exist are refused with 400 and words that say what is allowed,
-//! never quietly changed into something else.
+//! The admin API, and the API's answers to bad requests, over a real
+//! socket: values out of range and names that do not exist are refused
+//! with 400 and words that say what is allowed, never quietly changed into
+//! something else; a removed player stays out; the games offered and a
+//! closed registration hold; bad bodies get JSON errors.
 
 mod common;
 
@@ -31,6 +33,8 @@ async fn out_of_range_ticks_and_unknown_games_are_refused() {
     assert_eq!(status, 400, "{text}");
     assert!(text.contains("unknown game \\\"chess\\\""), "{text}");
     let (status, text) = http(addr, "GET", "/api/leaderboard?game=chess", None, None).await;
+    assert_eq!(status, 400, "{text}");
+    let (status, text) = http(addr, "GET", "/api/ratings?game=chess", None, None).await;
     assert_eq!(status, 400, "{text}");
     let (status, _) = post("/api/admin/reset-scores?game=duel", "").await;
     assert_eq!(status, 200);
@@ -92,6 +96,9 @@ async fn the_games_offered_and_closed_registration() {
     let (status, text) = sign_up(r#"{"name":"first"}"#).await;
     assert_eq!(status, 201, "{text}");
     assert!(text.contains("\"game\":\"duel\""), "without a game, the contest's first: {text}");
+    let (status, text) = http(addr, "POST", "/api/admin/players", Some(r#"{"name":"added"}"#), Some(TOKEN)).await;
+    assert_eq!(status, 201, "{text}");
+    assert!(text.contains("\"game\":\"duel\""), "the organiser's too: {text}");
     let (_, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
     let names: Vec<String> = serde_json::from_str::<serde_json::Value>(&rooms).unwrap().as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap().to_string()).collect();
     assert_eq!(names, ["duel", "hex"], "the default rooms are the offered games'");
@@ -109,5 +116,25 @@ async fn the_games_offered_and_closed_registration() {
     let (status, text) = http(addr, "GET", "/api/admin/players", None, Some("not-the-token")).await;
     assert_eq!(status, 401);
     assert!(text.contains("wrong admin token"), "{text}");
+    server.shutdown().await;
+}
+
+/// A body that is not the JSON asked for is answered like any other
+/// client error: `{"error": ...}` saying what is wrong.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_bodies_are_answered_in_json() {
+    let server = start(config(temp_db("adminbodies"), 50)).await;
+    let addr = server.addr;
+    for (path, body, token) in [
+        ("/api/register", "{not json", None),
+        ("/api/register", r#"{"game":"duel"}"#, None),
+        ("/api/admin/rooms/snakebattle/tick", r#"{"tick_ms":"fast"}"#, Some(TOKEN)),
+        ("/api/player/room", "[]", None),
+    ] {
+        let (status, text) = http(addr, "POST", path, Some(body), token).await;
+        assert!((400..500).contains(&status), "{path} {body}: {status} {text}");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{path} {body}: not JSON: {text}"));
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{path} {body}: {text}");
+    }
     server.shutdown().await;
 }

@@ -126,14 +126,26 @@ async fn a_field_where_nothing_moves_starts_again() {
     let (id, code, _) = register_for(addr, "statue", "hex").await;
     let mut spectator = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/room/hex")).await.unwrap().0;
     let _ws = connect_bot(addr, &id, &code).await;
-    let mut seen = None;
+    // The tick at which the player's piece is first shown, then the tick of
+    // the restart: the field stood still with the player on it for at
+    // least the 3 ticks (an empty field before does not count).
+    let mut placed = None;
+    let mut restarted = None;
     for _ in 0..200 {
         let Some(frame) = next_text(&mut spectator, Duration::from_secs(5)).await else { break };
+        let v: serde_json::Value = serde_json::from_str(&frame).unwrap();
+        let tick = v["data"]["tick"].as_u64();
+        let seat = v["data"]["players"].as_array().and_then(|a| a.iter().find(|p| p["name"] == "statue")).and_then(|p| p["seat"].as_i64());
+        let has_piece = v["data"]["pieces"].as_array().is_some_and(|a| a.iter().any(|p| p[2].as_i64() == seat && seat.is_some()));
+        if placed.is_none() && has_piece {
+            placed = tick;
+        }
         if frame.contains("nothing moved for 3 ticks: everyone starts again") {
-            seen = Some(frame);
+            restarted = tick;
             break;
         }
     }
-    assert!(seen.is_some(), "no still restart in 200 frames");
+    let (Some(placed), Some(restarted)) = (placed, restarted) else { panic!("placed at {placed:?}, restarted at {restarted:?}") };
+    assert!(restarted >= placed + 3, "placed at tick {placed}, restarted at {restarted}");
     server.shutdown().await;
 }
