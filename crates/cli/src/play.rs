@@ -25,6 +25,8 @@ mod process;
 mod snakebattle;
 mod stdio;
 
+pub(crate) use process::register_run_bots;
+
 use crate::bot_spec::BotSpec;
 use crate::exit::BadInput;
 use snakepit_viewer::text::TerminalView;

@@ -264,6 +264,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// could seat: otherwise the tournament would stop at the first game it is
 /// in, after playing the games before it.
 fn check_entrants(flags: &GameFlags, entrants: &[Entrant], seats: usize) -> anyhow::Result<()> {
+    // Every entrant is known before any game, so that no game copies a
+    // folder that holds another entrant's program.
+    let all: Vec<_> = entrants.iter().map(|e| e.spec.clone()).collect();
+    play::register_run_bots(&all);
     for entrant in entrants {
         // The entrant in every seat, so that a refusal is its own; the
         // seat count is the game's to judge too.

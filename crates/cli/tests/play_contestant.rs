@@ -52,6 +52,24 @@ fn a_bot_in_a_big_folder_gets_its_named_files_and_one_warning() {
 }
 
 #[test]
+fn bots_that_share_a_folder_do_not_get_each_others_files() {
+    // Two entrants in one folder: neither reads the other's program.
+    let dir = TempDir::new("bots_share_a_folder");
+    let spy = "import os, sys\nfor line in sys.stdin:\n    print('sees ' + ' '.join(sorted(os.listdir('.'))), file=sys.stderr, flush=True)\n    print(1, flush=True)\n";
+    std::fs::create_dir_all(dir.join("subs")).unwrap();
+    let a = dir.write("subs/a.py", spy);
+    let b = dir.write("subs/b.py", spy);
+    let (a, b) = (format!("python3 {}", a.display()), format!("python3 {}", b.display()));
+    let out = snakepit(["play", "--game", "duel", "--seed", "1", "--ticks", "3", "--bot-stderr", "--bot", &a, "--bot", &b]);
+    let err = stderr(&out);
+    assert!(err.contains("sees a.py") && err.contains("sees b.py"), "{err}");
+    assert!(!err.contains("a.py b.py"), "one bot saw the other's program: {err}");
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning: ")).collect();
+    assert_eq!(warnings.len(), 2, "{err}");
+    assert!(warnings.iter().all(|w| w.contains("holds another bot's program too")), "{err}");
+}
+
+#[test]
 fn a_crash_quotes_the_bots_last_stderr_line() {
     let dir = TempDir::new("a_crash_quotes_stderr");
     let bot = dir.write(

@@ -140,35 +140,43 @@ impl BotCommand {
         })
     }
 
-    /// Copies the whole folder of the first file this command copies (the
-    /// script of `python3 bot.py`, the program of `./bot`) instead of that
-    /// file alone, when the folder holds at most `entries_max` entries
-    /// (files, folders and links, counted through every subfolder) and
-    /// `bytes_max` bytes of files: a bot made of several files (a module it
-    /// imports, weights it reads) then finds them next to it, as it does
-    /// where it was written. The folder's contents land in the bot's folder,
-    /// where the file alone would have been copied, so the command line is
-    /// unchanged. Gives the folder copied, or `None` when the command copies
+    /// The folder of the first file this command copies (the script of
+    /// `python3 bot.py`, the program of `./bot`), or `None` when it copies
     /// no file or its first is a folder already.
+    pub fn first_file_folder(&self) -> Option<PathBuf> {
+        let first = self.files.first().filter(|f| f.is_file())?;
+        Some(match first.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        })
+    }
+
+    /// Copies the whole folder of the first file (see
+    /// [`first_file_folder`](Self::first_file_folder)) into `snapshot`, an
+    /// empty folder of the caller's, and has every start of the bot copy
+    /// `snapshot` instead of that file alone, when the folder holds at most
+    /// `entries_max` entries (files, folders and links, counted through
+    /// every subfolder) and `bytes_max` bytes of files: a bot made of
+    /// several files (a module it imports, weights it reads) then finds them
+    /// next to it, as it does where it was written. The copy is taken once,
+    /// now, so that what is written into the folder later (replays, logs)
+    /// never reaches the bot. The contents land in the bot's folder where
+    /// the file alone would have been, so the command line is unchanged.
+    /// Gives the folder copied, or `None` when there is none to copy.
     ///
     /// # Errors
     /// A bigger folder (it could be a whole project or a home directory),
-    /// or one that cannot be read, is left alone: the command still copies
-    /// the named files only, and the error says which folder and why.
-    pub fn copy_folder_of_first_file(&mut self, entries_max: usize, bytes_max: u64) -> Result<Option<PathBuf>, String> {
-        let Some(first) = self.files.first() else {
+    /// or one that cannot be read or copied, is left alone: the command
+    /// still copies the named files only, and the error says which folder
+    /// and why.
+    pub fn copy_folder_of_first_file(&mut self, entries_max: usize, bytes_max: u64, snapshot: &Path) -> Result<Option<PathBuf>, String> {
+        let Some(folder) = self.first_file_folder() else {
             return Ok(None);
-        };
-        if !first.is_file() {
-            return Ok(None);
-        }
-        let folder = match first.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
         };
         let mut budget = FolderBudget { entries_left: entries_max, bytes_left: bytes_max };
         budget.count(&folder).map_err(|why| format!("{}: {why}", folder.display()))?;
-        self.files[0] = folder.clone();
+        copy_tree(&folder, snapshot).map_err(|e| format!("{}: it cannot be copied: {e}", folder.display()))?;
+        self.files[0] = snapshot.to_path_buf();
         Ok(Some(folder))
     }
 
@@ -358,20 +366,25 @@ mod tests {
         fs::write(dir.path().join("helper.py"), "x = 1").unwrap();
         let line = format!("/usr/bin/python3 {}", script.display());
         let cmd = BotCommand::from_command_line(&line, &[PathBuf::from("/usr")]).unwrap();
+        let snapshot = tempfile::tempdir().unwrap();
         let mut wide = cmd.clone();
-        assert_eq!(wide.copy_folder_of_first_file(2, 100), Ok(Some(dir.path().to_path_buf())));
-        assert_eq!(wide.files, [dir.path().to_path_buf()]);
+        assert_eq!(wide.copy_folder_of_first_file(2, 100, snapshot.path()), Ok(Some(dir.path().to_path_buf())));
+        assert_eq!(wide.files, [snapshot.path().to_path_buf()]);
         assert_eq!(wide.args, ["bot.py"], "the command line is unchanged");
+        // Taken once: a file written into the folder later is not copied.
+        fs::write(dir.path().join("late.txt"), "x").unwrap();
+        assert!(snapshot.path().join("helper.py").exists() && !snapshot.path().join("late.txt").exists());
+        let again = tempfile::tempdir().unwrap();
         let mut exe = BotCommand::from_command_line(&script.display().to_string(), &[]).unwrap();
-        assert!(exe.copy_folder_of_first_file(2, 100).unwrap().is_some());
+        assert!(exe.copy_folder_of_first_file(3, 100, again.path()).unwrap().is_some());
         assert!(exe.program_is_found(), "found in the folder copied");
         let mut same = cmd.clone();
-        let why = same.copy_folder_of_first_file(1, 100).unwrap_err();
+        let why = same.copy_folder_of_first_file(1, 100, again.path()).unwrap_err();
         assert!(why.contains("more than 1 files"), "{why}");
         assert_eq!(same, cmd);
-        let why = same.copy_folder_of_first_file(2, 5).unwrap_err();
+        let why = same.copy_folder_of_first_file(3, 5, again.path()).unwrap_err();
         assert!(why.contains("more than 5 bytes"), "{why}");
-        assert_eq!(BotCommand::new("python3").copy_folder_of_first_file(2, 100), Ok(None));
+        assert_eq!(BotCommand::new("python3").copy_folder_of_first_file(2, 100, again.path()), Ok(None));
     }
 
     #[test]

@@ -70,6 +70,9 @@ pub(super) struct ProcessSeats {
     busy_start: bool,
     /// The folders of source-file bots, copied at every start.
     _sources: Vec<SourceBot>,
+    /// The copies of bots' own folders taken at set-up, copied at every
+    /// start.
+    _snapshots: Vec<tempfile::TempDir>,
 }
 
 /// A `--bot` that names a source file, written (with what it needs, such
@@ -93,6 +96,35 @@ pub(crate) const BOT_FOLDER_ENTRIES_MAX: usize = 256;
 /// the 64 MiB the sandbox gives a bot's folder, and copied again at every
 /// start of the bot.
 pub(crate) const BOT_FOLDER_BYTES_MAX: u64 = 16 * 1024 * 1024;
+
+/// The command lines of every process bot of this run: `play`'s, or all of
+/// a tournament's entrants (registered at its set-up), so that a folder
+/// holding more than one of their programs is never copied whole into any
+/// of their folders: each would read the others' code.
+static RUN_BOTS: std::sync::Mutex<std::collections::BTreeSet<String>> = std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+/// Registers the process bots of `bots` as this run's (see [`RUN_BOTS`]).
+pub(crate) fn register_run_bots(bots: &[BotSpec]) {
+    let mut run = RUN_BOTS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    for spec in bots {
+        if let BotSpec::Process { line, .. } = spec {
+            run.insert(line.clone());
+        }
+    }
+}
+
+/// Whether another process bot of this run has its first file in `folder`.
+fn folder_is_shared(line: &str, folder: &Path, system_paths: &[std::path::PathBuf]) -> bool {
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let mine = canonical(folder);
+    let run = RUN_BOTS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    run.iter().filter(|other| other.as_str() != line).any(|other| {
+        BotCommand::from_command_line(other, system_paths)
+            .ok()
+            .and_then(|c| c.first_file_folder())
+            .is_some_and(|f| canonical(&f) == mine)
+    })
+}
 
 /// Prints `line` on stderr unless this process printed it already: a
 /// tournament sets up every game with the same bots.
@@ -202,6 +234,8 @@ impl ProcessSeats {
     }
 
     fn with_settings(kind: GameKind, bots: &[BotSpec], settings: MatchSettings) -> anyhow::Result<ProcessSeats> {
+        register_run_bots(bots);
+        let mut snapshots = Vec::new();
         let mut seats = Vec::with_capacity(bots.len());
         let mut sources = Vec::new();
         for spec in bots {
@@ -242,7 +276,23 @@ impl ProcessSeats {
                     }
                     let mut command = BotCommand::from_command_line(line, &settings.limits.system_paths_read_only)
                         .map_err(|e| BadInput(format!("--bot {line:?}: {e}")))?;
-                    if let Err(why) = command.copy_folder_of_first_file(BOT_FOLDER_ENTRIES_MAX, BOT_FOLDER_BYTES_MAX) {
+                    let paths = &settings.limits.system_paths_read_only;
+                    let copied = match command.first_file_folder() {
+                        Some(folder) if folder_is_shared(line, &folder, paths) => {
+                            Err(format!("{} holds another bot's program too", folder.display()))
+                        }
+                        Some(_) => {
+                            let snapshot = tempfile::Builder::new()
+                                .prefix("snakepit-bot-folder-")
+                                .tempdir()
+                                .map_err(|e| anyhow::anyhow!("a folder for the copy of --bot {line:?}'s folder: {e}"))?;
+                            let copied = command.copy_folder_of_first_file(BOT_FOLDER_ENTRIES_MAX, BOT_FOLDER_BYTES_MAX, snapshot.path());
+                            snapshots.push(snapshot);
+                            copied.map(drop)
+                        }
+                        None => Ok(()),
+                    };
+                    if let Err(why) = copied {
                         warn_once(format!(
                             "warning: --bot {line:?}: only the files named on the command line are copied into the bot's folder, \
                              not the folder of the first ({why}); a bot made of several files runs when they are in a folder of \
@@ -278,6 +328,7 @@ impl ProcessSeats {
             log: String::new(),
             busy_start: false,
             _sources: sources,
+            _snapshots: snapshots,
         })
     }
 
