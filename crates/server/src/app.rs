@@ -527,14 +527,15 @@ async fn admin_remove_player(
     // below is refused rather than seated again.
     st.store.remove_player(&id).await?;
     crate::code::forget_starts(&id);
-    let room = st.rooms.room_of(&id);
+    // Marked before the room is looked up: a connection being seated now
+    // either shows up here or finds the mark (see `Rooms::attach`).
+    let room = st.rooms.remove_player(&id);
     if let Some(room) = &room {
         let (tx, rx) = oneshot::channel();
-        let close = (4003, "removed by the organiser".to_string());
+        let close = (crate::rooms::REMOVED_CLOSE_CODE, crate::rooms::REMOVED_REASON.to_string());
         let _ = room.tx.send(RoomInput::Kick { player_id: id.clone(), close, reply: tx }).await;
         let _ = rx.await;
     }
-    st.rooms.forget(&id);
     Ok(Json(serde_json::json!({ "removed": id, "room": room.map(|r| r.name.clone()) })))
 }
 

@@ -241,6 +241,11 @@ async fn run_program(
     label: String,
     source: SourceFile,
 ) -> Result<(String, usize), String> {
+    // A build takes a while: the player may have been removed meanwhile,
+    // on any node.
+    if st.store.player(&player.id).await.map_err(|e| format!("reading the player: {e}"))?.is_none() {
+        return Err("the player was removed".to_string());
+    }
     let conn_id = st.conn_id();
     let cmd = program.command(&source.folder);
     let (tx, rx) = mpsc::channel(CONN_QUEUE_LEN);

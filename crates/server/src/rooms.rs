@@ -88,6 +88,10 @@ struct Inner {
     /// How many times each player moved: an attach that a move overtook
     /// (it chose the old room before the move) is undone.
     moves: BTreeMap<String, u64>,
+    /// Players the organiser removed while this node ran: a connection or
+    /// program that passed its check of the store just before is refused
+    /// when it asks for a seat, or taken out once seated.
+    removed: BTreeSet<String>,
 }
 
 fn read_map<M, E: std::error::Error + Send + Sync + 'static>(
@@ -175,7 +179,7 @@ impl Rooms {
             games.insert(game, GameSetup { setup, fill_bots: a.fill_bots.clone(), tick_ms: a.tick_ms });
         }
         let rooms = Rooms {
-            inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new(), for_arrivals: BTreeMap::new(), opened_by: BTreeMap::new(), moves: BTreeMap::new() }),
+            inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new(), for_arrivals: BTreeMap::new(), opened_by: BTreeMap::new(), moves: BTreeMap::new(), removed: BTreeSet::new() }),
             creating: tokio::sync::Mutex::new(()),
             moving: tokio::sync::Mutex::new(()),
             store: store.clone(),
@@ -400,6 +404,15 @@ impl Rooms {
         self.lock().player_room.remove(player_id);
     }
 
+    /// Marks the player as removed (see `Inner::removed`) and gives the
+    /// room they sit in, if any, for the caller to take them out of.
+    pub fn remove_player(&self, player_id: &str) -> Option<RoomHandle> {
+        let mut inner = self.lock();
+        inner.removed.insert(player_id.to_string());
+        let room = inner.player_room.remove(player_id)?;
+        inner.rooms.get(&room).cloned()
+    }
+
     /// Seats the player (if needed) and attaches a connection.
     pub async fn attach(
         &self,
@@ -417,6 +430,9 @@ impl Rooms {
         // Several connections may race for the last seat of a room; the losers
         // try again, and a new room is opened when none has a seat.
         for _ in 0..32 {
+            if self.lock().removed.contains(&player.id) {
+                return Err(REMOVED_REASON.to_string());
+            }
             let moves_before = self.lock().moves.get(&player.id).copied();
             let find = |stored: &Option<String>| {
                 let inner = self.lock();
@@ -446,6 +462,8 @@ impl Rooms {
                         let mut inner = self.lock();
                         let moved = inner.moves.get(&player.id).copied() != moves_before;
                         match inner.player_room.get(&player.id) {
+                            // Removed while this connection was seated.
+                            _ if inner.removed.contains(&player.id) => Some(REMOVED_REASON.to_string()),
                             // A move overtook this attach, which chose the
                             // room the player left.
                             Some(now) if moved && *now != handle.name => Some(now.clone()),
@@ -459,10 +477,16 @@ impl Rooms {
                     if let Some(target) = moved_to {
                         // The player moved while this connection was being
                         // seated in the room they left: it leaves too, and
-                        // reconnects to where they went.
-                        let reason = format!("{PLAYER_MOVED_REASON} {target}; reconnect");
+                        // reconnects to where they went. A removed player
+                        // leaves for good.
+                        let close = if target == REMOVED_REASON {
+                            (REMOVED_CLOSE_CODE, target)
+                        } else {
+                            (MOVED_CLOSE_CODE, format!("{PLAYER_MOVED_REASON} {target}; reconnect"))
+                        };
+                        let reason = close.1.clone();
                         let (reply, done) = oneshot::channel();
-                        let kick = RoomInput::Kick { player_id: player.id.clone(), close: (MOVED_CLOSE_CODE, reason.clone()), reply };
+                        let kick = RoomInput::Kick { player_id: player.id.clone(), close, reply };
                         if handle.tx.send(kick).await.is_ok() {
                             let _ = done.await;
                         }
@@ -638,6 +662,12 @@ pub struct Moved {
 /// The start of the close reason a player's connections get when they move
 /// to another room; the room's name follows.
 pub const PLAYER_MOVED_REASON: &str = "you moved to room";
+
+/// The close reason of a removed player's connections.
+pub const REMOVED_REASON: &str = "removed by the organiser";
+
+/// Their close code, as a kick's: a page does not reconnect after it.
+pub const REMOVED_CLOSE_CODE: u16 = 4003;
 
 /// Why a player could not move to a room.
 #[derive(Debug, thiserror::Error)]
