@@ -224,12 +224,15 @@ fn java(game: &str, source: &str) -> Result<SourceProgram, String> {
     // shell reads them as plain words.
     let runs;
     // In a duel a `Supplier<Integer>` goes under the harness even when it
-    // has a `main` too: KingOfBots only ever calls `get()`, and a `main`
-    // there is the contestant's own test hook.
+    // has a `main` of its own: KingOfBots only ever calls `get()`, and that
+    // `main` is the contestant's test hook. A `main` in another class is a
+    // program that reads stdin, whatever its helper classes implement.
+    let main = shape.classes.iter().find(|c| c.has_main);
     let supplier = shape.classes.iter().find(|c| c.supplier).filter(|_| game == "duel");
-    if let Some(main) = shape.classes.iter().find(|c| c.has_main).filter(|_| supplier.is_none()) {
+    let harnessed = supplier.filter(|s| main.is_none_or(|m| m.name == s.name));
+    if let Some(main) = main.filter(|_| harnessed.is_none()) {
         runs = qualified(&main.name);
-    } else if let Some(bot) = supplier {
+    } else if let Some(bot) = harnessed {
         // The harness's file and class sit beside the bot's.
         if shape.classes.iter().any(|c| c.name == "Harness") {
             return Err("the class that runs a KingOfBots bot is called Harness: give yours another name".to_string());
@@ -532,8 +535,11 @@ mod tests {
         let seed = include_str!("../../../starters/duel/java-harness/seed/com/ilvxgee/botrunningsystem/utils/Bot.java");
         check("duel", seed, "Bot.java Harness.java | Harness com.ilvxgee.botrunningsystem.utils.Bot");
         check("duel", "public class Mine implements Supplier<Integer> { public Integer get() { return 1; } }", "Mine.java Harness.java | Harness Mine");
-        // A main wins over the harness: the program reads stdin itself.
+        // The bot's own `main` is its test hook: the harness runs it.
         check("duel", "class B implements java.util.function.Supplier<Integer> { public Integer get() { return 0; } public static void main(String[] a) {} }", "B.java Harness.java | Harness B");
+        // A helper that happens to be a Supplier does not take the program
+        // away from its `main`.
+        check("duel", "class Pick implements Supplier<Integer> { public Integer get() { return 0; } }\npublic class Main { public static void main(String[] a) {} }", "Main.java | Main");
         // Nested classes and methods named main elsewhere do not count.
         check("multisnake", "public class Outer { static class In { public static void main(String[] a) {} } }", "error: a Java program needs a class with `public static void main");
         check("multisnake", "public class Bot { int main = 0; }", "error:");

@@ -473,6 +473,11 @@ impl Job {
             let folder = crate::builds::Builds::folder(&crate::builds::SHARED, &spec.game, &code.lang, &code.source, &who)
                 .await
                 .map_err(|e| format!("the program of {player}: {e}"))?;
+            // It still plays (each start fails, with the compiler's words in
+            // the game's stderr log); the worker's own log says why too.
+            if let Some(why) = folder.compile_error() {
+                tracing::warn!("{why}; each start of it tries again");
+            }
             // The folder is one quoted word of the command line (which is
             // not a shell): its files are copied into the bot's folder.
             let dir = folder.path().display().to_string();

@@ -10,6 +10,8 @@
 
   let token = sessionStorage.getItem(KEY) || '';
   let okTimer = null;
+  /** The player whose Remove button asks for confirmation, if any. */
+  const armedRemoval = { id: null, timer: null };
 
   function call(path, body) {
     return SP.api(path, { method: 'POST', body, token });
@@ -223,21 +225,27 @@
           }
         });
         // Removal cannot be undone: the first click asks, a second one
-        // within a few seconds removes (no browser dialog).
-        const remove = h('button', { type: 'button', class: 'small danger', text: 'Remove' });
+        // within a few seconds removes (no browser dialog). The question
+        // outlives the table's redraws, which rebuild the button.
+        const asking = armedRemoval.id === p.id;
+        const remove = h('button', { type: 'button', class: 'small danger', text: asking ? 'Confirm removal' : 'Remove' });
         remove.title = 'Remove for good: the secret URL stops working and the points go';
-        let armed = null;
         remove.addEventListener('click', async () => {
-          if (!armed) {
+          if (armedRemoval.id !== p.id) {
+            clearTimeout(armedRemoval.timer);
+            armedRemoval.id = p.id;
             remove.textContent = 'Confirm removal';
-            armed = setTimeout(() => {
-              armed = null;
+            armedRemoval.timer = setTimeout(() => {
+              armedRemoval.id = null;
               remove.textContent = 'Remove';
+              // The button on screen may be a redrawn one.
+              lastPlayers = '';
+              loadPlayers();
             }, 5000);
             return;
           }
-          clearTimeout(armed);
-          armed = null;
+          clearTimeout(armedRemoval.timer);
+          armedRemoval.id = null;
           try {
             await SP.api('/api/admin/players/' + encodeURIComponent(p.id), { method: 'DELETE', token });
             done('Removed ' + p.name + ': their URL no longer works.');

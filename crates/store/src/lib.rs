@@ -351,7 +351,8 @@ impl Store {
     }
 
     /// Adds a batch of deltas in one transaction. A delta for a player
-    /// removed meanwhile is dropped. Totals never go below zero.
+    /// removed meanwhile is dropped. A total goes below zero only by deltas
+    /// that are not [`ScoreDelta::floored`].
     pub async fn add_scores(&self, game: &str, deltas: &[ScoreDelta]) -> Result<(), StoreError> {
         if deltas.is_empty() {
             return Ok(());
