@@ -234,6 +234,11 @@ async fn rooms_of_built_in_bots_keep_their_latest_games_too() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     assert_eq!(ids.len(), 2, "{ids:?}");
+    // The next page starts below the last id of the one before.
+    let (status, body) = http(addr, "GET", &format!("/api/replays?origin=duel&limit=1&before={}", ids[0]), None, None).await;
+    assert_eq!(status, 200, "{body}");
+    let next: Vec<i64> = json(&body).as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect();
+    assert!(next.iter().all(|&id| id < ids[0]) && next.len() <= 1, "{next:?} after {ids:?}");
     let (status, _) = http(addr, "GET", &format!("/replays/{first}"), None, None).await;
     assert_eq!(status, 404, "the first game is gone");
     server.shutdown().await;
@@ -376,7 +381,6 @@ async fn a_replay_file_from_disk_opens_in_the_viewer_and_a_bad_one_says_why() {
         s
     };
     let open_from = |from: &'static str| async move { post_form_from(from, addr, "/replays/open", &[("replay", &carrots(2, 100, 3))]).await };
-    let slow = slow_upload("127.0.0.1:0").await;
     let waited_for = |want: u16, from: &'static str| async move {
         let end = tokio::time::Instant::now() + Duration::from_secs(10);
         loop {
@@ -388,8 +392,24 @@ async fn a_replay_file_from_disk_opens_in_the_viewer_and_a_bad_one_says_why() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     };
-    let why = waited_for(429, "127.0.0.1:0").await;
-    assert!(why.contains("one file at a time"), "{why}");
+    // A slow upload that holds its address's place, shown by a second file
+    // from the address being refused (429). The second file may be handled
+    // first, and take the place itself, turning the slow one away: then the
+    // slow one goes and another tries.
+    let holding = |from: &'static str| async move {
+        let end = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let slow = slow_upload(from).await;
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let (status, why) = open_from(from).await;
+            if status == 429 {
+                assert!(why.contains("one file at a time"), "{why}");
+                return slow;
+            }
+            assert!(tokio::time::Instant::now() < end, "from {from}: {status} {why}");
+        }
+    };
+    let slow = holding("127.0.0.1:0").await;
     let why = waited_for(400, "127.0.0.2:0").await;
     assert!(why.contains("tick 1"), "another address is served: {why}");
     // Uploads from three more addresses that never finish take every place
@@ -397,11 +417,7 @@ async fn a_replay_file_from_disk_opens_in_the_viewer_and_a_bad_one_says_why() {
     // sends anything, and is served once they go.
     let mut more = Vec::new();
     for from in ["127.0.0.3:0", "127.0.0.4:0", "127.0.0.5:0"] {
-        more.push(slow_upload(from).await);
-        // Its place is taken (a second file from it is refused) before the
-        // next comes: otherwise a request of the loop below could take the
-        // last place first, and this upload be turned away instead.
-        waited_for(429, from).await;
+        more.push(holding(from).await);
     }
     let why = waited_for(503, "127.0.0.6:0").await;
     assert!(why.contains("try again"), "{why}");
