@@ -246,18 +246,20 @@ pub struct ListQuery {
     player: Option<String>,
     origin: Option<String>,
     limit: Option<u32>,
+    before: Option<i64>,
 }
 
 /// `/api/replays`, `?player=ID`, `?origin=ROOM` (`ladder`, `fork`, a room's
-/// name) or both, with `limit` (default 10, at most 50): the latest kept games,
+/// name) or both, with `limit` (default 10, at most 50) and `before` (the
+/// last id of the page before, for the next): the latest kept games,
 /// newest first, as `[{"id", "game", "origin", "players", "result",
 /// "created_ms"}]`. Kept games are public; only their stderr is not.
 pub async fn list(State(st): Shared, Query(q): Query<ListQuery>) -> Result<Response, AppError> {
-    let limit = q.limit.unwrap_or(10).clamp(1, LIST_MAX);
+    let page = snakepit_store::Page { limit: q.limit.unwrap_or(10).clamp(1, LIST_MAX), before: q.before };
     let rows = match (&q.player, &q.origin) {
-        (Some(p), o) => st.store.replays_of(p, o.as_deref(), limit).await?,
-        (None, Some(o)) => st.store.replays_from(o, limit).await?,
-        (None, None) => st.store.recent_replays(limit).await?,
+        (Some(p), o) => st.store.replays_of_page(p, o.as_deref(), page).await?,
+        (None, Some(o)) => st.store.replays_from_page(o, page).await?,
+        (None, None) => st.store.recent_replays_page(page).await?,
     };
     let out: Vec<serde_json::Value> = rows
         .into_iter()

@@ -98,6 +98,23 @@ pub struct ScoreRow {
     pub wins: i64,
 }
 
+/// One page of a list of kept games, newest first: at most `limit`, with
+/// ids below `before` when it is given (the last id of the page before).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Page {
+    /// Games at most.
+    pub limit: u32,
+    /// Only games with a smaller id.
+    pub before: Option<i64>,
+}
+
+impl From<u32> for Page {
+    /// The first page of `limit` games.
+    fn from(limit: u32) -> Page {
+        Page { limit, before: None }
+    }
+}
+
 /// A change to one player's totals.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ScoreDelta {
@@ -488,18 +505,33 @@ impl Store {
     /// A player's latest games (only those from `origin` when given),
     /// newest first, at most `limit`.
     pub async fn replays_of(&self, player_id: &str, origin: Option<&str>, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
-        dispatch!(self.replays_of(player_id, origin, limit))
+        self.replays_of_page(player_id, origin, Page::from(limit)).await
+    }
+
+    /// [`replays_of`](Self::replays_of), one [`Page`].
+    pub async fn replays_of_page(&self, player_id: &str, origin: Option<&str>, page: Page) -> Result<Vec<ReplayInfo>, StoreError> {
+        dispatch!(self.replays_of(player_id, origin, page))
     }
 
     /// The latest games kept, newest first, at most `limit`.
     pub async fn recent_replays(&self, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
-        dispatch!(self.recent_replays(limit))
+        self.recent_replays_page(Page::from(limit)).await
+    }
+
+    /// [`recent_replays`](Self::recent_replays), one [`Page`].
+    pub async fn recent_replays_page(&self, page: Page) -> Result<Vec<ReplayInfo>, StoreError> {
+        dispatch!(self.recent_replays(page))
     }
 
     /// The latest games kept from one origin (a room's name, `ladder`,
     /// `fork`), newest first, at most `limit`.
     pub async fn replays_from(&self, origin: &str, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
-        dispatch!(self.replays_from(origin, limit))
+        self.replays_from_page(origin, Page::from(limit)).await
+    }
+
+    /// [`replays_from`](Self::replays_from), one [`Page`].
+    pub async fn replays_from_page(&self, origin: &str, page: Page) -> Result<Vec<ReplayInfo>, StoreError> {
+        dispatch!(self.replays_from(origin, page))
     }
 
     /// The ratings of a game, best first.

@@ -7,7 +7,7 @@
 //! take an advisory lock so that exactly one of them migrates.
 
 use crate::{
-    ClaimedMatch, CodeRow, MatchStatus, Migrations, NewMatch, NewReplay, NodeRow, RoomView, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow, ScoresWritten,
+    ClaimedMatch, CodeRow, MatchStatus, Migrations, NewMatch, NewReplay, NodeRow, Page, RoomView, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow, ScoresWritten,
     StoreError, players_from_json, players_to_json, u64_from_db, u64_to_db, unsigned,
 };
 use std::sync::Arc;
@@ -431,39 +431,41 @@ impl Postgres {
         row.map(|r| Ok((info_row(&r)?, r.get(6)))).transpose()
     }
 
-    pub(crate) async fn replays_of(&self, player_id: &str, origin: Option<&str>, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+    pub(crate) async fn replays_of(&self, player_id: &str, origin: Option<&str>, page: Page) -> Result<Vec<ReplayInfo>, StoreError> {
         let rows = self
             .client()
             .await
             .query(
                 "SELECT r.id, r.game, r.origin, r.players, r.result, r.created_ms FROM replay_players l
                  JOIN replays r ON r.id = l.replay_id WHERE l.player_id = $1 AND ($3::text IS NULL OR r.origin = $3)
-                 ORDER BY r.id DESC LIMIT $2",
-                &[&player_id, &i64::from(limit), &origin],
+                 AND ($4::bigint IS NULL OR r.id < $4) ORDER BY r.id DESC LIMIT $2",
+                &[&player_id, &i64::from(page.limit), &origin, &page.before],
             )
             .await?;
         rows.iter().map(info_row).collect()
     }
 
-    pub(crate) async fn recent_replays(&self, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+    pub(crate) async fn recent_replays(&self, page: Page) -> Result<Vec<ReplayInfo>, StoreError> {
         let rows = self
             .client()
             .await
             .query(
-                "SELECT id, game, origin, players, result, created_ms FROM replays ORDER BY id DESC LIMIT $1",
-                &[&i64::from(limit)],
+                "SELECT id, game, origin, players, result, created_ms FROM replays WHERE ($2::bigint IS NULL OR id < $2)
+                 ORDER BY id DESC LIMIT $1",
+                &[&i64::from(page.limit), &page.before],
             )
             .await?;
         rows.iter().map(info_row).collect()
     }
 
-    pub(crate) async fn replays_from(&self, origin: &str, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+    pub(crate) async fn replays_from(&self, origin: &str, page: Page) -> Result<Vec<ReplayInfo>, StoreError> {
         let rows = self
             .client()
             .await
             .query(
-                "SELECT id, game, origin, players, result, created_ms FROM replays WHERE origin = $1 ORDER BY id DESC LIMIT $2",
-                &[&origin, &i64::from(limit)],
+                "SELECT id, game, origin, players, result, created_ms FROM replays WHERE origin = $1 AND ($3::bigint IS NULL OR id < $3)
+                 ORDER BY id DESC LIMIT $2",
+                &[&origin, &i64::from(page.limit), &page.before],
             )
             .await?;
         rows.iter().map(info_row).collect()

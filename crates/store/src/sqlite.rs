@@ -8,7 +8,7 @@
 //! earlier databases already do, so they open unchanged.
 
 use crate::{
-    ClaimedMatch, CodeRow, MatchStatus, Migrations, NewMatch, NewReplay, NodeRow, RoomView, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow, ScoresWritten,
+    ClaimedMatch, CodeRow, MatchStatus, Migrations, NewMatch, NewReplay, NodeRow, Page, RoomView, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow, ScoresWritten,
     StoreError, players_from_json, players_to_json, u64_from_db, u64_to_db, unsigned,
 };
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
@@ -434,36 +434,39 @@ impl Sqlite {
         .await
     }
 
-    pub(crate) async fn replays_of(&self, player_id: &str, origin: Option<&str>, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+    pub(crate) async fn replays_of(&self, player_id: &str, origin: Option<&str>, page: Page) -> Result<Vec<ReplayInfo>, StoreError> {
         let (player_id, origin) = (player_id.to_string(), origin.map(str::to_string));
         self.call(move |c| {
             let mut st = c.prepare(
                 "SELECT r.id, r.game, r.origin, r.players, r.result, r.created_ms FROM replay_players l
                  JOIN replays r ON r.id = l.replay_id WHERE l.player_id = ?1 AND (?3 IS NULL OR r.origin = ?3)
-                 ORDER BY r.id DESC LIMIT ?2",
+                 AND (?4 IS NULL OR r.id < ?4) ORDER BY r.id DESC LIMIT ?2",
             )?;
-            let rows = st.query_map(params![player_id, limit, origin], info_row)?;
+            let rows = st.query_map(params![player_id, page.limit, origin, page.before], info_row)?;
             rows.map(|r| r?.finish()).collect()
         })
         .await
     }
 
-    pub(crate) async fn recent_replays(&self, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+    pub(crate) async fn recent_replays(&self, page: Page) -> Result<Vec<ReplayInfo>, StoreError> {
         self.call(move |c| {
-            let mut st = c.prepare("SELECT id, game, origin, players, result, created_ms FROM replays ORDER BY id DESC LIMIT ?1")?;
-            let rows = st.query_map(params![limit], info_row)?;
+            let mut st = c.prepare(
+                "SELECT id, game, origin, players, result, created_ms FROM replays WHERE (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?1",
+            )?;
+            let rows = st.query_map(params![page.limit, page.before], info_row)?;
             rows.map(|r| r?.finish()).collect()
         })
         .await
     }
 
-    pub(crate) async fn replays_from(&self, origin: &str, limit: u32) -> Result<Vec<ReplayInfo>, StoreError> {
+    pub(crate) async fn replays_from(&self, origin: &str, page: Page) -> Result<Vec<ReplayInfo>, StoreError> {
         let origin = origin.to_string();
         self.call(move |c| {
             let mut st = c.prepare(
-                "SELECT id, game, origin, players, result, created_ms FROM replays WHERE origin = ?1 ORDER BY id DESC LIMIT ?2",
+                "SELECT id, game, origin, players, result, created_ms FROM replays WHERE origin = ?1 AND (?3 IS NULL OR id < ?3)
+                 ORDER BY id DESC LIMIT ?2",
             )?;
-            let rows = st.query_map(params![origin, limit], info_row)?;
+            let rows = st.query_map(params![origin, page.limit, page.before], info_row)?;
             rows.map(|r| r?.finish()).collect()
         })
         .await

@@ -5,7 +5,7 @@
 //! starts one). Without that variable the PostgreSQL half is skipped with
 //! a message, unless `SNAKEPIT_REQUIRE_PG=1` makes that a failure.
 
-use snakepit_store::{CodeRow, NewMatch, NewReplay, RatingRow, RoomRow, ScoreDelta, ScoresWritten, Store, StoreError};
+use snakepit_store::{CodeRow, NewMatch, NewReplay, Page, RatingRow, RoomRow, ScoreDelta, ScoresWritten, Store, StoreError};
 use std::collections::BTreeSet;
 
 /// Generates one test per check and backend.
@@ -268,6 +268,14 @@ async fn replays(s: Store) {
     assert!(from("nowhere", 10).await.is_empty());
     let recent: Vec<_> = s.recent_replays(2).await.unwrap().into_iter().map(|r| r.id).collect();
     assert_eq!(recent, vec![room, room - 1]);
+    // The next page starts below the last id of the one before.
+    let ids_of = |rows: Vec<snakepit_store::ReplayInfo>| rows.into_iter().map(|r| r.id).collect::<Vec<_>>();
+    let next = ids_of(s.recent_replays_page(Page { limit: 2, before: Some(room - 1) }).await.unwrap());
+    assert_eq!(next, vec![room - 2, room - 3]);
+    let next = ids_of(s.replays_of_page(&b.id, None, Page { limit: 2, before: Some(ids[4]) }).await.unwrap());
+    assert_eq!(next, vec![ids[2], ids[0]]);
+    let next = ids_of(s.replays_from_page("ladder", Page { limit: 10, before: Some(ids[1]) }).await.unwrap());
+    assert_eq!(next, vec![ids[0]]);
 }
 
 async fn unowned_replays_are_pruned_per_origin(s: Store) {
