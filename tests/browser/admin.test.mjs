@@ -65,18 +65,26 @@ test('the admin page signs in, creates, pauses and resumes a room', { timeout: 6
   assert.deepEqual(unexpectedErrors(b.problems, [/status of 40[19]/]), []);
 });
 
-test('kicking a player from the admin page closes their page with the reason', { timeout: 60000 }, async (t) => {
+/**
+ * A new player with their page open, and the admin page (signed in) showing
+ * their row: `{b, me, player, admin, row}`.
+ */
+async function playerAndAdmin(t, prefix) {
   const b = await launch(t);
-  const me = await register(uniqueName('kickme'));
+  const me = await register(uniqueName(prefix));
   const player = await b.newPage();
   await player.goto(me.url);
   await player.waitForFunction(() => window.__snakepit && window.__snakepit.player, null, { timeout: 15000 });
-
   const admin = await b.newPage();
   await admin.addInitScript((tok) => sessionStorage.setItem('snakepit.adminToken', tok), ADMIN_TOKEN);
   await admin.goto(BASE + '/admin');
   const row = admin.locator('#players-body tr[data-player="' + me.id + '"]');
   await row.waitFor();
+  return { b, me, player, admin, row };
+}
+
+test('kicking a player from the admin page closes their page with the reason', { timeout: 60000 }, async (t) => {
+  const { b, me, player, admin, row } = await playerAndAdmin(t, 'kickme');
   // Games go by their names, in the players' rows and the rooms' badges.
   assert.equal(await row.locator('td').nth(2).textContent(), 'SnakeBattle');
   await admin.locator('#rooms-body tr[data-room="duel"]').waitFor();
@@ -94,17 +102,7 @@ test('kicking a player from the admin page closes their page with the reason', {
 });
 
 test('removing a player from the admin page asks once more, then their page says so and their row goes', { timeout: 60000 }, async (t) => {
-  const b = await launch(t);
-  const me = await register(uniqueName('removeme'));
-  const player = await b.newPage();
-  await player.goto(me.url);
-  await player.waitForFunction(() => window.__snakepit && window.__snakepit.player, null, { timeout: 15000 });
-
-  const admin = await b.newPage();
-  await admin.addInitScript((tok) => sessionStorage.setItem('snakepit.adminToken', tok), ADMIN_TOKEN);
-  await admin.goto(BASE + '/admin');
-  const row = admin.locator('#players-body tr[data-player="' + me.id + '"]');
-  await row.waitFor();
+  const { b, me, player, admin, row } = await playerAndAdmin(t, 'removeme');
   await row.getByRole('button', { name: 'Remove' }).click();
   // The first click only asks.
   await row.getByRole('button', { name: 'Confirm removal' }).waitFor();

@@ -488,6 +488,15 @@ async fn admin_add_player(State(st): Shared, headers: HeaderMap, JsonBody(r): Js
     register(&st, &headers, r).await
 }
 
+/// In a cluster, a request about a player who sits in a room another node
+/// runs is redirected there; `Ok` when this node has them or nobody does.
+async fn follow_player(st: &AppState, id: &str, uri: &axum::http::Uri) -> Result<(), AppError> {
+    if st.rooms.room_of(id).is_none() {
+        follow(st.rooms.route_player(id).await?, uri)?;
+    }
+    Ok(())
+}
+
 async fn admin_kick(
     State(st): Shared,
     headers: HeaderMap,
@@ -495,9 +504,7 @@ async fn admin_kick(
     Path(id): Path<String>,
 ) -> Result<impl IntoResponse, AppError> {
     require_admin(&st, &headers)?;
-    if st.rooms.room_of(&id).is_none() {
-        follow(st.rooms.route_player(&id).await?, &uri)?;
-    }
+    follow_player(&st, &id, &uri).await?;
     let Some(room) = st.rooms.room_of(&id) else {
         return Err(AppError::Client(StatusCode::NOT_FOUND, format!("player {id:?} is not in a room")));
     };
@@ -520,9 +527,7 @@ async fn admin_remove_player(
     Path(id): Path<String>,
 ) -> Result<impl IntoResponse, AppError> {
     require_admin(&st, &headers)?;
-    if st.rooms.room_of(&id).is_none() {
-        follow(st.rooms.route_player(&id).await?, &uri)?;
-    }
+    follow_player(&st, &id, &uri).await?;
     // Out of the store first, so that a bot reconnecting after the kick
     // below is refused rather than seated again.
     st.store.remove_player(&id).await?;
