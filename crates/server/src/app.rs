@@ -18,7 +18,7 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use tokio::sync::{Semaphore, oneshot};
+use tokio::sync::Semaphore;
 
 /// Longest accepted player name, in characters.
 pub const NAME_MAX_CHARS: usize = 40;
@@ -508,9 +508,7 @@ async fn admin_kick(
     let Some(room) = st.rooms.room_of(&id) else {
         return Err(AppError::Client(StatusCode::NOT_FOUND, format!("player {id:?} is not in a room")));
     };
-    let (tx, rx) = oneshot::channel();
-    let _ = room.tx.send(RoomInput::Kick { player_id: id.clone(), close: (4003, "kicked by the organiser".into()), reply: tx }).await;
-    let kicked = rx.await.unwrap_or(false);
+    let kicked = room.kick(&id, (4003, "kicked by the organiser".into())).await;
     st.rooms.forget(&id);
     Ok(Json(serde_json::json!({ "kicked": kicked, "room": room.name })))
 }
@@ -536,10 +534,7 @@ async fn admin_remove_player(
     // either shows up here or finds the mark (see `Rooms::attach`).
     let room = st.rooms.remove_player(&id);
     if let Some(room) = &room {
-        let (tx, rx) = oneshot::channel();
-        let close = (crate::rooms::REMOVED_CLOSE_CODE, crate::rooms::REMOVED_REASON.to_string());
-        let _ = room.tx.send(RoomInput::Kick { player_id: id.clone(), close, reply: tx }).await;
-        let _ = rx.await;
+        room.kick(&id, (crate::rooms::REMOVED_CLOSE_CODE, crate::rooms::REMOVED_REASON.to_string())).await;
     }
     Ok(Json(serde_json::json!({ "removed": id, "room": room.map(|r| r.name.clone()) })))
 }

@@ -300,6 +300,17 @@ pub struct RoomHandle {
     pub summary: watch::Receiver<RoomSummary>,
 }
 
+impl RoomHandle {
+    /// Closes every connection of the player with `close` (code, reason)
+    /// and gives their seat back, once the room has done so; false when
+    /// they held no seat here or the room has stopped.
+    pub async fn kick(&self, player_id: &str, close: (u16, String)) -> bool {
+        let (reply, done) = oneshot::channel();
+        let input = RoomInput::Kick { player_id: player_id.to_string(), close, reply };
+        self.tx.send(input).await.is_ok() && done.await.unwrap_or(false)
+    }
+}
+
 enum Holder {
     Empty,
     Builtin { name: String, bot: BuiltinBot },

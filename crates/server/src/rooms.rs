@@ -485,11 +485,7 @@ impl Rooms {
                             (MOVED_CLOSE_CODE, format!("{PLAYER_MOVED_REASON} {target}; reconnect"))
                         };
                         let reason = close.1.clone();
-                        let (reply, done) = oneshot::channel();
-                        let kick = RoomInput::Kick { player_id: player.id.clone(), close, reply };
-                        if handle.tx.send(kick).await.is_ok() {
-                            let _ = done.await;
-                        }
+                        handle.kick(&player.id, close).await;
                         return Err(reason);
                     }
                     if self.cluster.is_some()
@@ -633,11 +629,7 @@ impl Rooms {
             }
         }
         if let Some(room) = current {
-            let (reply, done) = oneshot::channel();
-            let reason = format!("{PLAYER_MOVED_REASON} {target}; reconnect");
-            if room.tx.send(RoomInput::Kick { player_id: player.id.clone(), close: (MOVED_CLOSE_CODE, reason), reply }).await.is_ok() {
-                let _ = done.await;
-            }
+            room.kick(&player.id, (MOVED_CLOSE_CODE, format!("{PLAYER_MOVED_REASON} {target}; reconnect"))).await;
         }
         Ok(Moved { room: target, changed: true })
     }
