@@ -93,7 +93,9 @@ pub struct Frame {
     pub tick: u64,
     /// Round number (0 before the first).
     pub round: u32,
-    /// `countdown` or `running`.
+    /// `countdown` or `running`; the duel and Multisnake rooms also say
+    /// `over` (a finished game is shown before the next) and `waiting` (the
+    /// next game starts once more seats are taken).
     pub phase: &'static str,
     /// Ticks left in the countdown, or ticks played in the round.
     pub phase_ticks: u32,

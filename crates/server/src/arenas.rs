@@ -20,6 +20,10 @@
 //!   of `pause_ticks` ticks a new game starts with a new seed (and, for
 //!   Multisnake with no map file, a newly generated map). `carrots` never
 //!   ends: dead snakes respawn.
+//! - A `duel` or `multisnake` game starts only once two seats are taken
+//!   (by players or built-in bots): a room with fewer waits, and keeps no
+//!   games. Otherwise a lone snake would win game after game against empty
+//!   seats, and every few seconds a game of nobody would be kept.
 
 use crate::games::{BuiltinBot, Command, GameView, NotePart, ProcessAsk, RoomGame, TickReport};
 use crate::record::Recorder;
@@ -464,7 +468,15 @@ pub struct SeriesRoom<G: SeriesGame> {
     game: G,
     series: Series,
     recorder: Option<Recorder<G>>,
+    /// Which seats are taken (see [`RoomGame::set_present`]).
+    present: Vec<bool>,
+    /// Whether the room said it waits for players since it last played.
+    said_waiting: bool,
 }
+
+/// Seats that must be taken before a game of a [`SeriesRoom`] starts (all
+/// of them in a smaller room).
+const SEATS_TAKEN_TO_START: usize = 2;
 
 /// KingOfBots Snake in a room: two seats, one game after another.
 pub type DuelRoom = SeriesRoom<Duel>;
@@ -474,7 +486,26 @@ pub type MultisnakeRoom = SeriesRoom<Multisnake>;
 
 impl<G: SeriesGame> SeriesRoom<G> {
     fn with(setup: G::Setup, game: G, seed: u64, pause_ticks: u32) -> SeriesRoom<G> {
-        SeriesRoom { recorder: Some(Recorder::new(&game, seed)), series: Series::new(game.seats(), seed, pause_ticks), game, setup }
+        SeriesRoom {
+            recorder: Some(Recorder::new(&game, seed)),
+            series: Series::new(game.seats(), seed, pause_ticks),
+            present: vec![false; game.seats()],
+            said_waiting: false,
+            game,
+            setup,
+        }
+    }
+
+    /// Whether enough seats are taken for a game to start.
+    fn can_start(&self) -> bool {
+        self.present.iter().filter(|&&p| p).count() >= SEATS_TAKEN_TO_START.min(self.present.len())
+    }
+
+    /// Whether a game waits for players: the last one is over, or this one
+    /// has not played its first turn, and too few seats are taken.
+    fn waiting(&self) -> bool {
+        let unstarted = self.recorder.as_ref().is_some_and(|r| r.ticks() == 0);
+        (self.game.over() || unstarted) && !self.can_start()
     }
 }
 
@@ -515,10 +546,14 @@ impl<G: SeriesGame> RoomGame for SeriesRoom<G> {
         self.recorder.as_ref().map(Recorder::ticks)
     }
 
-    fn set_present(&mut self, _seat: usize, _present: bool) {}
+    fn set_present(&mut self, seat: usize, present: bool) {
+        if let Some(p) = self.present.get_mut(seat) {
+            *p = present;
+        }
+    }
 
     fn between_games(&self) -> bool {
-        self.game.over()
+        self.game.over() || self.waiting()
     }
 
     fn last_result(&self) -> Option<&[NotePart]> {
@@ -532,6 +567,14 @@ impl<G: SeriesGame> RoomGame for SeriesRoom<G> {
     fn step(&mut self, commands: &[Option<Command>]) -> TickReport {
         let mut report = TickReport::default();
         self.series.ticks += 1;
+        if self.waiting() {
+            if !std::mem::replace(&mut self.said_waiting, true) {
+                let needed = SEATS_TAKEN_TO_START.min(self.present.len());
+                report.notes.push(vec![text(format!("the next game starts once {needed} seats are taken"))]);
+            }
+            return report;
+        }
+        self.said_waiting = false;
         if self.game.over() {
             if self.series.wait() {
                 self.game = G::next(&self.setup, self.series.seed, &self.game);
@@ -571,13 +614,26 @@ impl<G: SeriesGame> RoomGame for SeriesRoom<G> {
     fn view(&self) -> GameView {
         let (width, height, cells) = self.game.background();
         let over = self.game.over();
+        let waiting = self.waiting();
         GameView {
             size: width.max(height),
             width,
             height,
             cells,
-            phase: if over { "over" } else { "running" },
-            phase_ticks: if over { self.series.pause_left } else { self.game.clock() },
+            phase: if waiting {
+                "waiting"
+            } else if over {
+                "over"
+            } else {
+                "running"
+            },
+            phase_ticks: if waiting {
+                0
+            } else if over {
+                self.series.pause_left
+            } else {
+                self.game.clock()
+            },
             phase_ticks_max: if over { 0 } else { self.game.clock_max() },
             snakes: self.game.snake_views(&self.series.points),
             pieces: Vec::new(),
@@ -799,6 +855,8 @@ mod tests {
     #[test]
     fn a_duel_of_builtin_bots_ends_and_the_next_game_starts() {
         let mut room = DuelRoom::new(d::Settings::default(), 11, 3);
+        room.set_present(0, true);
+        room.set_present(1, true);
         let mut bots = [builtin_bot("greedy", 1).unwrap(), builtin_bot("safe", 2).unwrap()];
         let mut wins = 0;
         for _ in 0..5000 {
@@ -820,6 +878,7 @@ mod tests {
     fn builtin_bots_keep_a_multisnake_game_going_and_it_ends() {
         let spec = m::MapSpec { players: 4, width: 20, height: 20, ..m::MapSpec::default() };
         let mut room = MultisnakeRoom::new(m::Settings::default(), MapSource::Generated(spec), 5, 2).unwrap();
+        (0..4).for_each(|i| room.set_present(i, true));
         let mut bots: Vec<BuiltinBot> = (0..4).map(|i| builtin_bot(NAMES[i % 2], i as u64).unwrap()).collect();
         let mut first_death = None;
         for t in 0..20_000u64 {
@@ -836,6 +895,73 @@ mod tests {
         assert_eq!(room.round(), 2, "the first game ended");
         assert!(first_death.unwrap() > 5, "safe bots do not die at once");
         assert_eq!(room.view().cells.chars().count(), 400);
+    }
+
+    /// Steps `room` `n` times with the built-in bots of `bots` on the seats
+    /// that have one; returns the games kept and the notes, as text.
+    fn run<G: SeriesGame>(room: &mut SeriesRoom<G>, bots: &mut [Option<BuiltinBot>], n: usize) -> (usize, Vec<String>) {
+        let (mut kept, mut notes) = (0, Vec::new());
+        for _ in 0..n {
+            let boards = room.boards();
+            let cmds: Vec<Option<Command>> = (0..bots.len())
+                .map(|i| bots[i].as_mut().filter(|_| room.asks(i)).map(|b| Command::Text(b(&boards[i]))))
+                .collect();
+            let r = room.step(&cmds);
+            kept += usize::from(r.finished.is_some());
+            notes.extend(r.notes.iter().map(|n| n.iter().map(|p| format!("{p:?}")).collect::<String>()));
+        }
+        (kept, notes)
+    }
+
+    #[test]
+    fn a_duel_waits_for_both_seats_and_keeps_no_game_of_one() {
+        let mut room = DuelRoom::new(d::Settings::default(), 11, 3);
+        let mut bots = [builtin_bot("greedy", 1), None];
+        room.set_present(0, true);
+        let (kept, notes) = run(&mut room, &mut bots, 200);
+        assert_eq!(kept, 0, "no game against an empty seat");
+        assert_eq!(room.recorded_ticks(), Some(0), "the first game has not begun");
+        assert_eq!(room.view().phase, "waiting");
+        assert!(room.between_games());
+        assert_eq!(notes.iter().filter(|n| n.contains("starts once 2 seats are taken")).count(), 1, "{notes:?}");
+
+        room.set_present(1, true);
+        bots[1] = builtin_bot("safe", 2);
+        run(&mut room, &mut bots, 1);
+        assert_eq!(room.recorded_ticks(), Some(1), "the game began");
+        assert_eq!(room.view().phase, "running");
+        let mut kept = 0;
+        while room.round() == 1 && kept == 0 {
+            kept += run(&mut room, &mut bots, 1).0;
+        }
+        assert_eq!(kept, 1, "the game of two is kept");
+
+        // One leaves during the pause: the next game waits for a second.
+        room.set_present(1, false);
+        bots[1] = None;
+        let (kept, notes) = run(&mut room, &mut bots, 100);
+        assert_eq!((kept, room.round()), (0, 1), "no second game yet");
+        assert_eq!(room.view().phase, "waiting");
+        assert!(room.view().result.is_some(), "the last result is still shown");
+        assert_eq!(notes.iter().filter(|n| n.contains("starts once")).count(), 1, "{notes:?}");
+        room.set_present(1, true);
+        bots[1] = builtin_bot("safe", 3);
+        run(&mut room, &mut bots, 5);
+        assert_eq!(room.round(), 2, "the next game started after the pause");
+    }
+
+    #[test]
+    fn a_multisnake_game_starts_with_two_of_its_four_seats() {
+        let spec = m::MapSpec { players: 4, width: 20, height: 20, ..m::MapSpec::default() };
+        let mut room = MultisnakeRoom::new(m::Settings::default(), MapSource::Generated(spec), 5, 2).unwrap();
+        let mut bots: Vec<Option<BuiltinBot>> = vec![builtin_bot("safe", 1), None, None, None];
+        room.set_present(0, true);
+        run(&mut room, &mut bots, 20);
+        assert_eq!((room.recorded_ticks(), room.view().phase), (Some(0), "waiting"));
+        room.set_present(2, true);
+        bots[2] = builtin_bot("greedy", 2);
+        run(&mut room, &mut bots, 3);
+        assert_eq!((room.recorded_ticks(), room.view().phase), (Some(3), "running"));
     }
 
     #[test]

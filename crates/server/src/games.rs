@@ -84,7 +84,8 @@ pub struct GameView {
     pub height: usize,
     /// Background glyphs, `width * height` characters, top row first.
     pub cells: String,
-    /// `countdown`, `running` or `over` (a finished game before the next).
+    /// `countdown`, `running`, `over` (a finished game before the next) or
+    /// `waiting` (no game starts before more seats are taken).
     pub phase: &'static str,
     /// Ticks left in the countdown, or played in the round.
     pub phase_ticks: u32,

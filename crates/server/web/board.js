@@ -1121,6 +1121,7 @@
       if (f.paused) return { text: 'Paused · ' + name + ' · tick ' + f.tick, cls: 'paused' };
       if (f.game === 'carrots') return { text: name + ' · tick ' + f.tick, cls: 'running' };
       if (f.phase === 'over') return { text: 'Game ' + f.round + ' over · next in ' + f.phase_ticks, cls: 'countdown' };
+      if (f.phase === 'waiting') return { text: 'Waiting for players · the next game starts once two seats are taken', cls: 'paused' };
       return { text: 'Game ' + f.round + ' · turn ' + f.phase_ticks + ofMax(f), cls: 'running' };
     }
     if (isHex(f)) {
