@@ -3,9 +3,11 @@
 // fresh profile, page-error collection, and API helpers.
 
 import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 
 /** Base URL of the server under test, e.g. http://127.0.0.1:41234 */
 export const BASE = (process.env.SNAKEPIT_URL || '').replace(/\/+$/, '');
@@ -107,4 +109,32 @@ export async function until(fn, { timeout = 30000, every = 200, what = 'conditio
 /** Console errors that are not expected by the caller. */
 export function unexpectedErrors(problems, allow = []) {
   return problems.errors.filter((e) => !allow.some((re) => re.test(e)));
+}
+
+/**
+ * Starts a server of its own, stopped when test `t` ends, with `config`
+ * (TOML) and a store in a fresh folder; `prepare(dir)`, when given, runs
+ * first with that folder (its store is `dir/db.sqlite`). Resolves with the
+ * server's URL.
+ */
+export async function serverWith(t, config, prepare) {
+  const bin = process.env.SNAKEPIT_BIN;
+  if (!bin) throw new Error('SNAKEPIT_BIN is not set: run the tests through scripts/browser-tests.sh');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snakepit-own-'));
+  let child = null;
+  t.after(() => {
+    if (child) child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  if (prepare) prepare(dir);
+  fs.writeFileSync(path.join(dir, 'config.toml'), config);
+  child = spawn(bin, ['serve', '--config', path.join(dir, 'config.toml'), '--bind', '127.0.0.1', '--port', '0', '--db', path.join(dir, 'db.sqlite')], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const lines = readline.createInterface({ input: child.stdout });
+  for await (const line of lines) {
+    const m = /^snakepit listening on (http:\/\/\S+)/.exec(line);
+    if (m) return m[1];
+  }
+  throw new Error('the server exited before it listened');
 }

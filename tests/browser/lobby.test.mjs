@@ -3,33 +3,7 @@
 // player page's editor offers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import readline from 'node:readline';
-import { BASE, api, launch, register, uniqueName, unexpectedErrors } from './helpers.mjs';
-
-/** Starts a server of its own with `config` (TOML); resolves with its URL. */
-async function serverWith(t, config) {
-  const bin = process.env.SNAKEPIT_BIN;
-  if (!bin) throw new Error('SNAKEPIT_BIN is not set: run the tests through scripts/browser-tests.sh');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snakepit-lobby-'));
-  fs.writeFileSync(path.join(dir, 'config.toml'), config);
-  const child = spawn(bin, ['serve', '--config', path.join(dir, 'config.toml'), '--bind', '127.0.0.1', '--port', '0', '--db', path.join(dir, 'db.sqlite')], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  t.after(() => {
-    child.kill('SIGKILL');
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  const lines = readline.createInterface({ input: child.stdout });
-  for await (const line of lines) {
-    const m = /^snakepit listening on (http:\/\/\S+)/.exec(line);
-    if (m) return m[1];
-  }
-  throw new Error('the server exited before it listened');
-}
+import { BASE, api, launch, register, serverWith, uniqueName, unexpectedErrors } from './helpers.mjs';
 
 test('a failed sign-up hides the answer to the one before', { timeout: 60000 }, async (t) => {
   const b = await launch(t);

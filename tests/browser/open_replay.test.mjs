@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BASE, launch, unexpectedErrors } from './helpers.mjs';
+import { BASE, launch, serverWith, unexpectedErrors } from './helpers.mjs';
 
 const BIN = process.env.SNAKEPIT_BIN;
 if (!BIN) throw new Error('SNAKEPIT_BIN is not set: run the tests through scripts/browser-tests.sh');
@@ -59,4 +59,41 @@ test('a replay file opens in the viewer from the replays page', { timeout: 12000
   assert.match(await page.locator('body').textContent(), /cannot be shown.*line 1/s);
   // The refused post is the one console error expected.
   assert.deepEqual(unexpectedErrors(b.problems, [/400/]), []);
+});
+
+test('the replays page goes to older games and back, a page at a time', { timeout: 120000 }, async (t) => {
+  // 33 kept duels, played by a worker into the store the server then opens;
+  // no rooms, so no other game is kept meanwhile.
+  const url = await serverWith(t, 'games = ["duel"]\n[duel]\nfill_bots = []\n[[rooms]]\nname = "only"\ngame = "duel"\n', (dir) => {
+    const db = path.join(dir, 'db.sqlite');
+    execFileSync(BIN, ['queue', '--db', db, 'add', '--game', 'duel', '--bot', 'builtin:greedy', '--bot', 'builtin:safe', '--games', '33']);
+    execFileSync(BIN, ['worker', '--db', db, '--until-empty', '--jobs', '1'], { stdio: 'ignore' });
+  });
+  const all = (await (await fetch(url + '/api/replays?limit=50')).json()).map((g) => g.id);
+  assert.equal(all.length, 33);
+
+  const b = await launch(t);
+  const page = await b.newPage();
+  const shown = async () => {
+    await page.waitForFunction(() => window.__snakepit.games !== null);
+    return page.locator('#games a.game-link').evaluateAll((as) => as.map((a) => Number(a.getAttribute('href').split('/').pop())));
+  };
+  await page.goto(url + '/replays');
+  assert.deepEqual(await shown(), all.slice(0, 30), 'the newest 30, newest first');
+  assert.equal(await page.isVisible('#page-newer'), false);
+  await page.click('#page-older');
+  await page.waitForURL(url + '/replays?before=' + all[29]);
+  assert.deepEqual(await shown(), all.slice(30), 'the 3 older ones');
+  assert.equal(await page.isVisible('#page-older'), false, 'nothing older than the last page');
+  await page.click('#page-newer');
+  await page.waitForURL(url + '/replays');
+  assert.deepEqual(await shown(), all.slice(0, 30));
+
+  // A page past the oldest game says so; a malformed one shows the newest.
+  await page.goto(url + '/replays?before=' + all[32]);
+  await page.waitForSelector('#games-empty:not(.hidden)');
+  assert.match(await page.textContent('#games-empty'), /older/);
+  await page.goto(url + '/replays?before=x');
+  assert.deepEqual(await shown(), all.slice(0, 30));
+  assert.deepEqual(unexpectedErrors(b.problems), []);
 });

@@ -1,5 +1,6 @@
 // The replays page, /replays: the latest kept games (from /api/replays),
-// each a link to its viewer page, and a form that opens a replay file from
+// each a link to its viewer page, a page at a time (`?before=ID` shows the
+// games older than ID, so every page has an address), and a form that opens a replay file from
 // the visitor's disk in the same viewer. The file is read here and posted
 // as a form field to /replays/open, whose answer is the viewer's page: the
 // server re-simulates it, so the page shows exactly what its checksums
@@ -14,12 +15,22 @@
   // The server refuses larger bodies; saying so here is kinder.
   const FILE_BYTES_MAX = 8 * 1024 * 1024;
   const hook = (window.__snakepit = { page: 'replays', games: null });
+  // Ids are positive integers; anything else shows the newest page.
+  const wanted = new URLSearchParams(location.search).get('before');
+  const before = /^[1-9][0-9]{0,17}$/.test(wanted || '') ? wanted : null;
 
   async function loadGames() {
     try {
-      const games = await SP.api('/api/replays?limit=' + GAMES_SHOWN);
+      // One game more than shown tells whether an older page exists.
+      const games = await SP.api('/api/replays?limit=' + (GAMES_SHOWN + 1) + (before ? '&before=' + before : ''));
+      const older = games.length > GAMES_SHOWN;
+      if (older) games.length = GAMES_SHOWN;
       hook.games = games.length;
+      $('page-newer').classList.toggle('hidden', !before);
+      $('page-older').classList.toggle('hidden', !older);
+      if (older) $('page-older').href = '/replays?before=' + games[games.length - 1].id;
       SP.say($('games-error'), '');
+      $('games-empty').textContent = before ? 'No games older than these.' : 'No game has been kept yet.';
       $('games-empty').classList.toggle('hidden', games.length > 0);
       SP.fill(
         $('games'),
@@ -39,7 +50,9 @@
       SP.say($('games-error'), 'Could not load the kept games: ' + e.message);
     }
   }
-  SP.poll(loadGames, 10000);
+  // Only the newest page gains games; an older one is read once.
+  if (before) loadGames();
+  else SP.poll(loadGames, 10000);
 
   async function read(input) {
     const f = input.files && input.files[0];
