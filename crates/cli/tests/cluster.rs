@@ -95,10 +95,15 @@ fn register(node: &Node, name: &str, game: &str) -> (String, String) {
 
 /// One HTTP/1.1 request; returns the status, the headers and the body.
 fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String, String) {
+    http_with(addr, method, path, body, "")
+}
+
+/// [`http`] with `extra` header lines (each ending in `\r\n`).
+fn http_with(addr: SocketAddr, method: &str, path: &str, body: &str, extra: &str) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).unwrap();
     write!(
         s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAuthorization: Bearer {TOKEN}\r\n{extra}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     )
     .unwrap();
@@ -284,7 +289,7 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
 
     // Pause the room so that the score stands still, then read it on both
     // nodes: one shared table.
-    // The admin command goes to node B, which redirects it to the owner.
+    // The admin command goes to node B, which forwards it to the owner.
     let out = Command::new(env!("CARGO_BIN_EXE_snakepit"))
         .args(["admin", "pause", "arena", "--server", &format!("http://{}", b.addr), "--token", TOKEN])
         .output()
@@ -305,14 +310,28 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
     let seat_then = joined_at.lock().unwrap().expect("the spectator saw the player take the seat");
     assert_eq!(score(&before), seat_now - seat_then, "the store has every tick's points");
 
+    // The admin page asks whichever node serves it, and a page's fetch
+    // does not take its token along a redirect to another node: node B
+    // carries the organiser's actions out on node A and answers as A does.
+    let (status, _, body) = http(b.addr, "POST", "/api/admin/rooms/arena/tick", r#"{"tick_ms":150}"#);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"tick_ms\":150"), "{body}");
+    assert_eq!(rooms(&a)[0]["tick_ms"], 150, "node A runs the room at the new pace");
+    let (status, _, body) = http(b.addr, "POST", &format!("/api/admin/players/{id}/kick"), "");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"kicked\":true") && body.contains("\"room\":\"arena\""), "{body}");
+    // A request that says a node forwarded it is not forwarded again.
+    let (status, _, body) = http_with(b.addr, "POST", "/api/admin/rooms/arena/resume", "", "x-snakepit-forwarded: node-a\r\n");
+    assert_eq!(status, 503, "{body}");
+
     // Kill the owner outright.
     let kill = Command::new("kill").args(["-KILL", &a.child.id().to_string()]).status().unwrap();
     assert!(kill.success());
     let killed_at = Instant::now();
     drop(a);
 
-    // The proxied socket closes; the bot reconnects through node B, which
-    // answers 503 until it has taken the room.
+    // The proxied socket closed (the kick above); the bot reconnects
+    // through node B, which answers 503 until it has taken the room.
     let (mut ws, took) = rt.block_on(async {
         let _ = tokio::time::timeout(Duration::from_secs(10), async { while ws.next().await.is_some() {} }).await;
         loop {

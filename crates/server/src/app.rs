@@ -1,8 +1,10 @@
 //! The HTTP application: routes, shared state, and errors as responses.
 //!
-//! In a cluster, a request about a room another node runs (its page, an
-//! admin action) is answered with a redirect to that node, same path and
-//! query ([`AppError::Elsewhere`]).
+//! In a cluster, a request about a room another node runs (its page, a
+//! player's API call) is answered with a redirect to that node, same path
+//! and query ([`AppError::Elsewhere`]). An organiser's action about such a
+//! room is forwarded there instead ([`forward_admin`]): the admin page's
+//! `fetch` would follow the redirect without the token.
 
 use crate::config::Config;
 use crate::room::{RoomInput, RoomSummary};
@@ -488,13 +490,51 @@ async fn admin_add_player(State(st): Shared, headers: HeaderMap, JsonBody(r): Js
     register(&st, &headers, r).await
 }
 
-/// In a cluster, a request about a player who sits in a room another node
-/// runs is redirected there; `Ok` when this node has them or nobody does.
-async fn follow_player(st: &AppState, id: &str, uri: &axum::http::Uri) -> Result<(), AppError> {
-    if st.rooms.room_of(id).is_none() {
-        follow(st.rooms.route_player(id).await?, uri)?;
+/// Where an organiser's action is carried out: on this node (`Ok(None)`),
+/// or on the node that runs the room in question, to which the request is
+/// forwarded with the same method, path, token and `body`, its answer
+/// coming back as it is (`Ok(Some)`). A request that was forwarded once is
+/// not forwarded again: the room moved meanwhile, and the organiser is
+/// asked to try again.
+async fn forward_admin(
+    route: Route,
+    headers: &HeaderMap,
+    method: &str,
+    uri: &axum::http::Uri,
+    body: &str,
+) -> Result<Option<Response>, AppError> {
+    match route {
+        Route::Local => Ok(None),
+        Route::Unavailable(why) => Err(AppError::Client(StatusCode::SERVICE_UNAVAILABLE, why)),
+        Route::Remote(_) if headers.contains_key(crate::ws::FORWARDED_HEADER) => Err(AppError::Client(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the room is moving to another node: try again".to_string(),
+        )),
+        Route::Remote(base) => {
+            let path = uri.path_and_query().map_or("/", |p| p.as_str());
+            let token = headers.get("authorization").and_then(|v| v.to_str().ok());
+            let answer = crate::peer::send(&base, method, path, token, body).await.map_err(|why| {
+                AppError::Client(StatusCode::BAD_GATEWAY, format!("the node that runs the room did not answer: {why}"))
+            })?;
+            let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::BAD_GATEWAY);
+            Ok(Some((status, [(axum::http::header::CONTENT_TYPE, "application/json")], answer.body).into_response()))
+        }
     }
-    Ok(())
+}
+
+/// [`forward_admin`] for an action about a player: forwarded when their
+/// room runs on another node.
+async fn forward_for_player(
+    st: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+    method: &str,
+    uri: &axum::http::Uri,
+) -> Result<Option<Response>, AppError> {
+    if st.rooms.room_of(id).is_some() {
+        return Ok(None);
+    }
+    forward_admin(st.rooms.route_player(id).await?, headers, method, uri, "").await
 }
 
 async fn admin_kick(
@@ -502,15 +542,17 @@ async fn admin_kick(
     headers: HeaderMap,
     uri: axum::http::Uri,
     Path(id): Path<String>,
-) -> Result<impl IntoResponse, AppError> {
+) -> Result<Response, AppError> {
     require_admin(&st, &headers)?;
-    follow_player(&st, &id, &uri).await?;
+    if let Some(answer) = forward_for_player(&st, &id, &headers, "POST", &uri).await? {
+        return Ok(answer);
+    }
     let Some(room) = st.rooms.room_of(&id) else {
         return Err(AppError::Client(StatusCode::NOT_FOUND, format!("player {id:?} is not in a room")));
     };
     let kicked = room.kick(&id, (4003, "kicked by the organiser".into())).await;
     st.rooms.forget(&id);
-    Ok(Json(serde_json::json!({ "kicked": kicked, "room": room.name })))
+    Ok(Json(serde_json::json!({ "kicked": kicked, "room": room.name })).into_response())
 }
 
 /// `DELETE /api/admin/players/{id}`: the player is gone for good, unlike
@@ -523,9 +565,11 @@ async fn admin_remove_player(
     headers: HeaderMap,
     uri: axum::http::Uri,
     Path(id): Path<String>,
-) -> Result<impl IntoResponse, AppError> {
+) -> Result<Response, AppError> {
     require_admin(&st, &headers)?;
-    follow_player(&st, &id, &uri).await?;
+    if let Some(answer) = forward_for_player(&st, &id, &headers, "DELETE", &uri).await? {
+        return Ok(answer);
+    }
     // Out of the store first, so that a bot reconnecting after the kick
     // below is refused rather than seated again.
     st.store.remove_player(&id).await?;
@@ -536,7 +580,7 @@ async fn admin_remove_player(
     if let Some(room) = &room {
         room.kick(&id, (crate::rooms::REMOVED_CLOSE_CODE, crate::rooms::REMOVED_REASON.to_string())).await;
     }
-    Ok(Json(serde_json::json!({ "removed": id, "room": room.map(|r| r.name.clone()) })))
+    Ok(Json(serde_json::json!({ "removed": id, "room": room.map(|r| r.name.clone()) })).into_response())
 }
 
 /// The body of `POST /api/player/room`.
@@ -629,13 +673,21 @@ async fn admin_create_room(State(st): Shared, headers: HeaderMap, JsonBody(r): J
     Ok((StatusCode::CREATED, Json(serde_json::json!({ "room": h.name }))))
 }
 
-/// A room this node runs; in a cluster, a room run elsewhere is a
-/// redirect to its node.
-async fn room(st: &AppState, name: &str, uri: &axum::http::Uri) -> Result<crate::room::RoomHandle, AppError> {
+/// A room this node runs (`Ok(Ok)`); in a cluster, the answer of the node
+/// that runs it, to which the organiser's request went ([`forward_admin`]).
+async fn admin_room(
+    st: &AppState,
+    name: &str,
+    headers: &HeaderMap,
+    uri: &axum::http::Uri,
+    body: &str,
+) -> Result<Result<crate::room::RoomHandle, Response>, AppError> {
     if let Some(h) = st.rooms.get(name) {
-        return Ok(h);
+        return Ok(Ok(h));
     }
-    follow(st.rooms.route_room(name).await?, uri)?;
+    if let Some(answer) = forward_admin(st.rooms.route_room(name).await?, headers, "POST", uri, body).await? {
+        return Ok(Err(answer));
+    }
     Err(AppError::Client(StatusCode::NOT_FOUND, format!("no room {name:?}")))
 }
 
@@ -645,13 +697,16 @@ async fn set_paused(
     uri: axum::http::Uri,
     name: String,
     paused: bool,
-) -> Result<Json<serde_json::Value>, AppError> {
+) -> Result<Response, AppError> {
     require_admin(&st, &headers)?;
-    let h = room(&st, &name, &uri).await?;
+    let h = match admin_room(&st, &name, &headers, &uri, "").await? {
+        Ok(h) => h,
+        Err(answer) => return Ok(answer),
+    };
     let _ = h.tx.send(RoomInput::Pause(paused)).await;
     let tick_ms = h.summary.borrow().tick_ms;
     st.rooms.persist(&h, paused, tick_ms).await?;
-    Ok(Json(serde_json::json!({ "room": name, "paused": paused })))
+    Ok(Json(serde_json::json!({ "room": name, "paused": paused })).into_response())
 }
 
 async fn admin_pause(
@@ -685,13 +740,16 @@ async fn admin_tick(
     JsonBody(t): JsonBody<Tick>,
 ) -> Result<impl IntoResponse, AppError> {
     require_admin(&st, &headers)?;
-    let h = room(&st, &name, &uri).await?;
     let ms = t.tick_ms;
     crate::config::check_tick_ms(ms).map_err(|e| AppError::Client(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let h = match admin_room(&st, &name, &headers, &uri, &serde_json::json!({ "tick_ms": ms }).to_string()).await? {
+        Ok(h) => h,
+        Err(answer) => return Ok(answer),
+    };
     let _ = h.tx.send(RoomInput::SetTick(ms)).await;
     let paused = h.summary.borrow().paused;
     st.rooms.persist(&h, paused, ms).await?;
-    Ok(Json(serde_json::json!({ "room": name, "tick_ms": ms })))
+    Ok(Json(serde_json::json!({ "room": name, "tick_ms": ms })).into_response())
 }
 
 async fn admin_reset_scores(

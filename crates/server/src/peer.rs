@@ -4,8 +4,11 @@
 //! must act on the node that runs a room and the client who asked cannot
 //! be sent there: a player who moves to a room of another node has their
 //! saved program started there (`POST /api/code/start`) by the node that
-//! handled the move. The client is a deliberately small HTTP/1.1 over a
-//! tokio `TcpStream`: one `POST` with a JSON body, `Connection: close`, the
+//! handled the move, and an organiser's action on such a room (a kick, a
+//! pause) is forwarded there with the organiser's token, since the admin
+//! page's `fetch` drops the token when it follows a redirect to another
+//! origin. The client is a deliberately small HTTP/1.1 over a tokio
+//! `TcpStream`: one request with a JSON body, `Connection: close`, the
 //! answer read to its end. Advertised node URLs are plain `http://`.
 //!
 //! **Limits:** the whole exchange has one deadline ([`PEER_DEADLINE_MS`]),
@@ -39,6 +42,19 @@ pub struct PeerAnswer {
 /// as nodes advertise themselves) and returns its answer, whatever the
 /// status. Errors say in words why no answer came.
 pub async fn post_json(base: &str, path: &str, body: &str) -> Result<PeerAnswer, String> {
+    send(base, "POST", path, None, body).await
+}
+
+/// Sends `method` `path` (with its query) to the node at `base`, with
+/// `authorization` (the header's value) when given and `body` as JSON, and
+/// returns its answer as [`post_json`] does. The request is marked as
+/// forwarded, so the other node never forwards it again.
+pub async fn send(base: &str, method: &str, path: &str, authorization: Option<&str>, body: &str) -> Result<PeerAnswer, String> {
+    // The parts go into the request's head as they are: none may end it.
+    let unsafe_text = |t: &str| t.contains(['\r', '\n']);
+    if unsafe_text(method) || unsafe_text(path) || authorization.is_some_and(unsafe_text) {
+        return Err("a line break in a forwarded request's head".to_string());
+    }
     let authority = base
         .strip_prefix("http://")
         .ok_or_else(|| format!("{base:?} is not an http:// URL"))?
@@ -48,9 +64,10 @@ pub async fn post_json(base: &str, path: &str, body: &str) -> Result<PeerAnswer,
     }
     let exchange = async {
         let mut conn = TcpStream::connect(authority).await.map_err(|e| format!("connecting to {authority}: {e}"))?;
+        let auth = authorization.map(|a| format!("Authorization: {a}\r\n")).unwrap_or_default();
         let request = format!(
-            "POST {path} HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n{FORWARDED_HEADER}: 1\r\n\r\n{body}",
+            "{method} {path} HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n{auth}{FORWARDED_HEADER}: 1\r\n\r\n{body}",
             body.len()
         );
         conn.write_all(request.as_bytes()).await.map_err(|e| format!("writing to {authority}: {e}"))?;
