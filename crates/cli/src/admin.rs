@@ -266,11 +266,26 @@ fn dechunk(mut s: &str) -> String {
     let mut out = String::new();
     while let Some((len, rest)) = s.split_once("\r\n") {
         let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
-        if n == 0 || rest.len() < n {
+        // A size that cuts a character (the body was decoded lossily) ends
+        // the body there rather than panicking on the slice.
+        if n == 0 || rest.len() < n || !rest.is_char_boundary(n) {
             break;
         }
         out.push_str(&rest[..n]);
         s = rest[n..].strip_prefix("\r\n").unwrap_or(&rest[n..]);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunked_bodies_are_joined_and_a_size_inside_a_character_ends_them() {
+        assert_eq!(dechunk("3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n"), "abcde");
+        // "é" is two bytes: a size of 2 over "aé" would cut it.
+        assert_eq!(dechunk("1\r\na\r\n2\r\naé\r\n0\r\n\r\n"), "a");
+        assert_eq!(dechunk("ff\r\nshort"), "");
+    }
 }
