@@ -289,6 +289,34 @@ pub struct Limits {
     pub forks_per_ip_per_hour: u32,
 }
 
+impl Limits {
+    /// The limits a zero would turn into a refusal of everyone, or a
+    /// disconnection at once: each must be at least 1.
+    fn check(&self) -> anyhow::Result<()> {
+        let at_least_one: [(&str, u64); 11] = [
+            ("max_message_bytes", self.max_message_bytes as u64),
+            ("messages_per_sec", u64::from(self.messages_per_sec)),
+            ("idle_timeout_ms", self.idle_timeout_ms),
+            ("send_timeout_ms", self.send_timeout_ms),
+            ("pages_per_player", self.pages_per_player as u64),
+            ("max_connections", self.max_connections as u64),
+            ("sockets_per_ip", self.sockets_per_ip as u64),
+            ("connections_per_ip", self.connections_per_ip as u64),
+            ("connections_max", self.connections_max as u64),
+            ("http_idle_ms", self.http_idle_ms),
+            ("registrations_per_ip_per_hour", u64::from(self.registrations_per_ip_per_hour)),
+        ];
+        for (key, value) in at_least_one {
+            anyhow::ensure!(
+                value >= 1,
+                "[limits] {key} = 0: it must be at least 1 (0 would refuse or cut off every client{})",
+                if key == "registrations_per_ip_per_hour" { "; registration = \"closed\" stops sign-ups" } else { "" }
+            );
+        }
+        Ok(())
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {
@@ -413,6 +441,30 @@ impl Config {
             "registration = {:?}: \"open\" or \"closed\"",
             self.registration
         );
+        self.check_fill_bots()?;
+        self.limits.check()
+    }
+
+    /// Every `fill_bots` name is a built-in bot of its game: an unknown one
+    /// would leave its seat empty without a word.
+    fn check_fill_bots(&self) -> anyhow::Result<()> {
+        let arenas = |a: &ArenaConfig| a.fill_bots.clone().unwrap_or_default();
+        let lists: [(&str, Vec<String>, &[&str]); 5] = [
+            ("snakebattle", self.snakebattle.fill_bots.clone(), snakepit_bots::builtin::NAMES),
+            ("hex", self.hex.fill_bots.clone(), snakepit_bots::hexbots::NAMES),
+            ("carrots", arenas(&self.carrots), crate::arenas::NAMES),
+            ("duel", arenas(&self.duel), crate::arenas::NAMES),
+            ("multisnake", arenas(&self.multisnake), crate::arenas::NAMES),
+        ];
+        for (game, bots, names) in lists {
+            for bot in bots {
+                anyhow::ensure!(
+                    names.contains(&bot.as_str()),
+                    "[{game}] fill_bots: no built-in bot {bot:?} (the {game} bots are {})",
+                    names.join(", ")
+                );
+            }
+        }
         Ok(())
     }
 
@@ -497,15 +549,22 @@ mod tests {
     }
 
     #[test]
-    fn ticks_out_of_range_and_twin_rooms_are_refused() {
+    fn values_out_of_range_twin_rooms_and_unknown_bots_are_refused() {
         let check = |text: &str| toml::from_str::<Config>(text).unwrap().check().map_err(|e| format!("{e:#}"));
         assert_eq!(check("[duel]\ntick_ms = 10\n[[rooms]]\nname = \"a\"\ntick_ms = 60000\n"), Ok(()));
+        assert_eq!(check(""), Ok(()), "the defaults pass");
+        assert_eq!(check("[limits]\nforks_per_ip_per_hour = 0\nidle_room_close_ms = 0\n[multisnake]\nfill_bots = []\n"), Ok(()), "zeros that switch a thing off");
         for (text, words) in [
             ("[snakebattle]\ntick_ms = 1\n", "[snakebattle] tick_ms: a tick of 1 ms: ticks are 10 to 60000 ms"),
             ("[hex]\ntick_ms = 0\n", "[hex] tick_ms: a tick of 0 ms"),
             ("[carrots]\ntick_ms = 60001\n", "[carrots] tick_ms: a tick of 60001 ms"),
             ("[[rooms]]\nname = \"f\"\ntick_ms = 5\n", "[[rooms]] \"f\" tick_ms: a tick of 5 ms"),
             ("[[rooms]]\nname = \"a\"\n[[rooms]]\nname = \"a\"\ngame = \"hex\"\n", "two [[rooms]] are named \"a\""),
+            ("[limits]\nsockets_per_ip = 0\n", "[limits] sockets_per_ip = 0: it must be at least 1"),
+            ("[limits]\nmessages_per_sec = 0\n", "[limits] messages_per_sec = 0"),
+            ("[limits]\nregistrations_per_ip_per_hour = 0\n", "[limits] registrations_per_ip_per_hour = 0: it must be at least 1 (0 would refuse or cut off every client; registration = \"closed\""),
+            ("[duel]\nfill_bots = [\"greedy\", \"smart\"]\n", "[duel] fill_bots: no built-in bot \"smart\" (the duel bots are greedy, safe)"),
+            ("[hex]\nfill_bots = [\"safe\"]\n", "[hex] fill_bots: no built-in bot \"safe\""),
         ] {
             let got = check(text).unwrap_err();
             assert!(got.starts_with(words), "{text}: {got}");
@@ -532,6 +591,7 @@ mod tests {
     #[test]
     fn the_example_file_is_the_defaults() {
         let cfg: Config = toml::from_str(include_str!("../../../snakepit.example.toml")).unwrap();
+        cfg.check().unwrap();
         let d = Config::default();
         assert_eq!((&cfg.bind, cfg.port, &cfg.db, &cfg.admin_token), (&d.bind, d.port, &d.db, &d.admin_token));
         assert_eq!((&cfg.games, &cfg.registration), (&d.games, &d.registration));
