@@ -381,12 +381,36 @@ impl Config {
         let mut cfg = match path {
             Some(p) => {
                 let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-                toml::from_str(&text).with_context(|| format!("{}", p.display()))?
+                let mut cfg: Config = toml::from_str(&text).with_context(|| format!("{}", p.display()))?;
+                cfg.resolve_maps(p.parent().unwrap_or(Path::new("")));
+                cfg
             }
             None => Config::default(),
         };
         cfg.apply_env(|k| std::env::var(k).ok())?;
         Ok(cfg)
+    }
+
+    /// Map files named by a relative path are looked for beside the
+    /// configuration file (in `dir`) first, as one who writes
+    /// `map = "maps/final.txt"` next to `snakepit.toml` means; a path found
+    /// only from the working folder, or a built-in map's name, stays as
+    /// given.
+    fn resolve_maps(&mut self, dir: &Path) {
+        let beside = |given: &Path| -> Option<PathBuf> {
+            let candidate = dir.join(given);
+            (given.is_relative() && !dir.as_os_str().is_empty() && candidate.is_file()).then_some(candidate)
+        };
+        for map in [&mut self.snakebattle.map, &mut self.hex.map].into_iter().flatten() {
+            if let Some(found) = beside(map) {
+                *map = found;
+            }
+        }
+        for map in [&mut self.carrots.map, &mut self.duel.map, &mut self.multisnake.map].into_iter().flatten() {
+            if let Some(found) = beside(Path::new(map.as_str())) {
+                *map = found.to_string_lossy().into_owned();
+            }
+        }
     }
 
     /// An arena's room settings: the file's, then the game's defaults.
@@ -569,6 +593,27 @@ mod tests {
             let got = check(text).unwrap_err();
             assert!(got.starts_with(words), "{text}: {got}");
         }
+    }
+
+    #[test]
+    fn relative_map_paths_are_read_beside_the_file_first() {
+        let dir = std::env::temp_dir().join(format!("snakepit-config-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("maps")).unwrap();
+        std::fs::write(dir.join("maps/final.txt"), "x").unwrap();
+        let file = dir.join("snakepit.toml");
+        std::fs::write(
+            &file,
+            "[snakebattle]\nmap = \"maps/final.txt\"\n[hex]\nmap = \"elsewhere.txt\"\n\
+             [duel]\nmap = \"maps/final.txt\"\n[multisnake]\nmap = \"quad-32x32\"\n",
+        )
+        .unwrap();
+        let cfg = Config::load(Some(&file));
+        let _ = std::fs::remove_dir_all(&dir);
+        let cfg = cfg.unwrap();
+        assert_eq!(cfg.snakebattle.map, Some(dir.join("maps/final.txt")), "found beside the file");
+        assert_eq!(cfg.duel.map, Some(dir.join("maps/final.txt").to_string_lossy().into_owned()));
+        assert_eq!(cfg.hex.map, Some(PathBuf::from("elsewhere.txt")), "not beside it: as given");
+        assert_eq!(cfg.multisnake.map.as_deref(), Some("quad-32x32"), "a built-in map's name");
     }
 
     #[test]
