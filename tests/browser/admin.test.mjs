@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, ADMIN_TOKEN, api, launch, register, uniqueName, until, unexpectedErrors } from './helpers.mjs';
 
-test('the admin page signs in, creates, pauses and resumes a room', { timeout: 60000 }, async (t) => {
+test('the admin page signs in, creates, pauses, resumes and closes a room', { timeout: 60000 }, async (t) => {
   const b = await launch(t);
   const page = await b.newPage();
   await page.goto(BASE + '/admin');
@@ -51,6 +51,13 @@ test('the admin page signs in, creates, pauses and resumes a room', { timeout: 6
   await page.click('#room-form button');
   await page.waitForSelector('#admin-error:not(.hidden)');
   assert.match(await page.locator('#admin-error').textContent(), /exists/);
+
+  // Closing a room asks once more, then the room goes.
+  await row.getByRole('button', { name: 'Close' }).click();
+  await row.getByRole('button', { name: 'Confirm closing' }).click();
+  await until(async () => /Closed /.test((await page.textContent('#admin-ok')) || ''), { what: 'the answer to closing' });
+  await row.waitFor({ state: 'detached' });
+  assert.ok(!(await api('GET', '/api/rooms')).data.some((r) => r.name === name), 'the room is gone');
 
   // A reload keeps the session; signing out forgets the token.
   await page.reload();

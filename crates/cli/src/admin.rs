@@ -67,6 +67,14 @@ pub enum AdminCommand {
         #[arg(long, value_name = "MS")]
         tick_ms: Option<u64>,
     },
+    /// Closes and deletes a room; its players are seated in other rooms of
+    /// its game when they reconnect, and their scores stay (needs
+    /// --server). A room of the configuration's [[rooms]] opens again at
+    /// the next start.
+    CloseRoom {
+        /// Room name.
+        room: String,
+    },
     /// Sets a room's tick period, 10 to 60000 ms (needs --server).
     Tick {
         /// Room name.
@@ -104,7 +112,7 @@ pub fn run(args: AdminArgs) -> anyhow::Result<()> {
     }
 }
 
-/// Why pause, resume, kick, create-room and tick need a server.
+/// Why pause, resume, kick, create-room, close-room and tick need a server.
 const LIVE_ONLY: &str = "this command acts on a running server: give --server http://HOST:PORT and the admin token";
 
 /// Whether the command acts on live rooms only.
@@ -115,6 +123,7 @@ fn live_only(command: &AdminCommand) -> bool {
             | AdminCommand::Resume { .. }
             | AdminCommand::Kick { .. }
             | AdminCommand::CreateRoom { .. }
+            | AdminCommand::CloseRoom { .. }
             | AdminCommand::Tick { .. }
     )
 }
@@ -181,6 +190,7 @@ async fn local_store(args: &AdminArgs) -> anyhow::Result<()> {
         | AdminCommand::Resume { .. }
         | AdminCommand::Kick { .. }
         | AdminCommand::CreateRoom { .. }
+        | AdminCommand::CloseRoom { .. }
         | AdminCommand::Tick { .. } => bail!(LIVE_ONLY),
     }
     Ok(())
@@ -202,6 +212,7 @@ fn remote(args: &AdminArgs, url: &str) -> anyhow::Result<()> {
             "/api/admin/rooms".to_string(),
             serde_json::json!({ "name": name, "game": game, "tick_ms": tick_ms }).to_string(),
         ),
+        AdminCommand::CloseRoom { room } => ("DELETE", format!("/api/admin/rooms/{room}"), String::new()),
         AdminCommand::Tick { room, ms } => {
             ("POST", format!("/api/admin/rooms/{room}/tick"), serde_json::json!({ "tick_ms": ms }).to_string())
         }

@@ -92,6 +92,12 @@ fn pause_and_resume_a_running_server() {
     assert!(ticked.contains("\"tick_ms\":400"), "{ticked}");
     let rooms = stdout(&snakepit(&["admin", "rooms", "--server", &url]));
     assert!(rooms.contains("\"name\":\"final\""), "{rooms}");
+    let closed = stdout(&snakepit(&["admin", "close-room", "final", "--server", &url]));
+    assert!(closed.contains("\"deleted\":\"final\"") && closed.contains("\"returns_at_restart\":false"), "{closed}");
+    let rooms = stdout(&snakepit(&["admin", "rooms", "--server", &url]));
+    assert!(!rooms.contains("\"name\":\"final\""), "{rooms}");
+    let made = stdout(&snakepit(&["admin", "create-room", "final", "--game", "duel", "--server", &url]));
+    assert!(made.contains("\"room\":\"final\""), "{made}");
     let fast = snakepit(&["admin", "tick", "final", "1", "--server", &url]);
     assert!(!fast.status.success());
     assert!(String::from_utf8_lossy(&fast.stderr).contains("ticks are 10 to 60000 ms"), "{}", String::from_utf8_lossy(&fast.stderr));

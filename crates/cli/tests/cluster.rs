@@ -236,6 +236,11 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
     let (status, head, _) = http(a.addr, "GET", "/room/second", "");
     assert_eq!(status, 307, "{head}");
     assert!(head.contains(&format!("location: http://{}/room/second", b.addr)), "{head}");
+    // Closed through node A, which forwards the organiser's request to B.
+    let (status, _, body) = http(a.addr, "DELETE", "/api/admin/rooms/second", "");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"deleted\":\"second\""), "{body}");
+    assert_eq!(names(&b), Vec::<String>::new(), "node B closed it");
 
     // A bot registered on node A connects through node B (proxied to A)
     // and plays until it has scored.

@@ -287,6 +287,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/admin/players/{id}/kick", post(admin_kick))
         .route("/api/admin/players/{id}", axum::routing::delete(admin_remove_player))
         .route("/api/admin/rooms", post(admin_create_room))
+        .route("/api/admin/rooms/{name}", axum::routing::delete(admin_delete_room))
         .route("/api/admin/rooms/{name}/pause", post(admin_pause))
         .route("/api/admin/rooms/{name}/resume", post(admin_resume))
         .route("/api/admin/rooms/{name}/tick", post(admin_tick))
@@ -679,16 +680,38 @@ async fn admin_room(
     st: &AppState,
     name: &str,
     headers: &HeaderMap,
-    uri: &axum::http::Uri,
+    (method, uri): (&str, &axum::http::Uri),
     body: &str,
 ) -> Result<Result<crate::room::RoomHandle, Response>, AppError> {
     if let Some(h) = st.rooms.get(name) {
         return Ok(Ok(h));
     }
-    if let Some(answer) = forward_admin(st.rooms.route_room(name).await?, headers, "POST", uri, body).await? {
+    if let Some(answer) = forward_admin(st.rooms.route_room(name).await?, headers, method, uri, body).await? {
         return Ok(Err(answer));
     }
     Err(AppError::Client(StatusCode::NOT_FOUND, format!("no room {name:?}")))
+}
+
+/// `DELETE /api/admin/rooms/{name}`: the room closes and is deleted; its
+/// players' connections close with a reason that says to reconnect, and
+/// they are seated again in another room of their game. Scores and kept
+/// games stay. A room of the configuration's `[[rooms]]` is made again at
+/// the next start, which the answer says (`returns_at_restart`).
+async fn admin_delete_room(
+    State(st): Shared,
+    headers: HeaderMap,
+    uri: axum::http::Uri,
+    Path(name): Path<String>,
+) -> Result<Response, AppError> {
+    require_admin(&st, &headers)?;
+    if let Err(answer) = admin_room(&st, &name, &headers, ("DELETE", &uri), "").await? {
+        return Ok(answer);
+    }
+    if !st.rooms.delete(&name).await? {
+        return Err(AppError::Client(StatusCode::NOT_FOUND, format!("no room {name:?}")));
+    }
+    let returns = st.cfg.rooms_at_start().iter().any(|r| r.name == name);
+    Ok(Json(serde_json::json!({ "deleted": name, "returns_at_restart": returns })).into_response())
 }
 
 async fn set_paused(
@@ -699,7 +722,7 @@ async fn set_paused(
     paused: bool,
 ) -> Result<Response, AppError> {
     require_admin(&st, &headers)?;
-    let h = match admin_room(&st, &name, &headers, &uri, "").await? {
+    let h = match admin_room(&st, &name, &headers, ("POST", &uri), "").await? {
         Ok(h) => h,
         Err(answer) => return Ok(answer),
     };
@@ -742,7 +765,7 @@ async fn admin_tick(
     require_admin(&st, &headers)?;
     let ms = t.tick_ms;
     crate::config::check_tick_ms(ms).map_err(|e| AppError::Client(StatusCode::BAD_REQUEST, e.to_string()))?;
-    let h = match admin_room(&st, &name, &headers, &uri, &serde_json::json!({ "tick_ms": ms }).to_string()).await? {
+    let h = match admin_room(&st, &name, &headers, ("POST", &uri), &serde_json::json!({ "tick_ms": ms }).to_string()).await? {
         Ok(h) => h,
         Err(answer) => return Ok(answer),
     };

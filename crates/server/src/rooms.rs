@@ -726,37 +726,63 @@ impl Rooms {
             if !still_due {
                 continue;
             }
-            // Deleted first: no node may start it again. If the store cannot
-            // be written, the room plays on and the next look tries again.
-            if let Err(e) = self.store.remove_room(&name).await {
+            // If the store cannot be written, the room plays on and the
+            // next look tries again.
+            let minutes = self.idle_room_close_ms.div_ceil(60_000);
+            let reason = format!("the room closed: no player sat in it for {minutes} min");
+            if let Err(e) = self.close_locked(&name, reason).await {
                 tracing::warn!(room = %name, "closing an idle room: {e}");
                 continue;
-            }
-            let handle = {
-                let mut inner = self.lock();
-                inner.for_arrivals.remove(&name);
-                inner.player_room.retain(|_, r| *r != name);
-                // Its name may be used again, for someone else's room.
-                inner.opened_by.values_mut().for_each(|rooms| {
-                    rooms.remove(&name);
-                });
-                inner.opened_by.retain(|_, rooms| !rooms.is_empty());
-                inner.rooms.remove(&name)
-            };
-            if let Some(cluster) = &self.cluster
-                && let Err(e) = self.store.release_lease(&format!("room:{name}"), cluster.node()).await
-            {
-                tracing::warn!(room = %name, "releasing a closed room's lease: {e}");
-            }
-            if let Some(h) = handle {
-                let minutes = self.idle_room_close_ms.div_ceil(60_000);
-                let reason = format!("the room closed: no player sat in it for {minutes} min");
-                let _ = h.tx.send(RoomInput::Close(reason)).await;
             }
             tracing::info!(room = %name, "closed an idle room");
             closed.push(name);
         }
         closed
+    }
+
+    /// Closes and deletes this node's room `name` for the organiser: its
+    /// players' connections close with a reason that says to reconnect, and
+    /// they are seated again in another room of their game (a new one if
+    /// none has a seat). Scores and kept games stay. `Ok(false)` when this
+    /// node runs no such room.
+    pub async fn delete(&self, name: &str) -> Result<bool, StoreError> {
+        let _moving = self.moving.lock().await;
+        let _creating = self.creating.lock().await;
+        if self.get(name).is_none() {
+            return Ok(false);
+        }
+        self.close_locked(name, "the organiser closed this room: reconnect to be seated in another".to_string()).await?;
+        tracing::info!(room = %name, "the organiser closed the room");
+        Ok(true)
+    }
+
+    /// Deletes room `name` from the store, then forgets it here, releases
+    /// its lease and tells its task to close every connection with
+    /// `reason`. Called with `moving` and `creating` held, so that no move
+    /// or arrival picks the room meanwhile. The store goes first: no node
+    /// may start the room again; if that fails, nothing changed.
+    async fn close_locked(&self, name: &str, reason: String) -> Result<(), StoreError> {
+        self.store.remove_room(name).await?;
+        let handle = {
+            let mut inner = self.lock();
+            inner.for_arrivals.remove(name);
+            inner.player_room.retain(|_, r| r != name);
+            // Its name may be used again, for someone else's room.
+            inner.opened_by.values_mut().for_each(|rooms| {
+                rooms.remove(name);
+            });
+            inner.opened_by.retain(|_, rooms| !rooms.is_empty());
+            inner.rooms.remove(name)
+        };
+        if let Some(cluster) = &self.cluster
+            && let Err(e) = self.store.release_lease(&format!("room:{name}"), cluster.node()).await
+        {
+            tracing::warn!(room = %name, "releasing a closed room's lease: {e}");
+        }
+        if let Some(h) = handle {
+            let _ = h.tx.send(RoomInput::Close(reason)).await;
+        }
+        Ok(())
     }
 }
 

@@ -138,3 +138,69 @@ async fn bad_bodies_are_answered_in_json() {
     }
     server.shutdown().await;
 }
+
+/// The room a player sits in, from `/api/rooms`.
+async fn room_of(addr: std::net::SocketAddr, name: &str) -> Option<String> {
+    let (_, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
+    let rooms: serde_json::Value = serde_json::from_str(&rooms).unwrap();
+    rooms.as_array().unwrap().iter().find_map(|r| {
+        r["seats"].as_array().unwrap().iter().any(|s| s["name"] == name).then(|| r["name"].as_str().unwrap().to_string())
+    })
+}
+
+/// Waits up to 10 s for the player to sit in a room, and says which.
+async fn seated_in(addr: std::net::SocketAddr, name: &str) -> String {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        if let Some(room) = room_of(addr, name).await {
+            return room;
+        }
+        assert!(std::time::Instant::now() < until, "{name} never sat down");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// An organiser closes a room: its players are sent away with the reason,
+/// sit in another room of their game when they come back, and the room
+/// stays gone after a restart; a room of the configuration comes back, as
+/// the answer says.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_room_sends_its_players_elsewhere_and_stays_gone() {
+    let db = temp_db("admindelete");
+    let server = start(config(db.clone(), 30)).await;
+    let addr = server.addr;
+    let (status, text) = http(addr, "POST", "/api/admin/rooms", Some(r#"{"name":"den","game":"snakebattle"}"#), Some(TOKEN)).await;
+    assert_eq!(status, 201, "{text}");
+    let (id, code, _) = register(addr, "mover").await;
+    let body = serde_json::json!({ "user": id, "code": code, "room": "den" }).to_string();
+    let (status, text) = http(addr, "POST", "/api/player/room", Some(&body), None).await;
+    assert_eq!(status, 200, "{text}");
+    let mut bot = connect_bot(addr, &id, &code).await;
+    assert_eq!(seated_in(addr, "mover").await, "den");
+
+    let (status, _) = http(addr, "DELETE", "/api/admin/rooms/den", None, None).await;
+    assert_eq!(status, 401, "the admin token is needed");
+    let (status, text) = http(addr, "DELETE", "/api/admin/rooms/den", None, Some(TOKEN)).await;
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), serde_json::json!({ "deleted": "den", "returns_at_restart": false }));
+    let reason = close_reason(&mut bot, std::time::Duration::from_secs(5)).await.unwrap_or_default();
+    assert!(reason.contains("organiser closed this room"), "{reason:?}");
+    let (_, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
+    assert!(!rooms.contains("\"den\""), "{rooms}");
+    let mut bot = connect_bot(addr, &id, &code).await;
+    assert!(next_text(&mut bot, std::time::Duration::from_secs(5)).await.is_some(), "a board in the new room");
+    assert_eq!(seated_in(addr, "mover").await, "snakebattle");
+
+    let (status, text) = http(addr, "DELETE", "/api/admin/rooms/den", None, Some(TOKEN)).await;
+    assert_eq!(status, 404, "{text}");
+    let (status, text) = http(addr, "DELETE", "/api/admin/rooms/hex", None, Some(TOKEN)).await;
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains("\"returns_at_restart\":true"), "a room of the configuration: {text}");
+    drop(bot);
+    server.shutdown().await;
+
+    let server = start(config(db, 30)).await;
+    let (_, rooms) = http(server.addr, "GET", "/api/rooms", None, None).await;
+    assert!(!rooms.contains("\"den\"") && rooms.contains("\"hex\""), "{rooms}");
+    server.shutdown().await;
+}

@@ -109,6 +109,34 @@
         fail(err);
       }
     });
+    // Closing a room cannot be undone: the first click asks, a second one
+    // within a few seconds closes it (the row, and so the button, stays
+    // across redraws).
+    const close = h('button', { type: 'button', class: 'small danger', text: 'Close' });
+    close.title = 'Close and delete the room: its players are seated in other rooms of the game';
+    let closeTimer = null;
+    close.addEventListener('click', async () => {
+      if (!close.classList.contains('armed')) {
+        close.classList.add('armed');
+        close.textContent = 'Confirm closing';
+        closeTimer = setTimeout(() => {
+          close.classList.remove('armed');
+          close.textContent = 'Close';
+        }, 5000);
+        return;
+      }
+      clearTimeout(closeTimer);
+      close.classList.remove('armed');
+      close.textContent = 'Close';
+      try {
+        const r = await SP.api('/api/admin/rooms/' + encodeURIComponent(name), { method: 'DELETE', token });
+        const back = r && r.returns_at_restart ? ' It is one of the configuration\'s [[rooms]]: it opens again at the next start unless you take it out of the file.' : '';
+        done('Closed ' + name + '; its players were seated in other rooms.' + back);
+        loadRooms();
+      } catch (err) {
+        fail(err);
+      }
+    });
     const tr = h(
       'tr',
       { dataset: { room: name } },
@@ -118,7 +146,7 @@
       cells.state,
       cells.seats,
       cells.period,
-      h('td', { class: 'actions' }, pause, ms, set)
+      h('td', { class: 'actions' }, pause, ms, set, ' ', close)
     );
     return { tr, cells, pause };
   }
