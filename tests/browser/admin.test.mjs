@@ -124,3 +124,19 @@ test('removing a player from the admin page asks once more, then their page says
   assert.deepEqual(unexpectedErrors(b.problems), []);
   assert.deepEqual(b.problems.dialogs, []);
 });
+
+test('seating a player from the admin page moves their page to that room', { timeout: 60000 }, async (t) => {
+  const { b, me, player, admin } = await playerAndAdmin(t, 'seatme');
+  const name = uniqueName('final').toLowerCase();
+  assert.equal((await api('POST', '/api/admin/rooms', { name, game: 'snakebattle' }, ADMIN_TOKEN)).status, 201);
+  const row = () => admin.locator('#players-body tr[data-player="' + me.id + '"]');
+  // The new room is among the choices of the player's row (their game's rooms only).
+  await until(async () => (await row().locator('select option[value="' + name + '"]').count()) === 1, { what: 'the new room among the choices' });
+  assert.equal(await row().locator('select option[value="duel"]').count(), 0, 'no room of another game');
+  await row().locator('select').selectOption(name);
+  await row().getByRole('button', { name: 'Seat' }).click();
+  await until(async () => /Seated .* in /.test((await admin.locator('#admin-ok').textContent()) || ''), { what: 'the answer' });
+  // Their page reconnects into the room.
+  await player.waitForFunction((room) => window.__snakepit.player && window.__snakepit.player.room === room, name, { timeout: 15000 });
+  assert.deepEqual(unexpectedErrors(b.problems), []);
+});

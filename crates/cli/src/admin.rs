@@ -88,6 +88,15 @@ pub enum AdminCommand {
         /// Player id.
         player: String,
     },
+    /// Moves a player to a room of their game, where they sit when their
+    /// bot or page reconnects; their saved program starts there (needs
+    /// --server).
+    Seat {
+        /// Player id.
+        player: String,
+        /// The room [default: a new room for the player].
+        room: Option<String>,
+    },
     /// Removes a player for good: their secret URL stops working and their
     /// points, rating and saved program go. With --server their bot is
     /// closed at once; with --db only, a running server notices when the
@@ -112,7 +121,7 @@ pub fn run(args: AdminArgs) -> anyhow::Result<()> {
     }
 }
 
-/// Why pause, resume, kick, create-room, close-room and tick need a server.
+/// Why pause, resume, kick, create-room, close-room, seat and tick need a server.
 const LIVE_ONLY: &str = "this command acts on a running server: give --server http://HOST:PORT and the admin token";
 
 /// Whether the command acts on live rooms only.
@@ -124,6 +133,7 @@ fn live_only(command: &AdminCommand) -> bool {
             | AdminCommand::Kick { .. }
             | AdminCommand::CreateRoom { .. }
             | AdminCommand::CloseRoom { .. }
+            | AdminCommand::Seat { .. }
             | AdminCommand::Tick { .. }
     )
 }
@@ -191,6 +201,7 @@ async fn local_store(args: &AdminArgs) -> anyhow::Result<()> {
         | AdminCommand::Kick { .. }
         | AdminCommand::CreateRoom { .. }
         | AdminCommand::CloseRoom { .. }
+        | AdminCommand::Seat { .. }
         | AdminCommand::Tick { .. } => bail!(LIVE_ONLY),
     }
     Ok(())
@@ -213,6 +224,9 @@ fn remote(args: &AdminArgs, url: &str) -> anyhow::Result<()> {
             serde_json::json!({ "name": name, "game": game, "tick_ms": tick_ms }).to_string(),
         ),
         AdminCommand::CloseRoom { room } => ("DELETE", format!("/api/admin/rooms/{room}"), String::new()),
+        AdminCommand::Seat { player, room } => {
+            ("POST", format!("/api/admin/players/{player}/room"), serde_json::json!({ "room": room }).to_string())
+        }
         AdminCommand::Tick { room, ms } => {
             ("POST", format!("/api/admin/rooms/{room}/tick"), serde_json::json!({ "tick_ms": ms }).to_string())
         }

@@ -107,6 +107,10 @@ fn pause_and_resume_a_running_server() {
     assert!(added.contains("/codenjoy-contest/board/player/"), "{added}");
     let bob: serde_json::Value = serde_json::from_str(added.trim()).unwrap();
     let bob = bob["id"].as_str().unwrap();
+    let seated = stdout(&snakepit(&["admin", "seat", bob, "snakebattle", "--server", &url]));
+    assert!(seated.contains("\"room\":\"snakebattle\""), "{seated}");
+    let elsewhere = snakepit(&["admin", "seat", bob, "final", "--server", &url]);
+    assert!(String::from_utf8_lossy(&elsewhere.stderr).contains("400"), "a duel room: {}", String::from_utf8_lossy(&elsewhere.stderr));
     let removed = stdout(&snakepit(&["admin", "remove", bob, "--server", &url]));
     assert!(removed.contains(&format!("\"removed\":\"{bob}\"")), "{removed}");
     let listed = stdout(&snakepit(&["admin", "players", "--server", &url]));

@@ -285,6 +285,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/admin/metrics/reset", post(admin_metrics_reset))
         .route("/api/admin/players", get(admin_players).post(admin_add_player))
         .route("/api/admin/players/{id}/kick", post(admin_kick))
+        .route("/api/admin/players/{id}/room", post(admin_seat_player))
         .route("/api/admin/players/{id}", axum::routing::delete(admin_remove_player))
         .route("/api/admin/rooms", post(admin_create_room))
         .route("/api/admin/rooms/{name}", axum::routing::delete(admin_delete_room))
@@ -605,7 +606,14 @@ struct MoveTo {
 async fn api_player_room(State(st): Shared, uri: axum::http::Uri, JsonBody(m): JsonBody<MoveTo>) -> Result<impl IntoResponse, AppError> {
     let p = crate::code::player(&st, &m.user, &m.code).await?;
     follow(st.rooms.route_player(&p.id).await?, &uri)?;
-    let wanted = m.room.as_deref().map(str::trim).filter(|r| !r.is_empty());
+    Ok(Json(move_player(&st, p, m.room.as_deref()).await?))
+}
+
+/// Moves player `p` to room `wanted` of their game (a new room when
+/// `None`), starting their saved program there; answers
+/// `{"room", "program"}`. Called on the node that runs their room.
+async fn move_player(st: &Arc<AppState>, p: snakepit_store::Player, wanted: Option<&str>) -> Result<serde_json::Value, AppError> {
+    let wanted = wanted.map(str::trim).filter(|r| !r.is_empty());
     if wanted.is_some_and(|r| r.chars().count() > crate::rooms::ROOM_NAME_MAX_CHARS) {
         return Err(AppError::Client(StatusCode::NOT_FOUND, "there is no room with so long a name".into()));
     }
@@ -625,11 +633,11 @@ async fn api_player_room(State(st): Shared, uri: axum::http::Uri, JsonBody(m): J
     use crate::code::StartError;
     let program = match st.store.code(&p.id).await? {
         Some(_) if !moved.changed => serde_json::Value::Null,
-        Some(row) if crate::arenas::text_parser(&player.game).is_some() => match crate::code::start(&st, player, &row).await {
+        Some(row) if crate::arenas::text_parser(&player.game).is_some() => match crate::code::start(st, player, &row).await {
             Ok(Some(_)) => serde_json::json!("started"),
             Ok(None) => serde_json::json!("started once built"),
             Err(StartError::Elsewhere(node)) => {
-                let credentials = serde_json::json!({ "user": m.user, "code": m.code }).to_string();
+                let credentials = serde_json::json!({ "user": p.id, "code": p.code }).to_string();
                 let retry = "save it again to start it there";
                 match crate::peer::post_json(&node, "/api/code/start", &credentials).await {
                     Ok(a) if a.status == 200 => serde_json::json!("started"),
@@ -645,7 +653,37 @@ async fn api_player_room(State(st): Shared, uri: axum::http::Uri, JsonBody(m): J
         },
         _ => serde_json::Value::Null,
     };
-    Ok(Json(serde_json::json!({ "room": room, "program": program })))
+    Ok(serde_json::json!({ "room": room, "program": program }))
+}
+
+/// The body of `POST /api/admin/players/{id}/room`.
+#[derive(Deserialize)]
+struct SeatIn {
+    /// The room; none opens a new room for the player.
+    room: Option<String>,
+}
+
+/// `POST /api/admin/players/{id}/room`: the organiser moves a player to a
+/// room of their game (a final between two contestants, say), as the
+/// player could from their page: their connections close with a reason
+/// that says to reconnect, they take the new seat when they do, and a
+/// saved program starts there. Answers `{"room", "program"}`.
+async fn admin_seat_player(
+    State(st): Shared,
+    headers: HeaderMap,
+    uri: axum::http::Uri,
+    Path(id): Path<String>,
+    JsonBody(r): JsonBody<SeatIn>,
+) -> Result<Response, AppError> {
+    require_admin(&st, &headers)?;
+    let body = serde_json::json!({ "room": r.room }).to_string();
+    if let Some(answer) = forward_admin(st.rooms.route_player(&id).await?, &headers, "POST", &uri, &body).await? {
+        return Ok(answer);
+    }
+    let Some(p) = st.store.player(&id).await? else {
+        return Err(AppError::Client(StatusCode::NOT_FOUND, format!("no player {id:?}")));
+    };
+    Ok(Json(move_player(&st, p, r.room.as_deref()).await?).into_response())
 }
 
 #[derive(Deserialize)]

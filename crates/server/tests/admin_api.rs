@@ -204,3 +204,38 @@ async fn a_deleted_room_sends_its_players_elsewhere_and_stays_gone() {
     assert!(!rooms.contains("\"den\"") && rooms.contains("\"hex\""), "{rooms}");
     server.shutdown().await;
 }
+
+/// The organiser seats two contestants in one room for a final: each sits
+/// there when their bot connects. A room of another game, a room or a
+/// player that does not exist are refused with the reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_organiser_seats_players_in_a_room_of_their_game() {
+    let server = start(config(temp_db("adminseat"), 30)).await;
+    let addr = server.addr;
+    for room in [r#"{"name":"final","game":"snakebattle"}"#, r#"{"name":"duels","game":"duel"}"#] {
+        let (status, text) = http(addr, "POST", "/api/admin/rooms", Some(room), Some(TOKEN)).await;
+        assert_eq!(status, 201, "{text}");
+    }
+    let mut bots = Vec::new();
+    for name in ["north", "south"] {
+        let (id, code, _) = register(addr, name).await;
+        let path = format!("/api/admin/players/{id}/room");
+        let (status, _) = http(addr, "POST", &path, Some(r#"{"room":"final"}"#), None).await;
+        assert_eq!(status, 401, "the admin token is needed");
+        let (status, text) = http(addr, "POST", &path, Some(r#"{"room":"final"}"#), Some(TOKEN)).await;
+        assert_eq!(status, 200, "{text}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap()["room"], "final");
+        bots.push(connect_bot(addr, &id, &code).await);
+        assert_eq!(seated_in(addr, name).await, "final");
+
+        let (status, text) = http(addr, "POST", &path, Some(r#"{"room":"duels"}"#), Some(TOKEN)).await;
+        assert_eq!(status, 400, "a room of another game: {text}");
+        let (status, text) = http(addr, "POST", &path, Some(r#"{"room":"nowhere"}"#), Some(TOKEN)).await;
+        assert_eq!(status, 404, "{text}");
+    }
+    let (status, text) = http(addr, "POST", "/api/admin/players/nobody/room", Some(r#"{"room":"final"}"#), Some(TOKEN)).await;
+    assert_eq!(status, 404, "{text}");
+    assert!(text.contains("no player"), "{text}");
+    drop(bots);
+    server.shutdown().await;
+}

@@ -71,6 +71,8 @@
   }
 
   const roomRows = new Map();
+  /** Each room's game, as last listed: the players' "Seat in" choices. */
+  const roomGames = new Map();
 
   function roomRow(name) {
     const cells = {
@@ -163,8 +165,10 @@
     const body = $('rooms-body');
     const seen = new Set();
     let index = 0;
+    roomGames.clear();
     for (const r of rooms || []) {
       seen.add(r.name);
+      roomGames.set(r.name, r.game);
       let row = roomRows.get(r.name);
       if (!row) {
         row = roomRow(r.name);
@@ -228,7 +232,8 @@
       fail(err);
       return;
     }
-    const json = JSON.stringify(players);
+    // The rooms too: they are the choices of each row's "Seat in".
+    const json = JSON.stringify(players) + '|' + JSON.stringify(Array.from(roomGames));
     if (json === lastPlayers) return;
     lastPlayers = json;
     const list = Array.isArray(players) ? players : [];
@@ -248,6 +253,28 @@
             lastPlayers = '';
             loadPlayers();
             loadRooms();
+          } catch (err) {
+            fail(err);
+          }
+        });
+        // Seating: a room of the player's game, or a new one for them.
+        const where = h(
+          'select',
+          { class: 'small', 'aria-label': 'room for ' + p.name },
+          ...Array.from(roomGames)
+            .filter(([, game]) => game === p.game)
+            .map(([name]) => h('option', { value: name, text: name, selected: name === p.room })),
+          h('option', { value: '', text: 'a new room' })
+        );
+        const seat = h('button', { type: 'button', class: 'small', text: 'Seat' });
+        seat.title = 'Move to this room: they sit there when their bot or page reconnects';
+        seat.addEventListener('click', async () => {
+          try {
+            const r = await call('/api/admin/players/' + encodeURIComponent(p.id) + '/room', { room: where.value || null });
+            done('Seated ' + p.name + ' in ' + ((r && r.room) || 'a room') + '; they sit there when they reconnect.');
+            lastPlayers = '';
+            loadRooms();
+            loadPlayers();
           } catch (err) {
             fail(err);
           }
@@ -293,7 +320,7 @@
           h('td', null, h('span', { class: 'badge game', dataset: { game: String(p.game || '') }, text: SP.gameName(p.game) })),
           h('td', null, p.room ? h('a', { href: '/room/' + encodeURIComponent(p.room), text: p.room }) : h('span', { class: 'faint', text: '–' })),
           h('td', { class: 'url-cell' }, h('a', { href: p.url, text: p.url })),
-          h('td', { class: 'actions' }, kick, ' ', remove)
+          h('td', { class: 'actions' }, where, seat, ' ', kick, ' ', remove)
         );
       })
     );
