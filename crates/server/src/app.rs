@@ -732,7 +732,8 @@ async fn admin_room(
 
 /// `DELETE /api/admin/rooms/{name}`: the room closes and is deleted; its
 /// players' connections close with a reason that says to reconnect, and
-/// they are seated again in another room of their game. Scores and kept
+/// they are seated again in another room of their game; their saved
+/// programs start there (`programs`, by player name). Scores and kept
 /// games stay. A room of the configuration's `[[rooms]]` is made again at
 /// the next start, which the answer says (`returns_at_restart`).
 async fn admin_delete_room(
@@ -745,11 +746,27 @@ async fn admin_delete_room(
     if let Err(answer) = admin_room(&st, &name, &headers, ("DELETE", &uri), "").await? {
         return Ok(answer);
     }
-    if !st.rooms.delete(&name).await? {
+    let Some(players) = st.rooms.delete(&name).await? else {
         return Err(AppError::Client(StatusCode::NOT_FOUND, format!("no room {name:?}")));
+    };
+    // Saved programs stopped with the room: each starts again in another
+    // room of its game, as after a move.
+    let mut programs = serde_json::Map::new();
+    for id in players {
+        let (Some(p), Some(row)) = (st.store.player(&id).await?, st.store.code(&id).await?) else { continue };
+        if crate::arenas::text_parser(&p.game).is_none() {
+            continue;
+        }
+        let player = crate::room::PlayerRef { id: p.id.clone(), name: p.name.clone(), game: p.game };
+        let said = match crate::code::start(&st, player, &row).await {
+            Ok(Some((room, _))) => format!("started in {room}"),
+            Ok(None) => "started once built".to_string(),
+            Err(why) => format!("not started: {why}"),
+        };
+        programs.insert(p.name, serde_json::Value::String(said));
     }
     let returns = st.cfg.rooms_at_start().iter().any(|r| r.name == name);
-    Ok(Json(serde_json::json!({ "deleted": name, "returns_at_restart": returns })).into_response())
+    Ok(Json(serde_json::json!({ "deleted": name, "returns_at_restart": returns, "programs": programs })).into_response())
 }
 
 async fn set_paused(

@@ -743,17 +743,19 @@ impl Rooms {
     /// Closes and deletes this node's room `name` for the organiser: its
     /// players' connections close with a reason that says to reconnect, and
     /// they are seated again in another room of their game (a new one if
-    /// none has a seat). Scores and kept games stay. `Ok(false)` when this
-    /// node runs no such room.
-    pub async fn delete(&self, name: &str) -> Result<bool, StoreError> {
+    /// none has a seat). Scores and kept games stay. Returns the ids of the
+    /// players who sat in it (whose saved programs the caller starts
+    /// again elsewhere), or `None` when this node runs no such room.
+    pub async fn delete(&self, name: &str) -> Result<Option<Vec<String>>, StoreError> {
         let _moving = self.moving.lock().await;
         let _creating = self.creating.lock().await;
         if self.get(name).is_none() {
-            return Ok(false);
+            return Ok(None);
         }
+        let players: Vec<String> = self.lock().player_room.iter().filter(|(_, r)| *r == name).map(|(id, _)| id.clone()).collect();
         self.close_locked(name, "the organiser closed this room: reconnect to be seated in another".to_string()).await?;
-        tracing::info!(room = %name, "the organiser closed the room");
-        Ok(true)
+        tracing::info!(room = %name, players = players.len(), "the organiser closed the room");
+        Ok(Some(players))
     }
 
     /// Deletes room `name` from the store, then forgets it here, releases

@@ -763,3 +763,39 @@ async fn a_duel_total_is_the_sum_of_its_games_even_below_zero() {
     assert!(total <= -4, "the total went below zero with the room's points: {total}, shown {shown:?}");
     server.shutdown().await;
 }
+
+/// A saved program whose room the organiser closes starts again in another
+/// room of its game, as after a move: the answer says where.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_in_a_closed_room_starts_again_elsewhere() {
+    let server = start(arena_config("closeroom", 50)).await;
+    let addr = server.addr;
+    let (status, body) = http(addr, "POST", "/api/admin/rooms", Some(r#"{"name":"den","game":"duel"}"#), Some(TOKEN)).await;
+    assert_eq!(status, 201, "{body}");
+    let (id, code, _) = register_for(addr, "closer", "duel").await;
+    let (status, body) = move_to(addr, &id, &code, Some("den")).await;
+    assert_eq!((status, &body["room"]), (200, &serde_json::json!("den")), "{body}");
+    let bot = include_str!("../../../starters/duel/python/bot.py");
+    let body = serde_json::json!({ "user": id, "code": code, "lang": "python", "name": "starter", "source": bot }).to_string();
+    let (status, body) = http(addr, "POST", "/api/code", Some(&body), None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json(&body)["room"], "den");
+
+    let (status, body) = http(addr, "DELETE", "/api/admin/rooms/den", None, Some(TOKEN)).await;
+    assert_eq!(status, 200, "{body}");
+    let started = json(&body)["programs"]["closer"].as_str().unwrap_or_default().to_string();
+    assert_eq!(started, "started in duel", "{body}");
+    // It plays there: the room lists its seat as connected.
+    let end = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
+        let rooms = json(&rooms);
+        let duel = rooms.as_array().unwrap().iter().find(|r| r["name"] == "duel").unwrap().clone();
+        if duel["seats"].as_array().unwrap().iter().any(|s| s["name"] == "closer" && s["connected"] == true) {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < end, "the program never sat in the duel room: {duel}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    server.shutdown().await;
+}
