@@ -22,6 +22,8 @@ use snakepit_engine::battlesnake::{Action, Battlesnake, Event, Settings};
 use snakepit_engine::{Game, Rng};
 use std::sync::OnceLock;
 
+// The benchmark, not the engine, prints what it recorded.
+#[allow(clippy::disallowed_macros)]
 fn main() {
     let rec = recording();
     eprintln!(

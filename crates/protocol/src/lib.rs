@@ -10,6 +10,9 @@
 //! - [`battlesnake`]: the Battlesnake HTTP API's JSON.
 //! - [`stdio`]: the stdin/stdout formats of CodeCarrots, KingOfBots and SOI,
 //!   and a JSON-lines protocol for any game.
+//! - [`stdio_replay`]: how CodeCarrots, KingOfBots and Multisnake games
+//!   write their settings and map into a replay header and are rebuilt
+//!   from it.
 //! - [`replay`]: the replay file, JSON lines.
 //! - [`spectator`]: JSON messages to browsers.
 
