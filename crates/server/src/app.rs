@@ -80,6 +80,11 @@ impl<K: Ord + Clone> OneEach<K> {
         OneEach { held: std::sync::Mutex::new(std::collections::BTreeSet::new()) }
     }
 
+    /// Gives up a place that [`Held::keep`] kept.
+    pub(crate) fn release(&self, key: &K) {
+        self.held.lock().unwrap_or_else(|e| e.into_inner()).remove(key);
+    }
+
     /// The key's place, unless it is held.
     pub(crate) fn take(&self, key: K) -> Option<Held<'_, K>> {
         // A panic while the lock was held leaves a set that is still whole.
@@ -100,6 +105,18 @@ impl<K: Ord + Clone> Default for OneEach<K> {
 pub(crate) struct Held<'a, K: Ord> {
     of: &'a OneEach<K>,
     key: K,
+}
+
+impl<K: Ord + Copy> Held<'_, K> {
+    /// Keeps the place past this guard: the caller gives it up later with
+    /// [`OneEach::release`], from a guard of its own that need not borrow
+    /// the set (an answer's body, sent after the handler returned). Keys
+    /// that are `Copy` own nothing, so forgetting the guard leaks nothing.
+    pub(crate) fn keep(self) -> K {
+        let key = self.key;
+        std::mem::forget(self);
+        key
+    }
 }
 
 impl<K: Ord> Drop for Held<'_, K> {

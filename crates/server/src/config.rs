@@ -232,8 +232,10 @@ pub struct Limits {
     pub max_message_bytes: usize,
     /// Messages per second a client may send before it is disconnected.
     pub messages_per_sec: u32,
-    /// A bot silent for this long is disconnected (pages only watch, so
-    /// they are exempt; a dead page fails the send timeout instead).
+    /// A bot silent for this long after a board it was sent is
+    /// disconnected; one that is asked nothing (a paused room, a dead snake
+    /// waiting for the next game) is not. Pages only watch, so they are
+    /// exempt; a dead page fails the send timeout instead.
     pub idle_timeout_ms: u64,
     /// A client that does not take a message within this time is disconnected.
     pub send_timeout_ms: u64,

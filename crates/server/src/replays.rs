@@ -125,7 +125,11 @@ async fn fork_bots(st: &AppState, game: &str, owner: Option<&str>) -> Result<Vec
 /// fork button.
 pub async fn replay_page(State(st): Shared, Path(id): Path<i64>, Query(who): Query<Owner>) -> Result<Response, AppError> {
     let owner = who.check(&st).await?;
-    let html = |page: Arc<str>| ([(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")], page.to_string()).into_response();
+    // The cached page itself goes out, not a copy per visitor.
+    let html = |page: Arc<str>| {
+        let body = axum::body::Bytes::from_owner(SharedPage(page));
+        ([(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
+    };
     // The public page of a kept game never changes: made once, it is
     // served from memory to every spectator while the game is kept.
     if owner.is_none()
@@ -173,6 +177,15 @@ const RENDER_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 /// Kept games' pages re-simulated at once (the rest wait their turn).
 const RENDERING_AT_ONCE_MAX: usize = 2;
 
+/// A cached page as a response body's bytes.
+struct SharedPage(Arc<str>);
+
+impl AsRef<[u8]> for SharedPage {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+}
+
 /// Public pages of kept games kept in memory, at most, in bytes.
 const PAGE_CACHE_BYTES_MAX: usize = 32 << 20;
 
@@ -183,8 +196,8 @@ pub struct PageCache {
     rendering: tokio::sync::Semaphore,
     /// Permits to re-simulate a file for `/replays/open`.
     opening: tokio::sync::Semaphore,
-    /// Permits to receive a file for `/replays/open`.
-    uploads: tokio::sync::Semaphore,
+    /// Permits to receive a file for `/replays/open` and send its page.
+    uploads: Arc<tokio::sync::Semaphore>,
     /// The addresses sending a file for `/replays/open` now: one each.
     uploading: crate::app::OneEach<std::net::IpAddr>,
     pages: std::sync::Mutex<Pages>,
@@ -205,7 +218,7 @@ impl Default for PageCache {
         PageCache {
             rendering: tokio::sync::Semaphore::new(RENDERING_AT_ONCE_MAX),
             opening: tokio::sync::Semaphore::new(OPEN_AT_ONCE_MAX),
-            uploads: tokio::sync::Semaphore::new(OPEN_UPLOADS_MAX),
+            uploads: Arc::new(tokio::sync::Semaphore::new(OPEN_UPLOADS_MAX)),
             uploading: Default::default(),
             pages: Default::default(),
         }
@@ -314,11 +327,32 @@ const OPEN_AT_ONCE_MAX: usize = 2;
 /// The longest a visitor may take to send a replay file.
 const OPEN_UPLOAD_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
-/// Files received or waiting to be re-simulated for `/replays/open` at
-/// once (each at most [`OPEN_BYTES_MAX`], so this bounds their memory),
-/// one upload per address, so that a few slow uploads from one place keep
-/// nobody else out.
+/// Files received, waiting to be re-simulated or having their pages sent
+/// for `/replays/open` at once (each at most [`OPEN_BYTES_MAX`], its page
+/// about as large, so this bounds their memory), one per address, so that
+/// a few slow uploads or unread answers from one place keep nobody else
+/// out.
 const OPEN_UPLOADS_MAX: usize = 4;
+
+/// A page of `/replays/open` is sent in pieces of this many bytes, so that
+/// the connection holds a few of them, not a copy of the page.
+const OPEN_PAGE_CHUNK_BYTES: usize = 64 * 1024;
+
+/// The places one `/replays/open` request holds, its address's and one of
+/// the [`OPEN_UPLOADS_MAX`], until its answer has been sent or its
+/// connection dropped: an answer nobody reads (a page of tens of MB) keeps
+/// them, so that unread answers cannot pile up in memory.
+struct OpenPlaces {
+    st: Arc<AppState>,
+    ip: std::net::IpAddr,
+    _upload: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl Drop for OpenPlaces {
+    fn drop(&mut self) {
+        self.st.pages.uploading.release(&self.ip);
+    }
+}
 
 /// How long a received file waits for a place to be re-simulated before
 /// the visitor is asked to try again.
@@ -361,45 +395,74 @@ pub async fn open(
     };
     let ip = peer.limit_key();
     let Some(uploading) = st.pages.uploading.take(ip) else {
-        let why = "Your previous replay file is still being received; open one file at a time.\n";
+        let why = "Your previous replay file is still being received, or its page sent; open one file at a time.\n";
         return text_response(StatusCode::TOO_MANY_REQUESTS, why.to_string());
     };
-    let Ok(upload) = st.pages.uploads.try_acquire() else {
+    let Ok(upload) = st.pages.uploads.clone().try_acquire_owned() else {
         return busy();
     };
+    let places = OpenPlaces { st: st.clone(), ip: uploading.keep(), _upload: upload };
     let body = match tokio::time::timeout(OPEN_UPLOAD_WAIT, axum::body::to_bytes(request.into_body(), OPEN_BYTES_MAX)).await {
         Ok(Ok(body)) => body,
         Ok(Err(e)) => return text_response(StatusCode::PAYLOAD_TOO_LARGE, format!("The file could not be read (at most {OPEN_BYTES_MAX} bytes): {e}\n")),
         Err(_) => return text_response(StatusCode::REQUEST_TIMEOUT, "The file took too long to arrive.\n".to_string()),
     };
-    // The address may send its next file; this one's place among those
-    // received is kept until its page is made, so that at most
-    // `OPEN_UPLOADS_MAX` files are held in memory.
-    drop(uploading);
     let Ok(Ok(_permit)) = tokio::time::timeout(OPEN_SIMULATION_WAIT, st.pages.opening.acquire()).await else {
         return busy();
     };
-    let _upload = upload;
     // Decoding and re-simulating a large file takes a while: off the async
     // workers.
     let page = tokio::task::spawn_blocking(move || {
-        let form: OpenForm = serde_urlencoded::from_bytes(&body).map_err(|e| format!("not the replays page's form: {e}"))?;
-        let header = Header::parse(&form.replay).map_err(|e| e.to_string())?;
-        let name: String = form.name.chars().filter(|c| !c.is_control()).take(FILE_NAME_MAX_CHARS).collect();
-        let name = if name.is_empty() { "game.jsonl".to_string() } else { name };
-        // The fork command is offered for the games `replay --from-tick` plays.
-        let fork = FORKABLE_GAMES
-            .contains(&header.game.as_str())
-            .then_some(snakepit_viewer::html::ForkOffer::Command { file: &name });
-        let log_name = std::path::PathBuf::from(format!("{name}.stderr.jsonl"));
-        let log = (!form.log.trim().is_empty()).then_some((form.log.as_str(), log_name.as_path()));
-        snakepit_viewer::html::page_within(&form.replay, log, fork, &OPEN_BUDGET).map_err(|e| e.to_string())
+        let page = open_page(&body);
+        drop(body);
+        give_back_memory();
+        page
     })
     .await;
     match page {
-        Ok(Ok(page)) => ([(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response(),
+        Ok(Ok(page)) => {
+            // The places go when the body does: once it is sent, or when
+            // the connection closes.
+            let page = axum::body::Bytes::from(page);
+            let pieces = (0..page.len()).step_by(OPEN_PAGE_CHUNK_BYTES).map(move |at| {
+                let _held = &places;
+                Ok::<_, std::convert::Infallible>(page.slice(at..(at + OPEN_PAGE_CHUNK_BYTES).min(page.len())))
+            });
+            let body = axum::body::Body::from_stream(futures_util::stream::iter(pieces));
+            ([(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
+        }
         Ok(Err(why)) => refuse(why),
         Err(e) => refuse(format!("the viewer failed: {e}")),
+    }
+}
+
+/// The page of one file sent to `/replays/open` (the form's bytes), or why
+/// there is none.
+fn open_page(body: &[u8]) -> Result<String, String> {
+    let form: OpenForm = serde_urlencoded::from_bytes(body).map_err(|e| format!("not the replays page's form: {e}"))?;
+    let header = Header::parse(&form.replay).map_err(|e| e.to_string())?;
+    let name: String = form.name.chars().filter(|c| !c.is_control()).take(FILE_NAME_MAX_CHARS).collect();
+    let name = if name.is_empty() { "game.jsonl".to_string() } else { name };
+    // The fork command is offered for the games `replay --from-tick` plays.
+    let fork = FORKABLE_GAMES
+        .contains(&header.game.as_str())
+        .then_some(snakepit_viewer::html::ForkOffer::Command { file: &name });
+    let log_name = std::path::PathBuf::from(format!("{name}.stderr.jsonl"));
+    let log = (!form.log.trim().is_empty()).then_some((form.log.as_str(), log_name.as_path()));
+    snakepit_viewer::html::page_within(&form.replay, log, fork, &OPEN_BUDGET).map_err(|e| e.to_string())
+}
+
+/// Gives the memory freed after a large page back to the system. glibc
+/// keeps what a blocking thread freed in that thread's arena, so without
+/// this a few opened files of tens of MB leave the server hundreds of MB
+/// larger for good.
+#[allow(unsafe_code)]
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns the allocator's free memory to the
+    // system; it touches no memory in use.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 

@@ -825,8 +825,13 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
     // Binary messages are ignored; the player is told once per connection,
     // so that they cannot fill the room's queue with notes.
     let mut binary_noted = false;
+    // A bot is idle when it has said nothing for `idle` since a board it
+    // was sent: the clock runs from the first board after its last
+    // message, so a bot that is asked nothing (a paused room, a dead snake
+    // waiting for the next game) is never idle.
     let deadline = tokio::time::sleep(idle);
     tokio::pin!(deadline);
+    let mut awaiting = false;
     let note = |note: String| RoomInput::Note { player_id: player.id.clone(), note };
     let reason: Option<(u16, String)> = loop {
         tokio::select! {
@@ -843,6 +848,9 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
                         break None;
                     }
                     probe.sent();
+                    if !std::mem::replace(&mut awaiting, true) {
+                        deadline.as_mut().reset(Instant::now() + idle);
+                    }
                 }
                 Some(Outgoing::Close(code, why)) => break Some((code, why)),
                 // Only the runners of uploaded programs are sent these.
@@ -869,7 +877,7 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
                 Some(Ok(msg)) => {
                     // Every frame counts against the limit, whatever its
                     // kind: each costs the server a read, and some a note.
-                    deadline.as_mut().reset(Instant::now() + idle);
+                    awaiting = false;
                     if !bucket.take() {
                         let why = format!("flood: more than {} messages per second", limits.messages_per_sec);
                         let _ = room.tx.try_send(note(format!("disconnected: {why}")));
@@ -895,8 +903,8 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
                     let _ = room.tx.try_send(input);
                 }
             },
-            _ = &mut deadline, if kind == ConnKind::Bot => {
-                let why = format!("idle for {} s", idle.as_secs());
+            _ = &mut deadline, if kind == ConnKind::Bot && awaiting => {
+                let why = format!("idle: silent for {} s after a board", idle.as_secs());
                 let _ = room.tx.try_send(note(format!("disconnected: {why}")));
                 break Some((4008, why));
             }

@@ -287,3 +287,30 @@ async fn a_player_taking_a_bots_seat_does_not_show_its_points() {
     assert!(seat.2 < before && seat.2 <= 2, "the newcomer shows {} points; the bot had {before}", seat.2);
     server.shutdown().await;
 }
+
+/// A bot that answers every board it gets is never idle, however long the
+/// room sends nothing: here the organiser pauses the room for longer than
+/// the idle limit, and the bot plays on after the pause.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_asked_nothing_is_not_idle() {
+    let mut cfg = config(temp_db("pausedidle"), 20);
+    cfg.limits.idle_timeout_ms = 1000;
+    let server = start(cfg).await;
+    let addr = server.addr;
+    let (id, code, _) = register(addr, "patient").await;
+    let mut bot = connect_bot(addr, &id, &code).await;
+    assert!(next_text(&mut bot, Duration::from_secs(3)).await.is_some(), "a board");
+    send(&mut bot, "UP").await;
+    let (status, text) = http(addr, "POST", "/api/admin/rooms/snakebattle/pause", None, Some(TOKEN)).await;
+    assert_eq!(status, 200, "{text}");
+    // Boards sent before the pause took hold are answered too.
+    while next_text(&mut bot, Duration::from_millis(300)).await.is_some() {
+        send(&mut bot, "UP").await;
+    }
+    let why = close_reason(&mut bot, Duration::from_millis(2500)).await;
+    assert_eq!(why, None, "closed during the pause");
+    let (status, text) = http(addr, "POST", "/api/admin/rooms/snakebattle/resume", None, Some(TOKEN)).await;
+    assert_eq!(status, 200, "{text}");
+    assert!(next_text(&mut bot, Duration::from_secs(3)).await.is_some(), "boards again after the pause");
+    server.shutdown().await;
+}

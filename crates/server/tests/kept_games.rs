@@ -426,3 +426,69 @@ async fn a_replay_file_from_disk_opens_in_the_viewer_and_a_bad_one_says_why() {
     waited_for(400, "127.0.0.1:0").await;
     server.shutdown().await;
 }
+
+/// The page of a file opened from disk holds its address's place until the
+/// page has been sent: a visitor who never reads the answer (a page of
+/// megabytes) cannot pile up pages in the server's memory by sending file
+/// after file. Another address is served meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unread_page_holds_its_address_place_until_it_is_sent() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = start(duel_config("openunread")).await;
+    let addr = server.addr;
+    let kept = first_kept(addr, "origin=duel", 60).await;
+    let (_, text) = http(addr, "GET", &format!("/api/replays/{}/file", kept["id"]), None, None).await;
+    // About 10 MB of stderr over the game's ticks: far more than the
+    // socket buffers between the server and a reader that does not read.
+    let ticks = text.lines().count().saturating_sub(1).max(1);
+    let per_tick = (10 << 20) / (ticks * 800) + 1;
+    let line = "e".repeat(800);
+    let log: String = (1..=ticks)
+        .map(|t| serde_json::json!({ "t": t, "seat": 0, "stderr": vec![line.as_str(); per_tick], "dropped": 0 }).to_string() + "\n")
+        .collect();
+    let enc = |s: &str| -> String {
+        s.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => char::from(b).to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    };
+    let body = format!("name=big.jsonl&replay={}&log={}", enc(&text), enc(&log));
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind("127.0.0.7:0".parse().unwrap()).unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut unread = socket.connect(addr).await.unwrap();
+    let head = format!(
+        "POST /replays/open HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    unread.write_all(head.as_bytes()).await.unwrap();
+    unread.write_all(body.as_bytes()).await.unwrap();
+    // The status line: the page is made and being sent.
+    let mut status = [0u8; 12];
+    tokio::time::timeout(Duration::from_secs(60), unread.read_exact(&mut status)).await.expect("the page comes").unwrap();
+    assert_eq!(&status, b"HTTP/1.1 200");
+
+    let small = [("name", "small.jsonl"), ("replay", text.as_str()), ("log", "")];
+    let (code, why) = post_form_from("127.0.0.7:0", addr, "/replays/open", &small).await;
+    assert_eq!(code, 429, "the unread page holds the address's place: {why}");
+    assert!(why.contains("its page sent"), "{why}");
+    let (code, _) = post_form_from("127.0.0.8:0", addr, "/replays/open", &small).await;
+    assert_eq!(code, 200, "another address is served");
+
+    // Read to the end: the place is free again.
+    let mut page = Vec::new();
+    unread.read_to_end(&mut page).await.unwrap();
+    assert!(page.len() > 10 << 20, "the whole page came: {} bytes", page.len());
+    let end = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (code, why) = post_form_from("127.0.0.7:0", addr, "/replays/open", &small).await;
+        if code == 200 {
+            break;
+        }
+        assert!(code == 429 && tokio::time::Instant::now() < end, "{code} {why}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    server.shutdown().await;
+}
