@@ -117,6 +117,10 @@ impl Server {
         let per_ip = state.cfg.limits.sockets_per_ip;
         let limits = &state.cfg.limits;
         let (connections_per_ip, connections_max, http_idle_ms) = (limits.connections_per_ip, limits.connections_max, limits.http_idle_ms);
+        // Twice what the message limits allow (the largest message, with
+        // its frame's head, as often as allowed): a client within them never
+        // comes near it.
+        let ws_bytes_per_sec = 2 * (limits.max_message_bytes as u64 + 14) * u64::from(limits.messages_per_sec);
         let stopped = stop.clone();
         let task = tokio::spawn(async move {
             // Each socket knows its peer's address (ConnectInfo) and the
@@ -124,7 +128,7 @@ impl Server {
             // connections are held to limits.connections_per_ip and
             // limits.http_idle_ms, and close gracefully (ws::Lingering).
             let app = app.layer(axum::Extension(ws::SocketsPerIp::new(per_ip))).into_make_service_with_connect_info::<ws::PeerAddr>();
-            let listener = ws::Lingering::new(listener, connections_per_ip, connections_max, http_idle_ms);
+            let listener = ws::Lingering::new(listener, connections_per_ip, connections_max, http_idle_ms, ws_bytes_per_sec);
             let serve = axum::serve(listener, app).with_graceful_shutdown(async move { stopped.notified().await });
             if let Err(e) = serve.await {
                 tracing::error!("server stopped: {e}");

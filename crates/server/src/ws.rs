@@ -295,6 +295,7 @@ pub struct Lingering {
     per_ip_max: usize,
     total_max: usize,
     idle: Duration,
+    ws_bytes_per_sec: f64,
 }
 
 /// The connections open now, per address and in all.
@@ -307,14 +308,16 @@ struct OpenConnections {
 impl Lingering {
     /// Wraps `listener`: at most `per_ip_max` connections per address and
     /// `total_max` in all (each at least one), plain HTTP connections idle
-    /// for at most `idle_ms`.
-    pub fn new(listener: tokio::net::TcpListener, per_ip_max: usize, total_max: usize, idle_ms: u64) -> Lingering {
+    /// for at most `idle_ms`, and a WebSocket's client sending at most
+    /// `ws_bytes_per_sec` bytes a second (see [`LingeringStream`]).
+    pub fn new(listener: tokio::net::TcpListener, per_ip_max: usize, total_max: usize, idle_ms: u64, ws_bytes_per_sec: u64) -> Lingering {
         Lingering {
             listener,
             open: Default::default(),
             per_ip_max: per_ip_max.max(1),
             total_max: total_max.max(1),
             idle: Duration::from_millis(idle_ms.max(1)),
+            ws_bytes_per_sec: ws_bytes_per_sec.max(1) as f64,
         }
     }
 
@@ -360,7 +363,14 @@ impl axum::serve::Listener for Lingering {
                 }
             };
             let idle = Box::pin(tokio::time::sleep(self.idle));
-            let stream = LingeringStream { stream: Some(stream), upgraded: Upgraded::default(), idle_for: self.idle, idle, _slot: slot };
+            let stream = LingeringStream {
+                stream: Some(stream),
+                upgraded: Upgraded::default(),
+                idle_for: self.idle,
+                idle,
+                budget: ByteBudget::new(self.ws_bytes_per_sec),
+                _slot: slot,
+            };
             return (stream, addr);
         }
     }
@@ -390,6 +400,13 @@ impl Drop for ConnSlot {
 }
 
 /// A connection accepted by [`Lingering`]; see there.
+///
+/// Once it is a WebSocket, what its client sends is also held to a rate in
+/// bytes. The messages-per-second limit counts whole messages, and the
+/// library reads a message's frames before it yields anything: a client
+/// that opens a message and sends empty continuation frames for ever would
+/// cost a core without ever being counted. Its read fails with a "flood"
+/// error instead, which the session turns into a close with the reason.
 pub struct LingeringStream {
     stream: Option<tokio::net::TcpStream>,
     /// Set once the connection is a WebSocket.
@@ -398,8 +415,41 @@ pub struct LingeringStream {
     idle_for: Duration,
     /// Fires `idle_for` after the last byte read.
     idle: std::pin::Pin<Box<tokio::time::Sleep>>,
+    /// The bytes a WebSocket's client may still send.
+    budget: ByteBudget,
     _slot: ConnSlot,
 }
+
+/// Bytes a WebSocket's client may send: `rate` a second, with bursts of up
+/// to [`WS_BURST_SECONDS`] seconds' worth.
+struct ByteBudget {
+    rate: f64,
+    tokens: f64,
+    at: std::time::Instant,
+}
+
+/// The burst a [`ByteBudget`] allows, in seconds of its rate.
+const WS_BURST_SECONDS: f64 = 4.0;
+
+impl ByteBudget {
+    fn new(rate: f64) -> ByteBudget {
+        ByteBudget { rate, tokens: rate * WS_BURST_SECONDS, at: std::time::Instant::now() }
+    }
+
+    /// Counts `n` bytes read; false once the client is over its budget.
+    fn take(&mut self, n: usize) -> bool {
+        let now = std::time::Instant::now();
+        let refill = now.duration_since(self.at).as_secs_f64() * self.rate;
+        self.tokens = (self.tokens + refill).min(self.rate * WS_BURST_SECONDS);
+        self.at = now;
+        self.tokens -= n as f64;
+        self.tokens >= 0.0
+    }
+}
+
+/// The text of a [`LingeringStream`]'s read that failed for a flood; the
+/// session recognises it (see [`read_error`]).
+const BYTE_FLOOD: &str = "flood: more bytes than the message limits allow";
 
 impl LingeringStream {
     fn stream(&mut self) -> std::io::Result<&mut tokio::net::TcpStream> {
@@ -417,6 +467,14 @@ impl tokio::io::AsyncRead for LingeringStream {
             Err(e) => return Poll::Ready(Err(e)),
         };
         match read {
+            Poll::Ready(Ok(())) if self.upgraded.is_set() => {
+                let n = buf.filled().len() - before;
+                if self.budget.take(n) {
+                    Poll::Ready(Ok(()))
+                } else {
+                    Poll::Ready(Err(std::io::Error::other(BYTE_FLOOD)))
+                }
+            }
             // A WebSocket's reads (every bot's answer) need no timer.
             Poll::Ready(Ok(())) if buf.filled().len() > before && !self.upgraded.is_set() => {
                 let next = tokio::time::Instant::now() + self.idle_for;
@@ -923,7 +981,9 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
 /// read: the close code (none when the connection is gone) and the reason.
 /// The WebSocket library's errors arrive as text only (axum wraps them).
 fn read_error(error: &str, max_message_bytes: usize) -> (Option<u16>, String) {
-    if error.contains("Space limit exceeded") || error.contains("too long") {
+    if error.contains(BYTE_FLOOD) {
+        (Some(1008), format!("flood: more than {max_message_bytes} bytes a message, or messages too many, for seconds on end"))
+    } else if error.contains("Space limit exceeded") || error.contains("too long") {
         (Some(1009), format!("message too large: at most {max_message_bytes} bytes of UTF-8 text ({error})"))
     } else if error.contains("UTF-8") {
         (Some(1007), format!("a text message that is not UTF-8 ({error})"))

@@ -413,3 +413,60 @@ async fn idle_connections_close_unless_they_are_websockets() {
     }
     server.shutdown().await;
 }
+
+/// A message that never ends (a text frame without FIN, then empty
+/// continuation frames for ever) is counted by its bytes: the client is
+/// closed as a flood within moments, not left to cost a core.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_that_never_ends_is_a_flood() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = start(config(temp_db("endless"), 100)).await;
+    let addr = server.addr;
+    let (id, code) = register_for(addr, "endless", "snakebattle").await;
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "GET /codenjoy-contest/ws?user={id}&code={code} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut byte = [0u8; 1];
+        assert_eq!(s.read(&mut byte).await.unwrap(), 1, "the upgrade answer");
+        head.push(byte[0]);
+    }
+    assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
+    let (mut rd, mut wr) = s.into_split();
+    let writer = tokio::spawn(async move {
+        // A masked text frame without FIN holding "U" (mask 0: the byte
+        // as it is), then masked empty continuation frames, 6 bytes each.
+        let _ = wr.write_all(&[0x01, 0x81, 0, 0, 0, 0, b'U']).await;
+        let chunk: Vec<u8> = [0x00u8, 0x80, 0, 0, 0, 0].repeat(10_000);
+        let end = tokio::time::Instant::now() + Duration::from_secs(15);
+        while tokio::time::Instant::now() < end {
+            if wr.write_all(&chunk).await.is_err() {
+                return true;
+            }
+        }
+        false
+    });
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    let read = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match rd.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(read.is_ok(), "the server closed the connection");
+    // Boards may come first; the close frame (0x88) ends what was sent.
+    let at = got.iter().rposition(|&b| b == 0x88).expect("a close frame");
+    assert_eq!(u16::from_be_bytes([got[at + 2], got[at + 3]]), 1008, "{:?}", &got[at..]);
+    let reason = String::from_utf8_lossy(&got[at + 4..]);
+    assert!(reason.contains("flood"), "{reason}");
+    assert!(writer.await.unwrap(), "the server stopped taking frames");
+    server.shutdown().await;
+}
