@@ -218,6 +218,19 @@ where
     }
 }
 
+/// The organiser, checked from the request's head before its body is read:
+/// an admin handler takes it ahead of its body, so that a request without
+/// the token is told so (401), not that its body is wrong.
+pub struct Admin;
+
+impl axum::extract::FromRequestParts<Arc<AppState>> for Admin {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, st: &Arc<AppState>) -> Result<Self, Self::Rejection> {
+        require_admin(st, &parts.headers).map(|()| Admin)
+    }
+}
+
 /// The words of an error answer of this server (`{"error": ...}`), or its
 /// first 200 characters when it is something else.
 pub fn answer_error(body: &str) -> String {
@@ -311,7 +324,38 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/admin/rooms/{name}/tick", post(admin_tick))
         .route("/api/admin/reset-scores", post(admin_reset_scores))
         .layer(axum::extract::DefaultBodyLimit::max(BODY_MAX_BYTES))
+        .layer(axum::middleware::from_fn(api_errors_as_json))
         .with_state(state)
+}
+
+/// The most of a plain-text error that [`api_errors_as_json`] rewrites.
+const PLAIN_ERROR_BYTES_MAX: usize = 16 * 1024;
+
+/// The errors the framework answers on its own in plain text, or with no
+/// body (a path or query that does not parse, an unknown address under
+/// `/api/`, a method not allowed), become `{"error": ...}` under `/api/`,
+/// like every other error of the API, so that a client reads one shape.
+async fn api_errors_as_json(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let api = req.uri().path().starts_with("/api/");
+    let answer = next.run(req).await;
+    let status = answer.status();
+    let content = answer.headers().get(axum::http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if !api || !status.is_client_error() || !(content.is_empty() || content.starts_with("text/plain")) {
+        return answer;
+    }
+    let (mut parts, body) = answer.into_parts();
+    let text = axum::body::to_bytes(body, PLAIN_ERROR_BYTES_MAX).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text).trim().to_string();
+    let text = match (text.is_empty(), status) {
+        (false, _) => text,
+        (true, StatusCode::NOT_FOUND) => "no such address in the API".to_string(),
+        (true, StatusCode::METHOD_NOT_ALLOWED) => "this address does not take that method".to_string(),
+        (true, s) => s.canonical_reason().unwrap_or("refused").to_string(),
+    };
+    // Its other headers stay (a 405's `Allow`).
+    parts.headers.remove(axum::http::header::CONTENT_LENGTH);
+    parts.headers.insert(axum::http::header::CONTENT_TYPE, axum::http::HeaderValue::from_static("application/json"));
+    Response::from_parts(parts, axum::body::Body::from(serde_json::json!({ "error": text }).to_string()))
 }
 
 /// `/api/rooms`: every room's lobby summary. In a cluster each also names
@@ -421,7 +465,44 @@ pub fn check_name(name: &str) -> Result<String, AppError> {
             format!("a name has 1 to {NAME_MAX_CHARS} characters and no control characters"),
         ));
     }
+    // Characters that show as nothing, or turn the text around, would let
+    // "champion" and "champ\u{ad}ion" both sit on the leaderboard.
+    if let Some(c) = name.chars().find(|&c| invisible(c)) {
+        return Err(AppError::Client(
+            StatusCode::BAD_REQUEST,
+            format!("a name has no invisible or text-direction characters (U+{:04X})", u32::from(c)),
+        ));
+    }
+    let mut marks = 0;
+    for c in name.chars() {
+        marks = if combining(c) { marks + 1 } else { 0 };
+        if marks > COMBINING_MARKS_MAX {
+            return Err(AppError::Client(
+                StatusCode::BAD_REQUEST,
+                format!("a name has at most {COMBINING_MARKS_MAX} accents on one letter"),
+            ));
+        }
+    }
     Ok(name.to_string())
+}
+
+/// Accents a name's letter may carry (Vietnamese needs two).
+const COMBINING_MARKS_MAX: usize = 2;
+
+/// Format characters that draw nothing, or reorder text: soft hyphen,
+/// zero-width and joiner characters, direction marks and overrides, word
+/// joiner and invisible operators, the byte-order mark, variation selectors
+/// and tag characters.
+fn invisible(c: char) -> bool {
+    matches!(u32::from(c),
+        0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
+        | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
+}
+
+/// Combining marks, which stack on the letter before them.
+fn combining(c: char) -> bool {
+    matches!(u32::from(c), 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
 }
 
 /// The page a player copies into their client. Behind a TLS-terminating
@@ -477,11 +558,13 @@ async fn register(st: &AppState, headers: &HeaderMap, r: Register) -> Result<imp
 }
 
 fn require_admin(st: &AppState, headers: &HeaderMap) -> Result<(), AppError> {
+    // The scheme's name is case-insensitive (RFC 9110).
     let given = headers
         .get("authorization")
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or("");
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map_or("", |(_, token)| token.trim());
     let want = st.admin_token.as_bytes();
     let ok = given.len() == want.len() && given.bytes().zip(want).fold(0u8, |a, (x, y)| a | (x ^ y)) == 0;
     match (ok, given.is_empty()) {
@@ -504,8 +587,7 @@ async fn admin_players(State(st): Shared, headers: HeaderMap) -> Result<impl Int
     Ok(Json(rows))
 }
 
-async fn admin_add_player(State(st): Shared, headers: HeaderMap, JsonBody(r): JsonBody<Register>) -> Result<impl IntoResponse, AppError> {
-    require_admin(&st, &headers)?;
+async fn admin_add_player(State(st): Shared, _: Admin, headers: HeaderMap, JsonBody(r): JsonBody<Register>) -> Result<impl IntoResponse, AppError> {
     register(&st, &headers, r).await
 }
 
@@ -687,12 +769,12 @@ struct SeatIn {
 /// saved program starts there. Answers `{"room", "program"}`.
 async fn admin_seat_player(
     State(st): Shared,
+    _: Admin,
     headers: HeaderMap,
     uri: axum::http::Uri,
     Path(id): Path<String>,
     JsonBody(r): JsonBody<SeatIn>,
 ) -> Result<Response, AppError> {
-    require_admin(&st, &headers)?;
     let body = serde_json::json!({ "room": r.room }).to_string();
     if let Some(answer) = forward_admin(st.rooms.route_player(&id).await?, &headers, "POST", &uri, &body).await? {
         return Ok(answer);
@@ -710,8 +792,7 @@ struct NewRoom {
     tick_ms: Option<u64>,
 }
 
-async fn admin_create_room(State(st): Shared, headers: HeaderMap, JsonBody(r): JsonBody<NewRoom>) -> Result<impl IntoResponse, AppError> {
-    require_admin(&st, &headers)?;
+async fn admin_create_room(State(st): Shared, _: Admin, JsonBody(r): JsonBody<NewRoom>) -> Result<impl IntoResponse, AppError> {
     if st.store.rooms().await?.iter().any(|row| row.name == r.name) {
         return Err(AppError::Client(StatusCode::CONFLICT, format!("room {:?} exists", r.name)));
     }
@@ -829,12 +910,12 @@ struct Tick {
 
 async fn admin_tick(
     State(st): Shared,
+    _: Admin,
     headers: HeaderMap,
     uri: axum::http::Uri,
     Path(name): Path<String>,
     JsonBody(t): JsonBody<Tick>,
 ) -> Result<impl IntoResponse, AppError> {
-    require_admin(&st, &headers)?;
     let ms = t.tick_ms;
     crate::config::check_tick_ms(ms).map_err(|e| AppError::Client(StatusCode::BAD_REQUEST, e.to_string()))?;
     let h = match admin_room(&st, &name, &headers, ("POST", &uri), &serde_json::json!({ "tick_ms": ms }).to_string()).await? {
@@ -926,6 +1007,22 @@ mod tests {
         assert_eq!(why(""), "400 a name cannot be empty or only spaces");
         assert_eq!(why("a\u{7}b"), "400 a name has 1 to 40 characters and no control characters");
         assert_eq!(why(&"x".repeat(41)), "400 a name has 1 to 40 characters and no control characters");
+        // Look-alikes of another name are refused, with the character.
+        for (name, code) in [
+            ("champ\u{ad}ion", "00AD"),
+            ("\u{200b}champion", "200B"),
+            ("champion\u{2060}", "2060"),
+            ("\u{202e}noipmahc", "202E"),
+            ("\u{feff}champion", "FEFF"),
+            ("champion\u{e0041}", "E0041"),
+        ] {
+            assert_eq!(why(name), format!("400 a name has no invisible or text-direction characters (U+{code})"), "{name:?}");
+        }
+        assert_eq!(why("Z\u{301}\u{302}\u{303}algo"), "400 a name has at most 2 accents on one letter");
+        // Real names in other scripts pass: accents, Vietnamese, Hangul, Arabic.
+        for name in ["Zoë", "Nguyê\u{302}\u{303}n", "김민준", "مريم", "Łukasz-42"] {
+            assert_eq!(why(name), format!("ok {name}"));
+        }
     }
 
     #[test]

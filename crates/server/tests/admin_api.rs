@@ -136,7 +136,40 @@ async fn bad_bodies_are_answered_in_json() {
         let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{path} {body}: not JSON: {text}"));
         assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{path} {body}: {text}");
     }
+    // What the framework refuses on its own is JSON too under /api/: a
+    // path or query that does not parse, an unknown address, a method.
+    for (method, path, status) in [
+        ("GET", "/api/replays/notanumber/file", 400),
+        ("GET", "/api/replays?limit=many", 400),
+        ("GET", "/api/nothing/here", 404),
+        ("DELETE", "/api/rooms", 405),
+    ] {
+        let (got, text) = http(addr, method, path, None, None).await;
+        assert_eq!(got, status, "{method} {path}: {text}");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{method} {path}: not JSON: {text}"));
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{method} {path}: {text}");
+    }
+    // The token is checked before the body: without it, a bad body is 401.
+    let (status, text) = http(addr, "POST", "/api/admin/rooms/snakebattle/tick", Some("{not json"), None).await;
+    assert_eq!(status, 401, "{text}");
+    let (status, text) = http(addr, "POST", "/api/admin/rooms", Some("[]"), Some("wrong")).await;
+    assert_eq!(status, 401, "{text}");
+    // The scheme's name in any case.
+    let (status, text) = raw_authorized(addr, &format!("bearer {TOKEN}")).await;
+    assert_eq!(status, 200, "{text}");
     server.shutdown().await;
+}
+
+/// `GET /api/admin/players` with this `Authorization` header.
+async fn raw_authorized(addr: std::net::SocketAddr, authorization: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!("GET /api/admin/players HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAuthorization: {authorization}\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out).to_string();
+    (text.split(' ').nth(1).unwrap().parse().unwrap(), text)
 }
 
 /// The room a player sits in, from `/api/rooms`.
@@ -182,7 +215,7 @@ async fn a_deleted_room_sends_its_players_elsewhere_and_stays_gone() {
     assert_eq!(status, 401, "the admin token is needed");
     let (status, text) = http(addr, "DELETE", "/api/admin/rooms/den", None, Some(TOKEN)).await;
     assert_eq!(status, 200, "{text}");
-    assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), serde_json::json!({ "deleted": "den", "returns_at_restart": false }));
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), serde_json::json!({ "deleted": "den", "returns_at_restart": false, "programs": {} }));
     let reason = close_reason(&mut bot, std::time::Duration::from_secs(5)).await.unwrap_or_default();
     assert!(reason.contains("organiser closed this room"), "{reason:?}");
     let (_, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
