@@ -43,7 +43,8 @@ test('a kept duel is forked from a tick and the fork is played', { timeout: 1500
   await page.selectOption('#fork-bot', 'builtin:random');
   await page.click('#fork-go');
   // The page follows the queued game and opens its replay when done.
-  await page.waitForURL(/\/replays\/\d+$/, { timeout: 90000, waitUntil: 'load' });
+  await page.waitForURL(/\/replays\/\d+#t=\d+$/, { timeout: 90000, waitUntil: 'load' });
+  assert.equal(new URL(page.url()).hash, '#t=' + tick, 'the fork opens at the tick it parts from');
   await until(async () => Number(new URL(page.url()).pathname.split('/').pop()) !== original, {
     timeout: 90000,
     what: 'the page to open the forked game',
@@ -58,5 +59,9 @@ test('a kept duel is forked from a tick and the fork is played', { timeout: 1500
   const [old, fresh] = [await lines(original), await lines(forked)];
   assert.deepEqual(fresh.slice(1, 1 + tick), old.slice(1, 1 + tick), 'ticks up to the fork are played again');
   assert.equal(JSON.parse(fresh[0]).players[0], 'builtin:random');
+  // The seat nobody touched keeps its kind of bot (a room names its bots NAME-SEAT).
+  const kept1 = JSON.parse(old[0]).players[1];
+  const base = kept1.replace(/^builtin:/, '').replace(/-\d+$/, '');
+  if (['greedy', 'safe', 'random'].includes(base)) assert.equal(JSON.parse(fresh[0]).players[1], 'builtin:' + base, kept1);
   assert.deepEqual(unexpectedErrors(b.problems), []);
 });

@@ -38,19 +38,30 @@ type Shared = State<Arc<AppState>>;
 const FORKABLE_GAMES: &[&str] = &["snakebattle", "battlesnake", "carrots", "duel", "multisnake", "hex"];
 
 /// The built-in bots `snakepit play` (and so a worker) has for a game: a
-/// greedy and a random mover, except in CodeCarrots and Multisnake, which
-/// have the random one only.
+/// greedy and a random mover everywhere, and in the three stdin/stdout
+/// arenas the rooms' `safe` too.
 fn fork_builtins(game: &str) -> &'static [&'static str] {
     match game {
-        "carrots" | "multisnake" => &["builtin:random"],
+        "carrots" | "duel" | "multisnake" => &["builtin:greedy", "builtin:safe", "builtin:random"],
         _ => &["builtin:greedy", "builtin:random"],
     }
 }
 
-/// Who takes over a seat whose player cannot be called back: the game's
-/// first built-in (the greedy one where there is one).
-fn stand_in_bot(game: &str) -> &'static str {
-    fork_builtins(game)[0]
+/// Who continues a seat the fork does not change, by the seat's label in
+/// the kept game: a built-in bot under its own name (a room names its bots
+/// `NAME-SEAT`, as `safe-2`), else (a player whose program a worker cannot
+/// run, a bot of a kind the worker lacks) the game's greedy bot.
+fn stand_in_bot(game: &str, label: &str) -> String {
+    let offered = fork_builtins(game);
+    let name = label.strip_prefix("builtin:").unwrap_or(label);
+    let base = name.rsplit_once('-').filter(|(_, seat)| seat.parse::<usize>().is_ok()).map_or(name, |(base, _)| base);
+    for candidate in [name, base] {
+        let spec = format!("builtin:{candidate}");
+        if offered.contains(&spec.as_str()) {
+            return spec;
+        }
+    }
+    offered[0].to_string()
 }
 
 /// At most this many queued games wait before a fork is refused, so that
@@ -533,13 +544,7 @@ pub async fn fork(
             p => st.store.code(p).await?.is_some_and(|c| QUEUED_LANGS.contains(&c.lang.as_str())),
         };
         let label = header.players.get(seat).map_or("", String::as_str);
-        bots.push(if runs {
-            format!("{CODE_PREFIX}{player}")
-        } else if fork_builtins(&info.game).contains(&label) {
-            label.to_string()
-        } else {
-            stand_in_bot(&info.game).to_string()
-        });
+        bots.push(if runs { format!("{CODE_PREFIX}{player}") } else { stand_in_bot(&info.game, label) });
         players.push(if runs { player } else { String::new() });
     }
     let spec = MatchSpec {
@@ -578,6 +583,18 @@ pub async fn match_status(State(st): Shared, Path(id): Path<i64>) -> Result<Resp
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_fork_keeps_each_untouched_seat_s_kind_of_bot() {
+        use super::stand_in_bot;
+        assert_eq!(stand_in_bot("duel", "safe-2"), "builtin:safe", "a room's bot, by its name");
+        assert_eq!(stand_in_bot("duel", "greedy-1"), "builtin:greedy");
+        assert_eq!(stand_in_bot("multisnake", "builtin:safe"), "builtin:safe", "a worker's label");
+        assert_eq!(stand_in_bot("snakebattle", "random-4"), "builtin:random");
+        assert_eq!(stand_in_bot("hex", "safe-2"), "builtin:greedy", "hex has no safe bot");
+        assert_eq!(stand_in_bot("duel", "alice"), "builtin:greedy", "a player whose program cannot run");
+        assert_eq!(stand_in_bot("duel", "my-bot-7"), "builtin:greedy");
+    }
+
     use super::*;
 
     #[test]

@@ -181,14 +181,18 @@ async fn a_fork_is_queued_with_an_offered_bot_and_reports_its_state() {
     assert_eq!((s["state"].as_str(), s["error"].as_str()), (Some("failed"), Some("no such bot")));
 
     // A spectator may fork with a built-in bot; the built-in seat of the
-    // original is played by a built-in bot too.
+    // original is played by the same kind of built-in bot (the room names
+    // it NAME-SEAT, as safe-2).
     let (status, answer) = fork(String::new(), ask(seat, 1, "builtin:random")).await;
     assert_eq!(status, 200, "{answer}");
     let m2 = answer["match"].as_i64().unwrap();
     let claimed = store.claim_match("test-worker", 60_000).await.unwrap().unwrap();
     let spec: snakepit_store::spec::MatchSpec = serde_json::from_str(&claimed.spec).unwrap();
     assert_eq!(spec.bots[seat], "builtin:random");
-    assert_eq!(spec.bots[other], "builtin:greedy");
+    let label = kept["result"]["labels"][other].as_str().unwrap().to_string();
+    let kind = label.rsplit_once('-').map_or(label.as_str(), |(kind, _)| kind);
+    assert!(["greedy", "safe"].contains(&kind), "a room's built-in bot: {label}");
+    assert_eq!(spec.bots[other], format!("builtin:{kind}"), "the same kind as {label}");
     let done = r#"{"scores":[1,0],"places":[1,2],"ticks":9}"#;
     assert!(store.finish_match(m2, "test-worker", done, Some(replay_id)).await.unwrap());
     let s = state(m2).await;

@@ -673,7 +673,9 @@
           setForkState('error', 'error: the fork is done but its replay is not kept');
           return forkDone(false);
         }
-        const href = new URL('/replays/' + data.replay, location.href).href;
+        // The fork opens where it parts from this game: the last tick both
+        // share, as this page showed it.
+        const href = new URL('/replays/' + data.replay + '#t=' + (request.from_tick - 1), location.href).href;
         setForkState('done', 'done: replay ' + data.replay);
         forkEls.link.href = href;
         forkEls.link.textContent = 'the fork: replay ' + data.replay;
