@@ -118,6 +118,11 @@ export function unexpectedErrors(problems, allow = []) {
  * server's URL.
  */
 export async function serverWith(t, config, prepare) {
+  return (await ownServer(t, config, prepare)).url;
+}
+
+/** [`serverWith`], with the server's process: `{url, child}`. */
+export async function ownServer(t, config, prepare) {
   const bin = process.env.SNAKEPIT_BIN;
   if (!bin) throw new Error('SNAKEPIT_BIN is not set: run the tests through scripts/browser-tests.sh');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snakepit-own-'));
@@ -134,7 +139,7 @@ export async function serverWith(t, config, prepare) {
   const lines = readline.createInterface({ input: child.stdout });
   for await (const line of lines) {
     const m = /^snakepit listening on (http:\/\/\S+)/.exec(line);
-    if (m) return m[1];
+    if (m) return { url: m[1], child };
   }
   throw new Error('the server exited before it listened');
 }

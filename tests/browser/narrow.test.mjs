@@ -1,6 +1,6 @@
 // Every page fits a phone's screen (375 CSS pixels): nothing makes the
-// page wider than the screen; what is wider (the top links, tables)
-// scrolls inside its own box. On the player page the controls come right
+// page wider than the screen; the top links wrap to a second line, and
+// what is wider (tables) scrolls inside its own box. On the player page the controls come right
 // under the board; the leaderboard shows every tab and column.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +18,13 @@ test('every page fits a 375 px screen', { timeout: 120000 }, async (t) => {
     await page.waitForTimeout(1500);
     const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
     assert.ok(scroll <= inner, `${p} is ${scroll} px wide on a ${inner} px screen`);
+    // Every top link is in sight, none cut at the edge.
+    const cut = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('.topbar nav a'))
+        .filter((a) => a.getBoundingClientRect().right > window.innerWidth + 0.5)
+        .map((a) => a.textContent)
+    );
+    assert.deepEqual(cut, [], `${p}: top links cut off`);
   }
   assert.deepEqual(unexpectedErrors(b.problems), []);
 });

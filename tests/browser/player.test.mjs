@@ -1,7 +1,7 @@
 // The player page: keyboard play turns the player's own snake.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, register, uniqueName, until, unexpectedErrors } from './helpers.mjs';
+import { BASE, launch, ownServer, register, uniqueName, until, unexpectedErrors } from './helpers.mjs';
 
 const PERPENDICULAR = { up: ['left', 'right'], down: ['left', 'right'], left: ['up', 'down'], right: ['up', 'down'] };
 const KEY = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
@@ -176,4 +176,23 @@ test('the player page reports a wrong code instead of showing a board', { timeou
   await page.waitForTimeout(3000);
   assert.equal(sockets, tried, 'no new connection after the refusal');
   assert.deepEqual(unexpectedErrors(b.problems, [/WebSocket connection to .* failed/, /status of 401/]), []);
+});
+
+test('a player page says the server cannot be reached when it stops, not that the address is wrong', { timeout: 60000 }, async (t) => {
+  const { url, child } = await ownServer(t, 'games = ["duel"]\n');
+  const res = await fetch(url + '/api/register', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: uniqueName('gone'), game: 'duel' }),
+  });
+  const me = await res.json();
+  const b = await launch(t);
+  const page = await b.newPage();
+  await page.goto(me.url);
+  await page.waitForFunction(() => window.__snakepit && window.__snakepit.player, null, { timeout: 15000 });
+  child.kill('SIGKILL');
+  await page.waitForFunction(() => /Cannot reach the server/.test(window.__snakepit.error || ''), null, { timeout: 30000 });
+  assert.doesNotMatch(await page.locator('#player-error').textContent(), /id and code/);
+  // The failed reconnections are the expected console errors.
+  assert.deepEqual(unexpectedErrors(b.problems, [/ERR_CONNECTION_REFUSED|WebSocket|Failed to fetch|net::/]), []);
 });

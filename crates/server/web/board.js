@@ -843,9 +843,11 @@
       const body = (s.body || []).filter((p) => p[0] >= 0 && p[1] >= 0 && p[0] < w && p[1] < hh);
       if (!body.length) return;
       const ctx = this.ctx;
-      const color = s.alive ? s.color || '#e5e7eb' : THEME.dead;
+      // A dead snake keeps its colour, faded, so that among eight snakes
+      // one can still tell whose body lies where.
+      const color = s.color || (s.alive ? '#e5e7eb' : THEME.dead);
       ctx.save();
-      if (!s.alive) ctx.globalAlpha = 0.55;
+      if (!s.alive) ctx.globalAlpha = 0.38;
       // Small cells (a 120x80 board) lose no width to gaps.
       const inset = c >= 8 ? c * 0.12 : 0;
       if (c < 8 && s.alive) {

@@ -342,7 +342,9 @@
         if (!info.opened) checkCredentials();
         if (hook.refused) return;
         if (!info.opened && failures >= 2) {
-          showError('Could not connect. Check that the id and code in this address are the ones you got at registration.');
+          // A wrong id or code is told apart (checkCredentials gets 401);
+          // anything else is the server or the network.
+          showError('Cannot reach the server; retrying…');
         } else if (info.opened && movedAway(info.event)) {
           // Asked for on this page: the move's own message says so.
         } else if (info.opened && !hook.error) {
