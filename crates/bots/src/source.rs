@@ -264,6 +264,11 @@ fn java(game: &str, source: &str) -> Result<SourceProgram, String> {
 /// so that a server's saves and its queue's games share the bound.
 pub static BUILDS_AT_ONCE: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
+/// Syntax checks of Python and JavaScript programs that may run at once:
+/// a lane of their own, since they take a moment where a compiler may take
+/// a minute, so that programs that compile slowly never hold up a check.
+pub static CHECKS_AT_ONCE: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
 /// What [`SourceProgram::build`] did.
 #[derive(Debug)]
 pub struct Build {

@@ -210,7 +210,7 @@ async fn start_built(
                     // A failed build keeps nothing: the run line then builds
                     // at each start, and the compiler's messages reach the
                     // owner's pane.
-                    let _ = build_in_sandbox(&limits, &program, &source.folder, &latest).await;
+                    let _ = build_in_sandbox(&limits, &program, &source.folder, None, &latest).await;
                     let _seating = SEATING.lock().await;
                     if !latest() {
                         return;
@@ -454,7 +454,10 @@ async fn build_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) ->
     let failed = |what: String| AppError::Server(anyhow::anyhow!("compiling a saved program: {what}"));
     let source = SourceFile::write(&work_root(st), program).map_err(|e| failed(e.to_string()))?;
     let limits = MatchSettings::for_game(game).limits;
-    let build = build_in_sandbox(&limits, program, &source.folder, || true).await.map_err(failed)?;
+    // A save waits a bounded time for a compiler: other players' slow
+    // builds are said to be the reason, rather than holding the request.
+    let turn = place(&snakepit_bots::source::BUILDS_AT_ONCE).await?;
+    let build = build_in_sandbox(&limits, program, &source.folder, Some(turn), || true).await.map_err(failed)?;
     let (asked, stderr) = (build.status, build.stderr);
     let quoted = || {
         let skip = stderr.lines.len().saturating_sub(BUILD_ERROR_LINES_MAX);
@@ -478,7 +481,7 @@ async fn syntax_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) -
     let source = SourceFile::write(&work_root(st), program).map_err(|e| failed(e.to_string()))?;
     let limits = MatchSettings::for_game(game).limits;
     let check = {
-        let _turn = snakepit_bots::source::BUILDS_AT_ONCE.acquire().await.map_err(|e| failed(e.to_string()))?;
+        let _turn = place(&snakepit_bots::source::CHECKS_AT_ONCE).await?;
         program.check_syntax(&source.folder, &limits, BUILD_CHECK_DEADLINE).await.map_err(|e| failed(e.to_string()))?
     };
     let Some(check) = check else { return Ok(()) };
@@ -501,6 +504,21 @@ async fn syntax_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) -
     }
 }
 
+/// How long a save waits for a place to compile or check its program.
+const PLACE_WAIT: Duration = Duration::from_secs(20);
+
+/// A place among `places` within [`PLACE_WAIT`], or 503 saying the
+/// compilers are busy.
+async fn place(places: &'static tokio::sync::Semaphore) -> Result<tokio::sync::SemaphorePermit<'static>, AppError> {
+    match tokio::time::timeout(PLACE_WAIT, places.acquire()).await {
+        Ok(Ok(turn)) => Ok(turn),
+        _ => Err(AppError::Client(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "not saved yet: other programs are being compiled right now; save again in a minute".into(),
+        )),
+    }
+}
+
 /// Builds a program in the sandbox from the files in `folder` and keeps
 /// what the build made there ([`SourceProgram::build`]), one build at a
 /// time per place of [`snakepit_bots::source::BUILDS_AT_ONCE`]; skipped when `wanted` says, once a place is
@@ -509,9 +527,13 @@ async fn build_in_sandbox(
     limits: &snakepit_bots::process::SandboxLimits,
     program: &SourceProgram,
     folder: &Path,
+    turn: Option<tokio::sync::SemaphorePermit<'static>>,
     wanted: impl Fn() -> bool,
 ) -> Result<snakepit_bots::source::Build, String> {
-    let _turn = snakepit_bots::source::BUILDS_AT_ONCE.acquire().await.map_err(|e| e.to_string())?;
+    let _turn = match turn {
+        Some(turn) => turn,
+        None => snakepit_bots::source::BUILDS_AT_ONCE.acquire().await.map_err(|e| e.to_string())?,
+    };
     if !wanted() {
         return Err("no longer needed".to_string());
     }

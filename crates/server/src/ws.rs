@@ -969,6 +969,11 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
         }
     };
     if let Some((code, why)) = reason {
+        // What a client did wrong is the organiser's business too: a flood,
+        // a message too large or broken, a bot gone silent.
+        if matches!(code, 1002 | 1007 | 1008 | 1009 | 4008) {
+            tracing::info!(player = %player.id, kind = ?kind, code, reason = %why, "closed a socket");
+        }
         if kind == ConnKind::Page {
             let _ = send(&mut socket, Message::Text(envelope("error", &ErrorMsg { message: why.clone() }).into()), send_timeout).await;
         }
