@@ -323,6 +323,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/admin/rooms/{name}/resume", post(admin_resume))
         .route("/api/admin/rooms/{name}/tick", post(admin_tick))
         .route("/api/admin/reset-scores", post(admin_reset_scores))
+        .fallback(web::not_found)
         .layer(axum::extract::DefaultBodyLimit::max(BODY_MAX_BYTES))
         .layer(axum::middleware::from_fn(api_errors_as_json))
         .with_state(state)

@@ -23,6 +23,7 @@ const LEADERBOARD: &str = include_str!("../web/leaderboard.html");
 const ADMIN: &str = include_str!("../web/admin.html");
 const REPLAYS: &str = include_str!("../web/replays.html");
 const NO_ROOM: &str = include_str!("../web/no-room.html");
+const NOT_FOUND: &str = include_str!("../web/not-found.html");
 
 /// Static assets by file name: (content type, bytes).
 const ASSETS: &[(&str, &str, &str)] = &[
@@ -46,6 +47,17 @@ fn html(body: &'static str) -> Response {
         body,
     )
         .into_response()
+}
+
+/// Any address the server has nothing at: a page that says so, with the
+/// way back (under `/api/`, the API's JSON error).
+pub async fn not_found(uri: Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        return AppError::Client(StatusCode::NOT_FOUND, "no such address in the API".into()).into_response();
+    }
+    let mut page = html(NOT_FOUND);
+    *page.status_mut() = StatusCode::NOT_FOUND;
+    page
 }
 
 /// `/`

@@ -149,6 +149,10 @@ async fn bad_bodies_are_answered_in_json() {
         let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{method} {path}: not JSON: {text}"));
         assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{method} {path}: {text}");
     }
+    // A page address with nothing at it is a page that says so.
+    let (status, page) = http(addr, "GET", "/no/such/page", None, None).await;
+    assert_eq!(status, 404);
+    assert!(page.contains("Nothing here") && page.contains("href=\"/\""), "{page}");
     // The token is checked before the body: without it, a bad body is 401.
     let (status, text) = http(addr, "POST", "/api/admin/rooms/snakebattle/tick", Some("{not json"), None).await;
     assert_eq!(status, 401, "{text}");
