@@ -123,6 +123,17 @@ test('a person plays a duel with WASD and the arrow keys', async (t) => {
   }
   const log = await page.textContent('#log');
   assert.match(log, /from the page: ok: (up|down|left|right)/);
+  // What a bot sees: the JSON line drawn as the board (13 rows of 14, the
+  // player's head among them), with the line itself below.
+  const seen = await until(async () => {
+    const text = await page.textContent('#bot-board');
+    return /^tick \d+ · you are [AB]/.test(text) ? text : null;
+  }, { what: 'the picture of the bot\'s state' });
+  const [title, ...rows] = seen.split('\n');
+  assert.equal(rows.length, 13, seen);
+  assert.ok(rows.every((r) => r.length === 14), seen);
+  assert.ok(rows.join('').includes(title.match(/you are ([AB])/)[1]), 'the player\'s head is drawn: ' + seen);
+  assert.match(await page.textContent('#bot-line'), /^\{"game":"duel"/);
   assert.deepEqual(unexpectedErrors(problems), []);
 });
 

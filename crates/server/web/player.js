@@ -190,9 +190,10 @@
     // Codenjoy clients speak SnakeBattle and Hex only.
     $('page-url-client').classList.toggle('hidden', arena);
     $('code-duel-note').classList.toggle('hidden', game !== 'duel');
+    $('bot-line').classList.toggle('hidden', !arena);
     if (arena) {
       $('bot-view-help').textContent =
-        'The JSON line a WebSocket bot receives this tick (answer {"move":"up"}). An uploaded program reads the same state in the game\'s own text format.';
+        'The state a WebSocket bot receives this tick as one JSON line (answer {"move":"up"}), drawn as a picture above the line itself. An uploaded program reads the same state in the game\'s own text format.';
       $('code-restart-rule').textContent =
         game === 'carrots' ? 'your snake dies and respawns with the new program' : 'the new program takes over your snake at the next tick';
       loadCode();
@@ -258,9 +259,37 @@
     $('last-note-line').classList.toggle('hidden', !note);
   }
 
+  /**
+   * The arenas' JSON line as a picture: its `cells` rows with each snake
+   * drawn over them (heads A, B, C… by seat, bodies a, b, c…); the line
+   * itself goes below it, wrapped. A line of a 120x80 board is 10,000
+   * characters: read whole it says nothing.
+   */
+  function arenaPicture(line) {
+    let v = null;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      return line;
+    }
+    if (!v || !Array.isArray(v.cells)) return line;
+    const rows = v.cells.map((r) => Array.from(String(r)));
+    for (const s of Array.isArray(v.snakes) ? v.snakes : []) {
+      const seat = Number(s.seat) || 0;
+      const head = String.fromCharCode(65 + (seat % 26));
+      (Array.isArray(s.body) ? s.body : []).forEach((p, i) => {
+        const row = Array.isArray(p) ? rows[p[1]] : null;
+        if (row && p[0] >= 0 && p[0] < row.length) row[p[0]] = i === 0 ? head : head.toLowerCase();
+      });
+    }
+    const you = String.fromCharCode(65 + ((Number(v.you) || 0) % 26));
+    return 'tick ' + v.tick + ' · you are ' + you + ' (heads A, B… bodies a, b…)\n' + rows.map((r) => r.join('')).join('\n');
+  }
+
   function renderBoard(board) {
     if (ARENAS[game]) {
-      $('bot-board').textContent = board || 'no move to make this tick';
+      $('bot-board').textContent = board ? arenaPicture(board) : 'no move to make this tick';
+      $('bot-line').textContent = board || '';
       return;
     }
     const chars = Array.from(board || '');
