@@ -256,19 +256,7 @@ async fn a_too_large_message_gets_its_close_reason() {
     // A plain TCP client that writes the whole message before it reads, as
     // simple clients do: a server that closes with the rest unread resets
     // the connection, and the close frame is lost with it.
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let req = format!(
-        "GET /codenjoy-contest/ws?user={id}&code={code} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut head = Vec::new();
-    while !head.ends_with(b"\r\n\r\n") {
-        let mut byte = [0u8; 1];
-        assert_eq!(s.read(&mut byte).await.unwrap(), 1, "the upgrade answer");
-        head.push(byte[0]);
-    }
-    assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
+    let mut s = raw_bot_socket(addr, &id, &code).await;
     // One masked text frame of 16 MiB (the limit is 4096 bytes), far more
     // than the kernel's buffers hold.
     let len: u64 = 16 << 20;
@@ -423,20 +411,7 @@ async fn a_message_that_never_ends_is_a_flood() {
     let server = start(config(temp_db("endless"), 100)).await;
     let addr = server.addr;
     let (id, code) = register_for(addr, "endless", "snakebattle").await;
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let req = format!(
-        "GET /codenjoy-contest/ws?user={id}&code={code} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut head = Vec::new();
-    while !head.ends_with(b"\r\n\r\n") {
-        let mut byte = [0u8; 1];
-        assert_eq!(s.read(&mut byte).await.unwrap(), 1, "the upgrade answer");
-        head.push(byte[0]);
-    }
-    assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
-    let (mut rd, mut wr) = s.into_split();
+    let (mut rd, mut wr) = raw_bot_socket(addr, &id, &code).await.into_split();
     let writer = tokio::spawn(async move {
         // A masked text frame without FIN holding "U" (mask 0: the byte
         // as it is), then masked empty continuation frames, 6 bytes each.
@@ -469,4 +444,24 @@ async fn a_message_that_never_ends_is_a_flood() {
     assert!(reason.contains("flood"), "{reason}");
     assert!(writer.await.unwrap(), "the server stopped taking frames");
     server.shutdown().await;
+}
+
+/// A bot's WebSocket opened by hand over plain TCP, its upgrade answer
+/// read: the test writes frames as it likes.
+async fn raw_bot_socket(addr: SocketAddr, id: &str, code: &str) -> tokio::net::TcpStream {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "GET /codenjoy-contest/ws?user={id}&code={code} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut byte = [0u8; 1];
+        assert_eq!(s.read(&mut byte).await.unwrap(), 1, "the upgrade answer");
+        head.push(byte[0]);
+    }
+    assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
+    s
 }

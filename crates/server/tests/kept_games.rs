@@ -293,10 +293,8 @@ async fn post_form(addr: SocketAddr, path: &str, fields: &[(&str, &str)]) -> (u1
     post_form_from("127.0.0.1:0", addr, path, fields).await
 }
 
-/// [`post_form`] from a socket bound to `from` (any 127.0.0.0/8 address is
-/// this machine's).
-async fn post_form_from(from: &str, addr: SocketAddr, path: &str, fields: &[(&str, &str)]) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+/// `fields` as a form's body (`application/x-www-form-urlencoded`).
+fn form_body(fields: &[(&str, &str)]) -> String {
     let enc = |s: &str| -> String {
         s.bytes()
             .map(|b| match b {
@@ -305,8 +303,14 @@ async fn post_form_from(from: &str, addr: SocketAddr, path: &str, fields: &[(&st
             })
             .collect()
     };
-    let body: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={}", enc(v))).collect();
-    let body = body.join("&");
+    fields.iter().map(|(k, v)| format!("{k}={}", enc(v))).collect::<Vec<_>>().join("&")
+}
+
+/// [`post_form`] from a socket bound to `from` (any 127.0.0.0/8 address is
+/// this machine's).
+async fn post_form_from(from: &str, addr: SocketAddr, path: &str, fields: &[(&str, &str)]) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = form_body(fields);
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
     socket.bind(from.parse().unwrap()).unwrap();
     let mut s = socket.connect(addr).await.unwrap();
@@ -450,15 +454,7 @@ async fn an_unread_page_holds_its_address_place_until_it_is_sent() {
     let log: String = (1..=ticks)
         .map(|t| serde_json::json!({ "t": t, "seat": 0, "stderr": vec![line.as_str(); per_tick], "dropped": 0 }).to_string() + "\n")
         .collect();
-    let enc = |s: &str| -> String {
-        s.bytes()
-            .map(|b| match b {
-                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => char::from(b).to_string(),
-                _ => format!("%{b:02X}"),
-            })
-            .collect()
-    };
-    let body = format!("name=big.jsonl&replay={}&log={}", enc(&text), enc(&log));
+    let body = form_body(&[("name", "big.jsonl"), ("replay", &text), ("log", &log)]);
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
     socket.bind("127.0.0.7:0".parse().unwrap()).unwrap();
     socket.set_recv_buffer_size(4096).unwrap();

@@ -17,6 +17,30 @@
     return SP.api(path, { method: 'POST', body, token });
   }
 
+  /**
+   * A button whose action cannot be undone: the first click arms it (it
+   * then says `asking`), a second one within `ms` runs `action`; otherwise
+   * it goes back to `idle`. No browser dialog.
+   */
+  function twoClick(button, idle, asking, ms, action) {
+    let timer = null;
+    const disarm = () => {
+      clearTimeout(timer);
+      button.classList.remove('armed');
+      button.textContent = idle;
+    };
+    button.addEventListener('click', () => {
+      if (!button.classList.contains('armed')) {
+        button.classList.add('armed');
+        button.textContent = asking;
+        timer = setTimeout(disarm, ms);
+        return;
+      }
+      disarm();
+      action();
+    });
+  }
+
   function fail(e) {
     if (e.status === 401) {
       SP.say($('admin-error'), 'The server refused the admin token (' + e.message + '). Sign out and enter the right one.');
@@ -116,20 +140,7 @@
     // across redraws).
     const close = h('button', { type: 'button', class: 'small danger', text: 'Close' });
     close.title = 'Close and delete the room: its players are seated in other rooms of the game';
-    let closeTimer = null;
-    close.addEventListener('click', async () => {
-      if (!close.classList.contains('armed')) {
-        close.classList.add('armed');
-        close.textContent = 'Confirm closing';
-        closeTimer = setTimeout(() => {
-          close.classList.remove('armed');
-          close.textContent = 'Close';
-        }, 5000);
-        return;
-      }
-      clearTimeout(closeTimer);
-      close.classList.remove('armed');
-      close.textContent = 'Close';
+    twoClick(close, 'Close', 'Confirm closing', 5000, async () => {
       try {
         const r = await SP.api('/api/admin/rooms/' + encodeURIComponent(name), { method: 'DELETE', token });
         const back = r && r.returns_at_restart ? ' It is one of the configuration\'s [[rooms]]: it opens again at the next start unless you take it out of the file.' : '';
@@ -340,21 +351,7 @@
 
   // ---- Scores ----
 
-  const reset = $('reset-scores');
-  let armTimer = null;
-  reset.addEventListener('click', async () => {
-    if (!reset.classList.contains('armed')) {
-      reset.classList.add('armed');
-      reset.textContent = 'Click again to reset every score';
-      armTimer = setTimeout(() => {
-        reset.classList.remove('armed');
-        reset.textContent = 'Reset all scores';
-      }, 4000);
-      return;
-    }
-    clearTimeout(armTimer);
-    reset.classList.remove('armed');
-    reset.textContent = 'Reset all scores';
+  twoClick($('reset-scores'), 'Reset all scores', 'Click again to reset every score', 4000, async () => {
     try {
       const r = await call('/api/admin/reset-scores');
       done('Scores reset (' + ((r && r.rows_cleared) || 0) + ' rows cleared).');
