@@ -187,12 +187,15 @@ pub trait RoomGame: Send + 'static {
 /// Codenjoy SnakeBattle in a room.
 pub struct SnakeBattleRoom {
     game: SnakeBattle,
+    /// How the last round ended, shown while the next one counts down (and
+    /// on until another ends), as the duel shows its last game.
+    last_round: Option<Vec<NotePart>>,
 }
 
 impl SnakeBattleRoom {
     /// Wraps a game.
     pub fn new(game: SnakeBattle) -> SnakeBattleRoom {
-        SnakeBattleRoom { game }
+        SnakeBattleRoom { game, last_round: None }
     }
 
     fn settings(&self) -> &Settings {
@@ -201,6 +204,10 @@ impl SnakeBattleRoom {
 }
 
 impl RoomGame for SnakeBattleRoom {
+    fn last_result(&self) -> Option<&[NotePart]> {
+        self.last_round.as_deref()
+    }
+
     fn score_floored(&self) -> bool {
         true
     }
@@ -264,8 +271,8 @@ impl RoomGame for SnakeBattleRoom {
                 ]),
                 Event::RoundStarted { round } => report.notes.push(vec![NotePart::Text(format!("round {round} started"))]),
                 Event::RoundEnded { round, winners, .. } => {
-                    if winners.is_empty() {
-                        report.notes.push(vec![NotePart::Text(format!("round {round} ended without a winner"))]);
+                    let note = if winners.is_empty() {
+                        vec![NotePart::Text(format!("round {round} ended without a winner"))]
                     } else {
                         let mut note = vec![NotePart::Text(format!("round {round} won by "))];
                         for (k, w) in winners.iter().enumerate() {
@@ -274,8 +281,10 @@ impl RoomGame for SnakeBattleRoom {
                             }
                             note.push(NotePart::Seat(*w));
                         }
-                        report.notes.push(note);
-                    }
+                        note
+                    };
+                    self.last_round = Some(note.clone());
+                    report.notes.push(note);
                 }
                 _ => {}
             }
@@ -357,7 +366,7 @@ impl RoomGame for SnakeBattleRoom {
                 })
                 .collect(),
             pieces: Vec::new(),
-            result: None,
+            result: self.last_round.clone(),
         }
     }
 }
@@ -502,5 +511,33 @@ impl RoomGame for HexRoom {
 
     fn absent_players_leave(&self) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Between two rounds the room shows how the last one ended, as a duel
+    /// shows its last game.
+    #[test]
+    fn a_snakebattle_room_shows_its_last_round() {
+        let settings = Settings::from_pairs([("countdown_ticks", "2"), ("round_ticks", "8")]).unwrap();
+        let game = SnakeBattle::new(settings, snakepit_engine::snakebattle::Map::default_map(), 2, 5).unwrap();
+        let mut room = SnakeBattleRoom::new(game);
+        room.set_present(0, true);
+        room.set_present(1, true);
+        assert!(room.view().result.is_none() && room.last_result().is_none());
+        let mut ended = None;
+        for _ in 0..100 {
+            let r = room.step(&[None, None]);
+            if let Some(note) = r.notes.iter().find(|n| matches!(n.first(), Some(NotePart::Text(t)) if t.starts_with("round 1 ") && t != "round 1 started")) {
+                ended = Some(note.clone());
+                break;
+            }
+        }
+        let ended = ended.expect("the first round ends within 100 ticks");
+        assert_eq!(room.last_result(), Some(ended.as_slice()));
+        assert_eq!(room.view().result, Some(ended));
     }
 }

@@ -1193,7 +1193,9 @@
   /** The last finished game's result, or nothing. */
   SP.renderResult = function (el, f) {
     const text = f && f.result ? String(f.result) : '';
-    el.textContent = text ? (f.phase === 'over' ? 'Result: ' : 'Last game: ') + text : '';
+    // SnakeBattle's result is its last round's ("round 3 won by …").
+    const said = f && f.game === 'snakebattle' ? text.charAt(0).toUpperCase() + text.slice(1) : (f && f.phase === 'over' ? 'Result: ' : 'Last game: ') + text;
+    el.textContent = text ? said : '';
     el.classList.toggle('hidden', !text);
   };
 
