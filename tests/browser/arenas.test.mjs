@@ -22,8 +22,10 @@ test('a spectator sees a duel: walls, both snakes, the round and the result', as
   });
   const frame = await page.evaluate(() => window.__snakepit.frame);
   assert.equal(Array.from(frame.cells).length, frame.width * frame.height);
-  // A game counts turns, as the lobby and the replays do.
-  assert.match(await page.textContent('#phase'), /^Game \d+ (· turn \d+ of \d+|over)/);
+  // A duel counts rounds, as KingOfBots and its result line do.
+  assert.match(await page.textContent('#phase'), /^Game \d+ (· round \d+ of \d+|over)/);
+  // A spectator can sign up for the game from here.
+  assert.equal(await page.getAttribute('#join', 'href'), '/?game=duel#register');
   // Built-in bots finish a game within a minute at the test tick.
   await page.waitForFunction(() => {
     const f = window.__snakepit.frame;

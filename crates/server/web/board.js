@@ -1124,7 +1124,10 @@
       if (f.game === 'carrots') return { text: name + ' · tick ' + f.tick, cls: 'running' };
       if (f.phase === 'over') return { text: 'Game ' + f.round + ' over · next in ' + f.phase_ticks, cls: 'countdown' };
       if (f.phase === 'waiting') return { text: 'Waiting for players · the next game starts once two seats are taken', cls: 'paused' };
-      return { text: 'Game ' + f.round + ' · turn ' + f.phase_ticks + ofMax(f), cls: 'running' };
+      // KingOfBots counts a duel in rounds (its result says "round N"),
+      // Multisnake in turns.
+      const unit = f.game === 'duel' ? ' · round ' : ' · turn ';
+      return { text: 'Game ' + f.round + unit + f.phase_ticks + ofMax(f), cls: 'running' };
     }
     if (isHex(f)) {
       // Hex has no rounds: one long game that restarts when it ends.

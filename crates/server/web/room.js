@@ -49,6 +49,11 @@
       view.setFrame(f);
       SP.renderPhase($('phase'), f);
       SP.renderResult($('result'), f);
+      // A spectator who wants to play signs up for this room's game.
+      if (f.game && $('join').classList.contains('hidden')) {
+        $('join').href = '/?game=' + encodeURIComponent(f.game) + '#register';
+        $('join').classList.remove('hidden');
+      }
       if (f.phase === 'over' && f.result !== lastResult) {
         lastResult = f.result;
         // The replay is written just after the game ends.
