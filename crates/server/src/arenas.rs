@@ -20,6 +20,10 @@
 //!   of `pause_ticks` ticks a new game starts with a new seed (and, for
 //!   Multisnake with no map file, a newly generated map). `carrots` never
 //!   ends: dead snakes respawn.
+//! - A duel round waits for a person at their page (no bot, no program) to
+//!   move, up to 5 s, as KingOfBots' rounds wait for both moves; then the
+//!   snake keeps its direction. Multisnake, like the Codenjoy games, ticks
+//!   on time.
 //! - A `duel` or `multisnake` game starts only once two seats are taken
 //!   (by players or built-in bots): a room with fewer waits, and keeps no
 //!   games. Otherwise a lone snake would win game after game against empty
@@ -459,6 +463,8 @@ pub trait SeriesGame: StdioGame<Action = MoveAction> + ReplayGame + Send + 'stat
     fn clock(&self) -> u32;
     /// The most the clock reaches before the game ends anyway.
     fn clock_max(&self) -> u32;
+    /// See [`RoomGame::person_wait`].
+    const PERSON_WAIT: std::time::Duration = std::time::Duration::ZERO;
 }
 
 /// A room of a [`SeriesGame`]: one game after another, each kept as a
@@ -652,11 +658,17 @@ impl<G: SeriesGame> RoomGame for SeriesRoom<G> {
     fn process_ask(&self, seat: usize) -> Option<ProcessAsk> {
         process_ask(&self.game, seat, self.series.game_no)
     }
+
+    fn person_wait(&self) -> std::time::Duration {
+        G::PERSON_WAIT
+    }
 }
 
 impl SeriesGame for Duel {
     type Setup = d::Settings;
     const ROOM_NAME: &'static str = "duel";
+    /// KingOfBots gives each round 5 s for both moves, people's too.
+    const PERSON_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
     fn next(settings: &d::Settings, seed: u64, _last: &Duel) -> Duel {
         Duel::new(settings.clone(), seed)

@@ -182,6 +182,13 @@ pub trait RoomGame: Send + 'static {
     fn forfeit_on_new_code(&self) -> bool {
         false
     }
+    /// How long a due tick waits for a person to move: a player at their
+    /// page with no bot or program connected, asked for a move and without
+    /// one yet. Zero (the default) ticks on time, as Codenjoy does; the
+    /// duel waits, as KingOfBots' rounds wait for both moves.
+    fn person_wait(&self) -> std::time::Duration {
+        std::time::Duration::ZERO
+    }
 }
 
 /// Codenjoy SnakeBattle in a room.

@@ -489,7 +489,10 @@ impl<G: RoomGame> Room<G> {
                 }
             };
             let Some(input) = input else {
-                if self.programs_thinking() && due_since.is_none_or(|t| t.elapsed() < program_wait_max) {
+                // A program is waited for up to its deadline, a person up
+                // to the game's own wait.
+                let wait_max = if self.programs_thinking() { program_wait_max } else { self.game.person_wait() };
+                if self.thinking() && due_since.is_none_or(|t| t.elapsed() < wait_max) {
                     due_since.get_or_insert_with(Instant::now);
                     continue;
                 }
@@ -529,9 +532,9 @@ impl<G: RoomGame> Room<G> {
                 }
                 Some(input) => {
                     self.handle(input);
-                    if due_since.is_some() && !self.programs_thinking() {
-                        // The last program answered: the waiting tick now,
-                        // and the next one a whole period later.
+                    if due_since.is_some() && !self.thinking() {
+                        // The last program or person answered: the waiting
+                        // tick now, and the next one a whole period later.
                         due_since = None;
                         inputs_since_tick = 0;
                         self.tick_and_publish().await;
@@ -561,6 +564,21 @@ impl<G: RoomGame> Room<G> {
     /// ended is not waited for.
     fn programs_thinking(&self) -> bool {
         self.seats.iter().any(|s| s.bot.as_ref().is_some_and(|b| b.code && b.awaiting && !b.tx.is_closed()))
+    }
+
+    /// Whether a person is asked for a move and has not made one, in a game
+    /// that waits for people ([`RoomGame::person_wait`]): a player at their
+    /// page, with no bot or program connected.
+    fn people_thinking(&self) -> bool {
+        !self.game.person_wait().is_zero()
+            && self.seats.iter().enumerate().any(|(i, s)| {
+                matches!(s.holder, Holder::Player(_)) && s.bot.is_none() && !s.pages.is_empty() && s.pending.is_none() && self.game.asks(i)
+            })
+    }
+
+    /// Whether a due tick waits for someone: a program or a person.
+    fn thinking(&self) -> bool {
+        self.programs_thinking() || self.people_thinking()
     }
 
     fn seat_of(&self, player_id: &str) -> Option<usize> {

@@ -734,8 +734,9 @@ async fn a_duel_total_is_the_sum_of_its_games_even_below_zero() {
     let addr = server.addr;
     let mut watcher = spectator(addr, "duel").await;
     let (id, code, _) = register_for(addr, "stiff", "duel").await;
-    // A person who never steers: their snake runs into a wall, game after game.
-    let (_, _, _, _page) = seated(addr, &id, &code).await;
+    // A bot that never answers: its snake runs into a wall, game after game
+    // (a person at their page would be waited for, round by round).
+    let _bot = connect_bot(addr, &id, &code).await;
     let mut shown = std::collections::BTreeSet::new();
     let points_of = |m: &str| -> Option<i64> {
         let v = json(m);
@@ -797,5 +798,42 @@ async fn a_program_in_a_closed_room_starts_again_elsewhere() {
         assert!(tokio::time::Instant::now() < end, "the program never sat in the duel room: {duel}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    server.shutdown().await;
+}
+
+/// A duel round waits for a person at their page to move, as KingOfBots'
+/// rounds wait for both moves: without a key the room holds its tick (up
+/// to 5 s), and a key plays it at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duel_round_waits_for_the_person_at_the_keyboard() {
+    let server = start(arena_config("duelperson", 50)).await;
+    let addr = server.addr;
+    let (id, code, _) = register_for(addr, "thinker", "duel").await;
+    let (room, seat, _, mut page) = seated(addr, &id, &code).await;
+    let mut watcher = spectator(addr, &room).await;
+    // A game under way with the person's snake alive: it is asked.
+    let playing = |m: &str| {
+        let d = &json(m)["data"];
+        d["phase"] == "running" && d["snakes"].as_array().is_some_and(|a| a.iter().any(|s| s["seat"] == seat && s["alive"] == true))
+    };
+    let frame = wait_for(&mut watcher, 30, playing).await.expect("a game with the person in it");
+    let t0 = json(&frame)["data"]["tick"].as_u64().unwrap();
+    // A second and a half without a key: at a 50 ms tick that would be 30
+    // ticks; the room holds at the round that waits for the person.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut last = t0;
+    let drained_by = tokio::time::Instant::now() + Duration::from_millis(300);
+    while let Some(m) = next_text(&mut watcher, drained_by.saturating_duration_since(tokio::time::Instant::now())).await {
+        last = last.max(json(&m)["data"]["tick"].as_u64().unwrap_or(0));
+    }
+    assert!(last <= t0 + 1, "the room went on from tick {t0} to {last} without the person");
+    // A key plays the round at once.
+    send(&mut page, "up").await;
+    let moved = wait_for(&mut watcher, 2, |m| json(m)["data"]["tick"].as_u64().unwrap_or(0) > last).await;
+    let after_key = json(&moved.expect("the key played the held round"))["data"]["tick"].as_u64().unwrap();
+    // Without a key a round waits 5 s at most (or the game ends), then the
+    // snake keeps its direction.
+    let went_on = wait_for(&mut watcher, 8, |m| json(m)["data"]["tick"].as_u64().unwrap_or(0) > after_key + 1).await;
+    assert!(went_on.is_some(), "the room waited past 5 s for the person");
     server.shutdown().await;
 }
