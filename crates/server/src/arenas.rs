@@ -507,11 +507,13 @@ impl<G: SeriesGame> SeriesRoom<G> {
         self.present.iter().filter(|&&p| p).count() >= SEATS_TAKEN_TO_START.min(self.present.len())
     }
 
-    /// Whether a game waits for players: the last one is over, or this one
-    /// has not played its first turn, and too few seats are taken.
+    /// Whether a game waits for players: the last one is over and its pause
+    /// has run out (it is shown as over until then, whoever left), or this
+    /// one has not played its first turn, and too few seats are taken.
     fn waiting(&self) -> bool {
         let unstarted = self.recorder.as_ref().is_some_and(|r| r.ticks() == 0);
-        (self.game.over() || unstarted) && !self.can_start()
+        let paused_out = self.game.over() && self.series.pause_left <= 1;
+        (paused_out || unstarted) && !self.can_start()
     }
 }
 
@@ -948,9 +950,11 @@ mod tests {
         }
         assert_eq!(kept, 1, "the game of two is kept");
 
-        // One leaves during the pause: the next game waits for a second.
+        // One leaves during the pause: the game is shown as over through the
+        // pause, then the next game waits for a second player.
         room.set_present(1, false);
         bots[1] = None;
+        assert_eq!(room.view().phase, "over", "the finished game is shown as over");
         let (kept, notes) = run(&mut room, &mut bots, 100);
         assert_eq!((kept, room.round()), (0, 1), "no second game yet");
         assert_eq!(room.view().phase, "waiting");
