@@ -491,13 +491,14 @@ pub fn check_name(name: &str) -> Result<String, AppError> {
 const COMBINING_MARKS_MAX: usize = 2;
 
 /// Format characters that draw nothing, or reorder text: soft hyphen,
-/// zero-width and joiner characters, direction marks and overrides, word
-/// joiner and invisible operators, the byte-order mark, variation selectors
-/// and tag characters.
+/// zero-width space, direction marks and overrides, word joiner and
+/// invisible operators, the byte-order mark and tag characters. The
+/// zero-width joiner and non-joiner and the variation selectors stay:
+/// Persian and Indic names and emoji (👩‍💻, ❤️) need them.
 fn invisible(c: char) -> bool {
     matches!(u32::from(c),
-        0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
-        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
+        0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180E
+        | 0x200B | 0x200E | 0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164
         | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
 }
 
@@ -633,10 +634,23 @@ async fn forward_for_player(
     method: &str,
     uri: &axum::http::Uri,
 ) -> Result<Option<Response>, AppError> {
+    forward_admin(seated_route(st, id).await?, headers, method, uri, "").await
+}
+
+/// Where an organiser's action about a player is carried out: on the node
+/// that runs the room they sit in, and here when they sit nowhere (unlike
+/// [`Rooms::route_player`](crate::rooms::Rooms::route_player), which for
+/// such a player names the node where a seat is free for them to take:
+/// with every room full there, two nodes could send the action to each
+/// other).
+async fn seated_route(st: &AppState, id: &str) -> Result<Route, AppError> {
     if st.rooms.room_of(id).is_some() {
-        return Ok(None);
+        return Ok(Route::Local);
     }
-    forward_admin(st.rooms.route_player(id).await?, headers, method, uri, "").await
+    match st.store.seat(id).await? {
+        Some(room) => Ok(st.rooms.route_room(&room).await?),
+        None => Ok(Route::Local),
+    }
 }
 
 async fn admin_kick(
@@ -717,7 +731,7 @@ async fn move_player(st: &Arc<AppState>, p: snakepit_store::Player, wanted: Opti
     if wanted.is_some_and(|r| r.chars().count() > crate::rooms::ROOM_NAME_MAX_CHARS) {
         return Err(AppError::Client(StatusCode::NOT_FOUND, "there is no room with so long a name".into()));
     }
-    let player = crate::room::PlayerRef { id: p.id.clone(), name: p.name, game: p.game };
+    let player = crate::room::PlayerRef { id: p.id.clone(), name: p.name.clone(), game: p.game.clone() };
     let moved = st.rooms.move_player(&player, wanted).await.map_err(|e| {
         let status = match e {
             crate::rooms::MoveError::NoRoom(_) => StatusCode::NOT_FOUND,
@@ -728,32 +742,37 @@ async fn move_player(st: &Arc<AppState>, p: snakepit_store::Player, wanted: Opti
         AppError::Client(status, e.to_string())
     })?;
     let room = moved.room;
-    // A saved program follows its player, on whichever node runs the new
-    // room: that node is asked to start it.
-    use crate::code::StartError;
     let program = match st.store.code(&p.id).await? {
         Some(_) if !moved.changed => serde_json::Value::Null,
-        Some(row) if crate::arenas::text_parser(&player.game).is_some() => match crate::code::start(st, player, &row).await {
-            Ok(Some(_)) => serde_json::json!("started"),
-            Ok(None) => serde_json::json!("started once built"),
-            Err(StartError::Elsewhere(node)) => {
-                let credentials = serde_json::json!({ "user": p.id, "code": p.code }).to_string();
-                let retry = "save it again to start it there";
-                match crate::peer::post_json(&node, "/api/code/start", &credentials).await {
-                    Ok(a) if a.status == 200 => serde_json::json!("started"),
-                    Ok(a) if a.status == 202 => serde_json::json!("started once built"),
-                    Ok(a) => {
-                        let why = crate::app::answer_error(&a.body);
-                        serde_json::json!(format!("not started: the room's node ({node}) answered {}: {why}; {retry}", a.status))
-                    }
-                    Err(e) => serde_json::json!(format!("not started: the room runs on {node}, which was not reached ({e}); {retry}")),
-                }
-            }
-            Err(why) => serde_json::json!(format!("not started: {why}")),
-        },
+        Some(row) if crate::arenas::text_parser(&player.game).is_some() => serde_json::json!(start_program(st, &p, player, &row).await),
         _ => serde_json::Value::Null,
     };
     Ok(serde_json::json!({ "room": room, "program": program }))
+}
+
+/// Starts player `p`'s saved program in their room, on whichever node runs
+/// it (that node is asked), and says how it went: `started`, `started once
+/// built` (a C or Java build first), or why not.
+async fn start_program(st: &Arc<AppState>, p: &snakepit_store::Player, player: crate::room::PlayerRef, row: &snakepit_store::CodeRow) -> String {
+    use crate::code::StartError;
+    match crate::code::start(st, player, row).await {
+        Ok(Some(_)) => "started".to_string(),
+        Ok(None) => "started once built".to_string(),
+        Err(StartError::Elsewhere(node)) => {
+            let credentials = serde_json::json!({ "user": p.id, "code": p.code }).to_string();
+            let retry = "save it again to start it there";
+            match crate::peer::post_json(&node, "/api/code/start", &credentials).await {
+                Ok(a) if a.status == 200 => "started".to_string(),
+                Ok(a) if a.status == 202 => "started once built".to_string(),
+                Ok(a) => {
+                    let why = crate::app::answer_error(&a.body);
+                    format!("not started: the room's node ({node}) answered {}: {why}; {retry}", a.status)
+                }
+                Err(e) => format!("not started: the room runs on {node}, which was not reached ({e}); {retry}"),
+            }
+        }
+        Err(why) => format!("not started: {why}"),
+    }
 }
 
 /// The body of `POST /api/admin/players/{id}/room`.
@@ -777,7 +796,7 @@ async fn admin_seat_player(
     JsonBody(r): JsonBody<SeatIn>,
 ) -> Result<Response, AppError> {
     let body = serde_json::json!({ "room": r.room }).to_string();
-    if let Some(answer) = forward_admin(st.rooms.route_player(&id).await?, &headers, "POST", &uri, &body).await? {
+    if let Some(answer) = forward_admin(seated_route(&st, &id).await?, &headers, "POST", &uri, &body).await? {
         return Ok(answer);
     }
     let Some(p) = st.store.player(&id).await? else {
@@ -850,18 +869,23 @@ async fn admin_delete_room(
     };
     // Saved programs stopped with the room: each starts again in another
     // room of its game, as after a move.
+    // The room is gone already: a store error for one player is said for
+    // that player, and the others' programs still start.
     let mut programs = serde_json::Map::new();
     for id in players {
-        let (Some(p), Some(row)) = (st.store.player(&id).await?, st.store.code(&id).await?) else { continue };
+        let (p, row) = match (st.store.player(&id).await, st.store.code(&id).await) {
+            (Ok(Some(p)), Ok(Some(row))) => (p, row),
+            (Ok(_), Ok(_)) => continue,
+            (Err(e), _) | (_, Err(e)) => {
+                programs.insert(id, serde_json::json!(format!("not started: {e}")));
+                continue;
+            }
+        };
         if crate::arenas::text_parser(&p.game).is_none() {
             continue;
         }
-        let player = crate::room::PlayerRef { id: p.id.clone(), name: p.name.clone(), game: p.game };
-        let said = match crate::code::start(&st, player, &row).await {
-            Ok(Some((room, _))) => format!("started in {room}"),
-            Ok(None) => "started once built".to_string(),
-            Err(why) => format!("not started: {why}"),
-        };
+        let player = crate::room::PlayerRef { id: p.id.clone(), name: p.name.clone(), game: p.game.clone() };
+        let said = start_program(&st, &p, player, &row).await;
         programs.insert(p.name, serde_json::Value::String(said));
     }
     let returns = st.cfg.rooms_at_start().iter().any(|r| r.name == name);
@@ -1021,7 +1045,7 @@ mod tests {
         }
         assert_eq!(why("Z\u{301}\u{302}\u{303}algo"), "400 a name has at most 2 accents on one letter");
         // Real names in other scripts pass: accents, Vietnamese, Hangul, Arabic.
-        for name in ["Zoë", "Nguyê\u{302}\u{303}n", "김민준", "مريم", "Łukasz-42"] {
+        for name in ["Zoë", "Nguyê\u{302}\u{303}n", "김민준", "مريم", "Łukasz-42", "می\u{200c}خواهم", "👩\u{200d}💻 dev", "I \u{2764}\u{fe0f} snakes"] {
             assert_eq!(why(name), format!("ok {name}"));
         }
     }
