@@ -619,6 +619,15 @@ async fn forward_admin(
             let answer = crate::peer::send(&base, method, path, token, body).await.map_err(|why| {
                 AppError::Client(StatusCode::BAD_GATEWAY, format!("the node that runs the room did not answer: {why}"))
             })?;
+            // This node took the token: a refusal there means the nodes
+            // were given different tokens, which the organiser must hear
+            // as such, not as "sign in again".
+            if answer.status == 401 {
+                return Err(AppError::Client(
+                    StatusCode::BAD_GATEWAY,
+                    "the node that runs the room refused this node's admin token: give every node the same admin_token".to_string(),
+                ));
+            }
             let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::BAD_GATEWAY);
             Ok(Some((status, [(axum::http::header::CONTENT_TYPE, "application/json")], answer.body).into_response()))
         }

@@ -121,6 +121,7 @@ impl Server {
         // its frame's head, as often as allowed): a client within them never
         // comes near it.
         let ws_bytes_per_sec = 2 * (limits.max_message_bytes as u64 + 14) * u64::from(limits.messages_per_sec);
+        let send_timeout_ms = limits.send_timeout_ms;
         let stopped = stop.clone();
         let task = tokio::spawn(async move {
             // Each socket knows its peer's address (ConnectInfo) and the
@@ -128,7 +129,7 @@ impl Server {
             // connections are held to limits.connections_per_ip and
             // limits.http_idle_ms, and close gracefully (ws::Lingering).
             let app = app.layer(axum::Extension(ws::SocketsPerIp::new(per_ip))).into_make_service_with_connect_info::<ws::PeerAddr>();
-            let listener = ws::Lingering::new(listener, connections_per_ip, connections_max, http_idle_ms, ws_bytes_per_sec);
+            let listener = ws::Lingering::new(listener, connections_per_ip, connections_max, http_idle_ms, ws_bytes_per_sec, send_timeout_ms);
             let serve = axum::serve(listener, app).with_graceful_shutdown(async move { stopped.notified().await });
             if let Err(e) = serve.await {
                 tracing::error!("server stopped: {e}");

@@ -296,6 +296,7 @@ pub struct Lingering {
     total_max: usize,
     idle: Duration,
     ws_bytes_per_sec: f64,
+    send_timeout: Duration,
 }
 
 /// The connections open now, per address and in all.
@@ -309,8 +310,17 @@ impl Lingering {
     /// Wraps `listener`: at most `per_ip_max` connections per address and
     /// `total_max` in all (each at least one), plain HTTP connections idle
     /// for at most `idle_ms`, and a WebSocket's client sending at most
-    /// `ws_bytes_per_sec` bytes a second (see [`LingeringStream`]).
-    pub fn new(listener: tokio::net::TcpListener, per_ip_max: usize, total_max: usize, idle_ms: u64, ws_bytes_per_sec: u64) -> Lingering {
+    /// `ws_bytes_per_sec` bytes a second, and a write waiting at most
+    /// `send_timeout_ms` for the client to take bytes (see
+    /// [`LingeringStream`]).
+    pub fn new(
+        listener: tokio::net::TcpListener,
+        per_ip_max: usize,
+        total_max: usize,
+        idle_ms: u64,
+        ws_bytes_per_sec: u64,
+        send_timeout_ms: u64,
+    ) -> Lingering {
         Lingering {
             listener,
             open: Default::default(),
@@ -318,6 +328,7 @@ impl Lingering {
             total_max: total_max.max(1),
             idle: Duration::from_millis(idle_ms.max(1)),
             ws_bytes_per_sec: ws_bytes_per_sec.max(1) as f64,
+            send_timeout: Duration::from_millis(send_timeout_ms.max(1)),
         }
     }
 
@@ -369,6 +380,8 @@ impl axum::serve::Listener for Lingering {
                 idle_for: self.idle,
                 idle,
                 budget: ByteBudget::new(self.ws_bytes_per_sec),
+                send_timeout: self.send_timeout,
+                write_stall: None,
                 _slot: slot,
             };
             return (stream, addr);
@@ -417,6 +430,10 @@ pub struct LingeringStream {
     idle: std::pin::Pin<Box<tokio::time::Sleep>>,
     /// The bytes a WebSocket's client may still send.
     budget: ByteBudget,
+    /// How long a write may wait for the client to take bytes.
+    send_timeout: Duration,
+    /// Fires `send_timeout` after a write first had to wait.
+    write_stall: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
     _slot: ConnSlot,
 }
 
@@ -455,6 +472,30 @@ impl LingeringStream {
     fn stream(&mut self) -> std::io::Result<&mut tokio::net::TcpStream> {
         self.stream.as_mut().ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotConnected))
     }
+
+    /// A write that the client has not let through for `send_timeout` (it
+    /// reads nothing: a page of megabytes it never takes) fails, so that
+    /// the connection, and what its answer holds, goes. The timer runs from
+    /// the first write that had to wait, and any progress stops it.
+    fn stalled(&mut self, cx: &mut std::task::Context<'_>, written: std::task::Poll<std::io::Result<usize>>) -> std::task::Poll<std::io::Result<usize>> {
+        use std::future::Future;
+        use std::task::Poll;
+        match written {
+            Poll::Pending => {
+                let limit = self.send_timeout;
+                let stall = self.write_stall.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+                if stall.as_mut().poll(cx).is_ready() {
+                    let why = format!("the client took nothing for {} ms", limit.as_millis());
+                    return Poll::Ready(Err(std::io::Error::new(std::io::ErrorKind::TimedOut, why)));
+                }
+                Poll::Pending
+            }
+            other => {
+                self.write_stall = None;
+                other
+            }
+        }
+    }
 }
 
 impl tokio::io::AsyncRead for LingeringStream {
@@ -492,10 +533,11 @@ impl tokio::io::AsyncRead for LingeringStream {
 
 impl tokio::io::AsyncWrite for LingeringStream {
     fn poll_write(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>, buf: &[u8]) -> std::task::Poll<std::io::Result<usize>> {
-        match self.stream() {
+        let written = match self.stream() {
             Ok(s) => std::pin::Pin::new(s).poll_write(cx, buf),
-            Err(e) => std::task::Poll::Ready(Err(e)),
-        }
+            Err(e) => return std::task::Poll::Ready(Err(e)),
+        };
+        self.stalled(cx, written)
     }
 
     fn poll_flush(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<()>> {
@@ -513,10 +555,11 @@ impl tokio::io::AsyncWrite for LingeringStream {
     }
 
     fn poll_write_vectored(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>, bufs: &[std::io::IoSlice<'_>]) -> std::task::Poll<std::io::Result<usize>> {
-        match self.stream() {
+        let written = match self.stream() {
             Ok(s) => std::pin::Pin::new(s).poll_write_vectored(cx, bufs),
-            Err(e) => std::task::Poll::Ready(Err(e)),
-        }
+            Err(e) => return std::task::Poll::Ready(Err(e)),
+        };
+        self.stalled(cx, written)
     }
 
     fn is_write_vectored(&self) -> bool {

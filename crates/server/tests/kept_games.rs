@@ -441,34 +441,14 @@ async fn a_replay_file_from_disk_opens_in_the_viewer_and_a_bad_one_says_why() {
 /// after file. Another address is served meanwhile.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unread_page_holds_its_address_place_until_it_is_sent() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncReadExt;
     let server = start(duel_config("openunread")).await;
     let addr = server.addr;
     let kept = first_kept(addr, "origin=duel", 60).await;
     let (_, text) = http(addr, "GET", &format!("/api/replays/{}/file", kept["id"]), None, None).await;
     // About 10 MB of stderr over the game's ticks: far more than the
     // socket buffers between the server and a reader that does not read.
-    let ticks = text.lines().count().saturating_sub(1).max(1);
-    let per_tick = (10 << 20) / (ticks * 800) + 1;
-    let line = "e".repeat(800);
-    let log: String = (1..=ticks)
-        .map(|t| serde_json::json!({ "t": t, "seat": 0, "stderr": vec![line.as_str(); per_tick], "dropped": 0 }).to_string() + "\n")
-        .collect();
-    let body = form_body(&[("name", "big.jsonl"), ("replay", &text), ("log", &log)]);
-    let socket = tokio::net::TcpSocket::new_v4().unwrap();
-    socket.bind("127.0.0.7:0".parse().unwrap()).unwrap();
-    socket.set_recv_buffer_size(4096).unwrap();
-    let mut unread = socket.connect(addr).await.unwrap();
-    let head = format!(
-        "POST /replays/open HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    unread.write_all(head.as_bytes()).await.unwrap();
-    unread.write_all(body.as_bytes()).await.unwrap();
-    // The status line: the page is made and being sent.
-    let mut status = [0u8; 12];
-    tokio::time::timeout(Duration::from_secs(60), unread.read_exact(&mut status)).await.expect("the page comes").unwrap();
-    assert_eq!(&status, b"HTTP/1.1 200");
+    let mut unread = open_unread(addr, "127.0.0.7:0", &text).await;
 
     let small = [("name", "small.jsonl"), ("replay", text.as_str()), ("log", "")];
     let (code, why) = post_form_from("127.0.0.7:0", addr, "/replays/open", &small).await;
@@ -489,6 +469,62 @@ async fn an_unread_page_holds_its_address_place_until_it_is_sent() {
         }
         assert!(code == 429 && tokio::time::Instant::now() < end, "{code} {why}");
         tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    server.shutdown().await;
+}
+
+/// Posts `replay` to `/replays/open` from `from` with about 10 MB of
+/// stderr over its ticks (far more than the socket buffers between the
+/// server and a reader that does not read), through a socket with a small
+/// receive buffer, and reads only the status line: the page is made and
+/// being sent.
+async fn open_unread(addr: SocketAddr, from: &str, replay: &str) -> tokio::net::TcpStream {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let ticks = replay.lines().count().saturating_sub(1).max(1);
+    let per_tick = (10 << 20) / (ticks * 800) + 1;
+    let line = "e".repeat(800);
+    let log: String = (1..=ticks)
+        .map(|t| serde_json::json!({ "t": t, "seat": 0, "stderr": vec![line.as_str(); per_tick], "dropped": 0 }).to_string() + "\n")
+        .collect();
+    let body = form_body(&[("name", "big.jsonl"), ("replay", replay), ("log", &log)]);
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(from.parse().unwrap()).unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut s = socket.connect(addr).await.unwrap();
+    let head = format!(
+        "POST /replays/open HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    s.write_all(body.as_bytes()).await.unwrap();
+    let mut status = [0u8; 12];
+    tokio::time::timeout(Duration::from_secs(60), s.read_exact(&mut status)).await.expect("the page comes").unwrap();
+    assert_eq!(&status, b"HTTP/1.1 200");
+    s
+}
+
+/// A page nobody takes is given up after `limits.send_timeout_ms`: its
+/// connection closes, and its address may open a file again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unread_page_is_given_up_after_the_send_timeout() {
+    let mut cfg = duel_config("opengiveup");
+    cfg.limits.send_timeout_ms = 1500;
+    let server = start(cfg).await;
+    let addr = server.addr;
+    let kept = first_kept(addr, "origin=duel", 60).await;
+    let (_, text) = http(addr, "GET", &format!("/api/replays/{}/file", kept["id"]), None, None).await;
+    let _unread = open_unread(addr, "127.0.0.9:0", &text).await;
+    let small = [("name", "small.jsonl"), ("replay", text.as_str()), ("log", "")];
+    let (code, why) = post_form_from("127.0.0.9:0", addr, "/replays/open", &small).await;
+    assert_eq!(code, 429, "held while it is sent: {why}");
+    let end = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let (code, why) = post_form_from("127.0.0.9:0", addr, "/replays/open", &small).await;
+        if code == 200 {
+            break;
+        }
+        assert!(code == 429 && tokio::time::Instant::now() < end, "{code} {why}");
     }
     server.shutdown().await;
 }
