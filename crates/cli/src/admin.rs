@@ -6,6 +6,7 @@
 //! on live rooms and need `--server` (and the admin token).
 
 use anyhow::{Context, bail};
+use snakepit_server::replays::url_part;
 use snakepit_store::Store;
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -215,26 +216,26 @@ fn remote(args: &AdminArgs, url: &str) -> anyhow::Result<()> {
         }
         AdminCommand::Players => ("GET", "/api/admin/players".to_string(), String::new()),
         AdminCommand::Rooms => ("GET", "/api/rooms".to_string(), String::new()),
-        AdminCommand::Pause { room } => ("POST", format!("/api/admin/rooms/{}/pause", part(room)), String::new()),
-        AdminCommand::Resume { room } => ("POST", format!("/api/admin/rooms/{}/resume", part(room)), String::new()),
-        AdminCommand::Kick { player } => ("POST", format!("/api/admin/players/{}/kick", part(player)), String::new()),
+        AdminCommand::Pause { room } => ("POST", format!("/api/admin/rooms/{}/pause", url_part(room)), String::new()),
+        AdminCommand::Resume { room } => ("POST", format!("/api/admin/rooms/{}/resume", url_part(room)), String::new()),
+        AdminCommand::Kick { player } => ("POST", format!("/api/admin/players/{}/kick", url_part(player)), String::new()),
         AdminCommand::CreateRoom { name, game, tick_ms } => (
             "POST",
             "/api/admin/rooms".to_string(),
             serde_json::json!({ "name": name, "game": game, "tick_ms": tick_ms }).to_string(),
         ),
-        AdminCommand::CloseRoom { room } => ("DELETE", format!("/api/admin/rooms/{}", part(room)), String::new()),
+        AdminCommand::CloseRoom { room } => ("DELETE", format!("/api/admin/rooms/{}", url_part(room)), String::new()),
         AdminCommand::Seat { player, room } => {
-            ("POST", format!("/api/admin/players/{}/room", part(player)), serde_json::json!({ "room": room }).to_string())
+            ("POST", format!("/api/admin/players/{}/room", url_part(player)), serde_json::json!({ "room": room }).to_string())
         }
         AdminCommand::Tick { room, ms } => {
-            ("POST", format!("/api/admin/rooms/{}/tick", part(room)), serde_json::json!({ "tick_ms": ms }).to_string())
+            ("POST", format!("/api/admin/rooms/{}/tick", url_part(room)), serde_json::json!({ "tick_ms": ms }).to_string())
         }
-        AdminCommand::Remove { player } => ("DELETE", format!("/api/admin/players/{}", part(player)), String::new()),
+        AdminCommand::Remove { player } => ("DELETE", format!("/api/admin/players/{}", url_part(player)), String::new()),
         AdminCommand::ResetScores { game } => (
             "POST",
             match game {
-                Some(g) => format!("/api/admin/reset-scores?game={}", part(g)),
+                Some(g) => format!("/api/admin/reset-scores?game={}", url_part(g)),
                 None => "/api/admin/reset-scores".to_string(),
             },
             String::new(),
@@ -256,18 +257,6 @@ fn remote(args: &AdminArgs, url: &str) -> anyhow::Result<()> {
     }
     println!("{}", reply.trim());
     Ok(())
-}
-
-/// A path segment or query value as it goes into a request: everything but
-/// unreserved characters percent-encoded, so that a name with a space, `/`
-/// or `?` stays one segment.
-fn part(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => char::from(b).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// The value of a response header, by name (any case).
@@ -320,8 +309,8 @@ mod tests {
 
     #[test]
     fn names_stay_one_path_segment() {
-        assert_eq!(part("final-1_x.y~"), "final-1_x.y~");
-        assert_eq!(part("a b/c?d#é"), "a%20b%2Fc%3Fd%23%C3%A9");
+        assert_eq!(url_part("final-1_x.y~"), "final-1_x.y~");
+        assert_eq!(url_part("a b/c?d#é"), "a%20b%2Fc%3Fd%23%C3%A9");
     }
 
     #[test]

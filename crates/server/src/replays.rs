@@ -95,8 +95,10 @@ impl Owner {
     }
 }
 
-/// Percent-encodes everything but unreserved characters.
-fn url_part(s: &str) -> String {
+/// Percent-encodes everything but unreserved characters, so that a value
+/// stays one path segment or query value (`snakepit admin` builds its
+/// requests with it too).
+pub fn url_part(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => char::from(b).to_string(),
