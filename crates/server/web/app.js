@@ -121,6 +121,8 @@
   SP.poll = function (fn, ms) {
     let timer = null;
     let running = false;
+    // A server that is down fails every run: say so once, not each time.
+    let failing = false;
     async function run() {
       clearTimeout(timer);
       if (running) return;
@@ -128,8 +130,10 @@
         running = true;
         try {
           await fn();
+          failing = false;
         } catch (e) {
-          console.error(e);
+          if (!failing) console.warn((fn.name || 'poll') + ': ' + (e && e.message ? e.message : e));
+          failing = true;
         }
         running = false;
       }
