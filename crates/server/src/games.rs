@@ -156,9 +156,10 @@ pub trait RoomGame: Send + 'static {
     /// The spectators' view.
     fn view(&self) -> GameView;
     /// Whether a player with no connection leaves the field until they come
-    /// back. SnakeBattle keeps the snake going, as Codenjoy does; in Hex an
-    /// unmoved piece is captured at once and its owner's empty hand restarts
-    /// everyone, so absent players step out.
+    /// back (after [`crate::room::ABSENT_STEP_OUT_MS`]). SnakeBattle keeps
+    /// the snake going, as Codenjoy does; in Hex an unmoved piece is
+    /// captured at once and its owner's empty hand restarts everyone, so
+    /// absent players step out.
     fn absent_players_leave(&self) -> bool {
         false
     }

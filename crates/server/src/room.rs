@@ -256,6 +256,12 @@ pub struct SeatSummary {
 /// comes back well within it).
 pub const ABSENT_BETWEEN_GAMES_RELEASE_MS: u64 = 5_000;
 
+/// In a game whose absent players leave the field (Hex), a player with no
+/// connection for this long steps out. A bot that reconnects or a page
+/// that is reloaded within it keeps its pieces, as on Codenjoy, where a
+/// player's pieces stay while its client restarts.
+pub const ABSENT_STEP_OUT_MS: u64 = 5_000;
+
 /// How a room is set up.
 #[derive(Clone, Debug)]
 pub struct RoomConfig {
@@ -648,10 +654,9 @@ impl<G: RoomGame> Room<G> {
                         s.note(tick, "", "bot disconnected".to_string());
                     }
                     s.pages.retain(|(id, _)| *id != conn_id);
+                    // A game whose absent players leave lets them go only
+                    // after `ABSENT_STEP_OUT_MS` (see the tick).
                     s.last_connected = Instant::now();
-                    if s.bot.is_none() && s.pages.is_empty() && self.game.absent_players_leave() {
-                        self.game.set_present(seat, false);
-                    }
                     self.publish(false);
                 }
             }
@@ -822,6 +827,7 @@ impl<G: RoomGame> Room<G> {
         } else {
             Duration::from_millis(self.cfg.release_after_ms)
         };
+        let step_out_after = Duration::from_millis(ABSENT_STEP_OUT_MS);
         let mut released = Vec::new();
         for (i, s) in self.seats.iter_mut().enumerate() {
             if let Some(b) = &mut s.bot
@@ -849,7 +855,11 @@ impl<G: RoomGame> Room<G> {
                 }
             }
             send_view(s, i, &self.cfg.name, &self.boards[i]);
-            if matches!(s.holder, Holder::Player(_)) && s.bot.is_none() && s.pages.is_empty() && s.last_connected.elapsed() > release_after {
+            let absent_for = (matches!(s.holder, Holder::Player(_)) && s.bot.is_none() && s.pages.is_empty()).then(|| s.last_connected.elapsed());
+            if absent_for.is_some_and(|t| t > step_out_after) && self.game.absent_players_leave() {
+                self.game.set_present(i, false);
+            }
+            if absent_for.is_some_and(|t| t > release_after) {
                 released.push(i);
             }
         }

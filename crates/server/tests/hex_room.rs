@@ -6,7 +6,8 @@ mod common;
 
 use common::*;
 use std::process::Command;
-use std::time::Duration;
+use snakepit_server::room::ABSENT_STEP_OUT_MS;
+use std::time::{Duration, Instant};
 
 async fn register_for(addr: std::net::SocketAddr, name: &str, game: &str) -> (String, String, String) {
     let body = serde_json::json!({ "name": name, "game": game }).to_string();
@@ -66,8 +67,13 @@ async fn hex_boards_and_bad_commands() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_absent_player_leaves_the_hex_field() {
-    let server = start(config(temp_db("hexaway"), 30)).await;
+async fn an_absent_player_leaves_the_hex_field_after_a_grace() {
+    // Alone on a field that never restarts for standing still, so that
+    // only the player's own presence decides whether their pieces show.
+    let mut cfg = config(temp_db("hexaway"), 30);
+    cfg.hex.fill_bots = Vec::new();
+    cfg.hex.settings.insert("still_restart_ticks".into(), "0".into());
+    let server = start(cfg).await;
     let addr = server.addr;
     let (id, code, _) = register_for(addr, "fleeting", "hex").await;
     let spectate = format!("ws://{addr}/ws/room/hex");
@@ -91,25 +97,34 @@ async fn an_absent_player_leaves_the_hex_field() {
         }
     }
     assert!(present, "a connected player gets a piece");
+
+    // A bot that reconnects at once (a restarted client) keeps its pieces:
+    // every frame for the next second and a half still shows them.
     drop(ws);
-    let tick_of = |frame: &str| -> u64 {
-        serde_json::from_str::<serde_json::Value>(frame).ok().and_then(|v| v["data"]["tick"].as_u64()).unwrap_or(0)
-    };
-    // Frames already on their way still show the piece; from two ticks after
-    // the socket closed on, the player's pieces are gone and stay gone, so
-    // the field does not restart on their account.
-    let mut left_at = None;
-    let mut checked = 0;
-    while checked < 30 {
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let ws = connect_bot(addr, &id, &code).await;
+    let until = Instant::now() + Duration::from_millis(1500);
+    while Instant::now() < until {
         let f = next_text(&mut spectator, Duration::from_secs(2)).await.unwrap();
-        let tick = tick_of(&f);
-        let since = *left_at.get_or_insert(tick + 2);
-        if tick <= since {
-            continue;
+        assert!(pieces_of(&f).unwrap_or(0) > 0, "a player who came back at once lost their pieces: {f}");
+    }
+
+    // Gone for good: the pieces stay through the grace, then go and stay
+    // gone, so the field does not restart on the player's account.
+    drop(ws);
+    let left = Instant::now();
+    let gone_after = loop {
+        let f = next_text(&mut spectator, Duration::from_secs(2)).await.unwrap();
+        if pieces_of(&f).unwrap_or(0) == 0 {
+            break left.elapsed();
         }
+        assert!(left.elapsed() < Duration::from_millis(ABSENT_STEP_OUT_MS + 3000), "still on the field: {f}");
+    };
+    assert!(gone_after >= Duration::from_millis(ABSENT_STEP_OUT_MS - 500), "left after {gone_after:?}, before the grace");
+    for _ in 0..30 {
+        let f = next_text(&mut spectator, Duration::from_secs(2)).await.unwrap();
         assert_eq!(pieces_of(&f).unwrap_or(0), 0, "pieces of an absent player: {f}");
         assert!(!f.contains("fleeting has no pieces left"), "{f}");
-        checked += 1;
     }
     server.shutdown().await;
 }
