@@ -113,7 +113,7 @@ mod tests {
         let Command::Play(args) = cli.command else { panic!("not play: {cli:?}") };
         assert_eq!(args.bots, vec![BotSpec::Builtin("greedy".into()), BotSpec::Builtin("random".into())]);
         assert_eq!(args.seed, Some(7));
-        assert_eq!(args.game.ticks, 20);
+        assert_eq!(args.game.ticks, Some(20));
         assert_eq!(args.game.set, vec![("fury_ticks".to_string(), "3".to_string()), ("rounds".into(), "false".into())]);
         assert_eq!(args.game.profile.as_deref(), Some("codenjoy"));
         assert!(args.watch);

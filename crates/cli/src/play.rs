@@ -52,10 +52,11 @@ pub struct GameFlags {
     /// The game to play
     #[arg(long, value_enum, default_value_t = GameKind::Snakebattle)]
     pub game: GameKind,
-    /// Ticks to play at most, countdowns included; a battlesnake game stops
-    /// earlier when it is over
-    #[arg(long, default_value_t = 1000)]
-    pub ticks: u64,
+    /// Ticks to play at most, countdowns included; a game stops earlier
+    /// when it is over [default: 1000; duel and multisnake: none, they end
+    /// by their own rules (rounds_max, turns_max)]
+    #[arg(long)]
+    pub ticks: Option<u64>,
     /// The map, drawn in the game's glyphs [default: the built-in map]
     /// (snakebattle, hex, duel, multisnake)
     #[arg(long, value_name = "FILE")]
@@ -75,11 +76,12 @@ pub struct GameFlags {
     /// Board height [default: 11] (battlesnake; carrots: 80)
     #[arg(long)]
     pub height: Option<u32>,
-    /// Time a Battlesnake snake has for each answer, in milliseconds
-    /// (game.timeout): an HTTP snake's round trip included; a process bot
-    /// is held to it too, its first move getting 10 s more to start
-    #[arg(long, value_name = "MS", default_value_t = snakepit_bots::http::MOVE_TIMEOUT_MS_DEFAULT)]
-    pub timeout_ms: u64,
+    /// Time a bot has for each answer, in milliseconds; a program's first
+    /// move gets 10 s more to start [default: battlesnake 500 (game.timeout,
+    /// an HTTP snake's round trip included), carrots 5000, the other games
+    /// 1000]
+    #[arg(long, value_name = "MS")]
+    pub timeout_ms: Option<u64>,
     /// Override one setting (repeatable), e.g. --set fury_ticks=10 or
     /// --set minimumFood=3
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_key_value)]
@@ -87,17 +89,31 @@ pub struct GameFlags {
 }
 
 impl GameFlags {
+    /// The tick at which a game still running stops: `--ticks`, or the
+    /// game's own default.
+    pub fn ticks_max(&self) -> u64 {
+        self.ticks.unwrap_or(self.game.ticks_default())
+    }
+
+    /// The time per move `--timeout-ms` sets, if given; 0 is refused.
+    pub fn move_deadline(&self) -> Result<Option<Duration>, BadInput> {
+        match self.timeout_ms {
+            Some(0) => Err(BadInput("--timeout-ms must be at least 1".to_string())),
+            ms => Ok(ms.map(Duration::from_millis)),
+        }
+    }
+
     /// The defaults of every flag, for `game`.
     pub fn of(game: GameKind) -> GameFlags {
         GameFlags {
             game,
-            ticks: 1000,
+            ticks: None,
             map: None,
             profile: None,
             ruleset: None,
             width: None,
             height: None,
-            timeout_ms: snakepit_bots::http::MOVE_TIMEOUT_MS_DEFAULT,
+            timeout_ms: None,
             set: Vec::new(),
         }
     }
@@ -160,6 +176,18 @@ pub enum GameKind {
 }
 
 impl GameKind {
+    /// Ticks a game plays at most when `--ticks` is not given. The duel
+    /// and Multisnake end by their own caps (`rounds_max`, `turns_max`),
+    /// whose result (the longest snakes share the win) a shorter cut would
+    /// replace with a tie of every survivor; the other games go on for
+    /// ever, or may.
+    pub fn ticks_default(self) -> u64 {
+        match self {
+            GameKind::Duel | GameKind::Multisnake => u64::MAX,
+            _ => 1000,
+        }
+    }
+
     /// The name in replays and on the command line.
     pub fn name(self) -> &'static str {
         match self {
@@ -403,27 +431,27 @@ pub async fn play_game(flags: &GameFlags, bots: &[BotSpec], seed: u64, options: 
     match flags.game {
         GameKind::Snakebattle => {
             let (game, table) = snakebattle::setup(flags, bots, seed)?;
-            drive(flags.game, game, table, start!(), flags.ticks, options).await
+            drive(flags.game, game, table, start!(), flags.ticks_max(), options).await
         }
         GameKind::Battlesnake => {
             let (game, table) = battlesnake::setup(flags, bots, seed)?;
-            drive(flags.game, game, table, start!(), flags.ticks, options).await
+            drive(flags.game, game, table, start!(), flags.ticks_max(), options).await
         }
         GameKind::Hex => {
             let (game, table) = hex::setup(flags, bots, seed)?;
-            drive(flags.game, game, table, start!(), flags.ticks, options).await
+            drive(flags.game, game, table, start!(), flags.ticks_max(), options).await
         }
         GameKind::Carrots => {
             let (game, table) = stdio::setup_carrots(flags, bots, seed)?;
-            drive(flags.game, game, table, start!(), flags.ticks, options).await
+            drive(flags.game, game, table, start!(), flags.ticks_max(), options).await
         }
         GameKind::Duel => {
             let (game, table) = stdio::setup_duel(flags, bots, seed)?;
-            drive(flags.game, game, table, start!(), flags.ticks, options).await
+            drive(flags.game, game, table, start!(), flags.ticks_max(), options).await
         }
         GameKind::Multisnake => {
             let (game, table) = stdio::setup_multisnake(flags, bots, seed)?;
-            drive(flags.game, game, table, start!(), flags.ticks, options).await
+            drive(flags.game, game, table, start!(), flags.ticks_max(), options).await
         }
     }
 }
@@ -465,7 +493,7 @@ pub async fn fork_game(kind: GameKind, fork: &Fork<'_>, options: &RunOptions) ->
     match kind {
         GameKind::Snakebattle => {
             let (replay, start, ticks) = fork_start::<SnakeBattle>(fork)?;
-            let table = snakebattle::table(fork.bots, start.seed)?;
+            let table = snakebattle::table(fork.flags, fork.bots, start.seed)?;
             drive(kind, replay.start.clone(), table, start, ticks, options).await
         }
         GameKind::Battlesnake => {
@@ -475,22 +503,22 @@ pub async fn fork_game(kind: GameKind, fork: &Fork<'_>, options: &RunOptions) ->
         }
         GameKind::Hex => {
             let (replay, start, ticks) = fork_start::<Hex>(fork)?;
-            let table = hex::table(fork.bots, start.seed)?;
+            let table = hex::table(fork.flags, fork.bots, start.seed)?;
             drive(kind, replay.start.clone(), table, start, ticks, options).await
         }
         GameKind::Carrots => {
             let (replay, start, ticks) = fork_start::<Carrots>(fork)?;
-            let table = stdio::StdioTable::new(kind, fork.bots, start.seed)?;
+            let table = stdio::StdioTable::new(fork.flags, fork.bots, start.seed)?;
             drive(kind, replay.start.clone(), table, start, ticks, options).await
         }
         GameKind::Duel => {
             let (replay, start, ticks) = fork_start::<Duel>(fork)?;
-            let table = stdio::StdioTable::new(kind, fork.bots, start.seed)?;
+            let table = stdio::StdioTable::new(fork.flags, fork.bots, start.seed)?;
             drive(kind, replay.start.clone(), table, start, ticks, options).await
         }
         GameKind::Multisnake => {
             let (replay, start, ticks) = fork_start::<Multisnake>(fork)?;
-            let table = stdio::StdioTable::new(kind, fork.bots, start.seed)?;
+            let table = stdio::StdioTable::new(fork.flags, fork.bots, start.seed)?;
             drive(kind, replay.start.clone(), table, start, ticks, options).await
         }
     }
@@ -512,7 +540,7 @@ fn fork_start<G: Playable>(fork: &Fork<'_>) -> anyhow::Result<(Replay<G>, Start<
         // give the same file. Otherwise it plays until the end.
         let end = replay.resimulate(|_, _, _| {}).ok();
         let cut = end.is_some_and(|g| !g.is_over());
-        if cut { recorded } else { 1000.max(recorded) }
+        if cut { recorded } else { fork.flags.ticks_max().max(recorded) }
     });
     if ticks < fork.from_tick - 1 {
         return Err(BadInput(format!("--ticks {ticks} ends before --from-tick {}", fork.from_tick)).into());

@@ -533,9 +533,7 @@ fn play_blocking(
         .collect::<anyhow::Result<Vec<_>>>()?;
     let mut flags = GameFlags::of(kind);
     flags.set = spec.set.clone();
-    if let Some(t) = spec.ticks {
-        flags.ticks = t;
-    }
+    flags.ticks = spec.ticks;
     // Seats that play a saved program are named after its player (the
     // command line is a temporary path nobody needs to see).
     // As in a tournament, an HTTP snake that cannot join sits the game out

@@ -61,6 +61,43 @@ fn duel_and_carrots_play_and_replay() {
     );
     assert!(out.starts_with("carrots: 30 ticks"), "{out}");
     assert!(!err.contains("forfeits"), "{err}");
+    assert!(err.contains("note: this board is 20x10; CodeCarrots sends no size"), "{err}");
+}
+
+/// Without `--ticks`, a Multisnake game runs to its own end: this one
+/// (two greedy snakes, seed 4) is decided in turn 1083, past the 1000
+/// ticks other games stop at, and not cut into a tie of both survivors.
+#[test]
+fn multisnake_plays_to_its_own_end_without_ticks() {
+    let dir = TempDir::new("multisnake_own_end");
+    let (out, _, _) = play_and_verify(&dir, &["--game", "multisnake", "--seed", "4", "--bot", "builtin:greedy", "--bot", "builtin:greedy"]);
+    let turn: u64 = out
+        .split("the last snake alive in turn ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no last snake alive: {out}"));
+    assert!(turn > 1000, "{out}");
+    // `--ticks` still cuts it.
+    let (out, _, _) = play_and_verify(&dir, &["--game", "multisnake", "--seed", "4", "--ticks", "900", "--bot", "builtin:greedy", "--bot", "builtin:greedy"]);
+    assert!(out.contains("900 ticks") || out.contains("900 turns"), "{out}");
+}
+
+/// `--timeout-ms` sets the time per move in every game: a bot that takes
+/// 1.2 s a move forfeits at the default 1 s of a duel, and plays at 3 s.
+#[test]
+fn timeout_ms_sets_the_time_per_move_of_stdio_games() {
+    let dir = TempDir::new("stdio_timeout_ms");
+    let slow = "sh -c 'while read line; do sleep 1.2; echo 1; done'";
+    let args = ["--game", "duel", "--seed", "3", "--ticks", "2", "--bot", slow, "--bot", "builtin:random"];
+    let (_, err, _) = play_and_verify(&dir, &args);
+    assert!(err.contains("seat 0") && err.contains("forfeits"), "{err}");
+    let mut patient = args.to_vec();
+    patient.extend(["--timeout-ms", "3000"]);
+    let (_, err, _) = play_and_verify(&dir, &patient);
+    assert!(!err.contains("forfeits"), "{err}");
+    let out = snakepit(["play", "--game", "duel", "--timeout-ms", "0", "--bot", "builtin:random", "--bot", "builtin:random"]);
+    assert!(!out.status.success() && stderr(&out).contains("--timeout-ms must be at least 1"), "{}", stderr(&out));
 }
 
 

@@ -64,9 +64,7 @@ pub(super) fn setup(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
 
 /// The snakes of a game with this seed.
 pub(super) fn table(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::Result<BattlesnakeTable> {
-    if flags.timeout_ms == 0 {
-        return Err(BadInput("--timeout-ms must be at least 1".to_string()).into());
-    }
+    let timeout_ms = flags.move_deadline()?.map_or(snakepit_bots::http::MOVE_TIMEOUT_MS_DEFAULT, |d| d.as_millis() as u64);
     let seats = bots
         .iter()
         .enumerate()
@@ -79,7 +77,7 @@ pub(super) fn table(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
         })
         .collect::<Result<Vec<_>, _>>()?;
     let names: Vec<String> = bots.iter().map(ToString::to_string).collect();
-    let mut meta = GameMeta::new(&format!("snakepit-{seed:016x}"), flags.timeout_ms, &names);
+    let mut meta = GameMeta::new(&format!("snakepit-{seed:016x}"), timeout_ms, &names);
     for (seat, s) in seats.iter().enumerate() {
         if let Seat::Builtin(bot) = s {
             meta.snakes[seat].customizations = bot.info().customizations();
@@ -89,10 +87,10 @@ pub(super) fn table(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
         no_move: vec![0; seats.len()],
         forfeit_unjoined: false,
         unjoined: vec![false; seats.len()],
-        process: ProcessSeats::with_move_deadline(GameKind::Battlesnake, bots, Duration::from_millis(flags.timeout_ms))?,
+        process: ProcessSeats::with_move_deadline(GameKind::Battlesnake, bots, Duration::from_millis(timeout_ms))?,
         seats,
         meta,
-        timeout: Duration::from_millis(flags.timeout_ms),
+        timeout: Duration::from_millis(timeout_ms),
     })
 }
 

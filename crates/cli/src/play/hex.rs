@@ -31,11 +31,11 @@ pub(super) fn setup(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
         None => Map::default_map(),
     };
     let game = Hex::new(settings, map, bots.len(), seed).map_err(|e| BadInput(format!("cannot start the game: {e}")))?;
-    Ok((game, table(bots, seed)?))
+    Ok((game, table(flags, bots, seed)?))
 }
 
 /// The players of a game with this seed.
-pub(super) fn table(specs: &[BotSpec], seed: u64) -> anyhow::Result<HexTable> {
+pub(super) fn table(flags: &GameFlags, specs: &[BotSpec], seed: u64) -> anyhow::Result<HexTable> {
     let bots = specs
         .iter()
         .enumerate()
@@ -47,7 +47,7 @@ pub(super) fn table(specs: &[BotSpec], seed: u64) -> anyhow::Result<HexTable> {
             BotSpec::Process { .. } => Ok(None),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(HexTable { process: ProcessSeats::new(GameKind::Hex, specs)?, bots })
+    Ok(HexTable { process: ProcessSeats::for_flags(flags, specs)?, bots })
 }
 
 /// The players of a Hex game.

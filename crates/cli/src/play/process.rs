@@ -36,7 +36,7 @@
 //! [`decide`](ProcessSeats::decide) in `actions`, [`observe`](ProcessSeats::observe)
 //! after the step, [`stop`](ProcessSeats::stop) at the end.
 
-use super::{GameKind, RunOptions};
+use super::{GameFlags, GameKind, RunOptions};
 use crate::bot_spec::BotSpec;
 use crate::exit::BadInput;
 use snakepit_bots::process::BotCommand;
@@ -221,6 +221,15 @@ impl ProcessSeats {
     /// arena's settings for `kind`; the other seats are the caller's.
     pub(super) fn new(kind: GameKind, bots: &[BotSpec]) -> anyhow::Result<ProcessSeats> {
         ProcessSeats::with_settings(kind, bots, MatchSettings::for_game(kind.name()))
+    }
+
+    /// [`new`](Self::new), or [`with_move_deadline`](Self::with_move_deadline)
+    /// when `--timeout-ms` was given.
+    pub(super) fn for_flags(flags: &GameFlags, bots: &[BotSpec]) -> anyhow::Result<ProcessSeats> {
+        match flags.move_deadline()? {
+            Some(deadline) => ProcessSeats::with_move_deadline(flags.game, bots, deadline),
+            None => ProcessSeats::new(flags.game, bots),
+        }
     }
 
     /// [`new`](Self::new), with the time per move a game sets itself

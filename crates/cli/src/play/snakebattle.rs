@@ -39,11 +39,11 @@ pub(super) fn setup(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
         .into());
     }
     let game = SnakeBattle::new(settings, map, bots.len(), seed).context("cannot start the game")?;
-    Ok((game, table(bots, seed)?))
+    Ok((game, table(flags, bots, seed)?))
 }
 
 /// The players of a game with this seed.
-pub(super) fn table(specs: &[BotSpec], seed: u64) -> anyhow::Result<SnakebattleTable> {
+pub(super) fn table(flags: &GameFlags, specs: &[BotSpec], seed: u64) -> anyhow::Result<SnakebattleTable> {
     let bots = specs
         .iter()
         .enumerate()
@@ -57,7 +57,7 @@ pub(super) fn table(specs: &[BotSpec], seed: u64) -> anyhow::Result<SnakebattleT
         .collect::<Result<Vec<_>, _>>()?;
     Ok(SnakebattleTable {
         tally: vec![SeatTally::default(); bots.len()],
-        process: ProcessSeats::new(GameKind::Snakebattle, specs)?,
+        process: ProcessSeats::for_flags(flags, specs)?,
         bots,
     })
 }

@@ -40,9 +40,24 @@ pub(super) fn setup_carrots(args: &GameFlags, bots: &[BotSpec], seed: u64) -> an
     let (w, h) = (args.width.map(|w| w.to_string()), args.height.map(|h| h.to_string()));
     let size = w.iter().map(|w| ("width", w.as_str())).chain(h.iter().map(|h| ("height", h.as_str())));
     let settings = carrots::Settings::from_pairs(size.chain(pairs(args))).map_err(|e| invalid_settings(e, &carrots::Settings::default().to_pairs()))?;
+    let (width, height) = (settings.width, settings.height);
     let game = Carrots::new(settings, bots.len(), seed).map_err(|e| BadInput(format!("cannot start the game: {e}")))?;
-    let table = StdioTable::new(kind, bots, seed)?;
+    let defaults = carrots::Settings::default();
+    if (width, height) != (defaults.width, defaults.height) && text_bots(bots) {
+        // The board comes with no size: a bot written for CodeCarrots
+        // waits for rows that never come, and times out.
+        eprintln!(
+            "note: this board is {width}x{height}; CodeCarrots sends no size, so bots written for it read              {} rows of {} (the starters take the size as arguments: `bot.py {width} {height}`; JSON bots,              `json:...`, get the size)",
+            defaults.height, defaults.width
+        );
+    }
+    let table = StdioTable::new(args, bots, seed)?;
     Ok((game, table))
+}
+
+/// Whether a seat is a program that reads the arena's own text format.
+fn text_bots(bots: &[BotSpec]) -> bool {
+    bots.iter().any(|b| matches!(b, BotSpec::Process { json: false, .. }))
 }
 
 /// A duel from the command line: a drawn `--map` or one generated from
@@ -64,8 +79,7 @@ pub(super) fn setup_duel(args: &GameFlags, bots: &[BotSpec], seed: u64) -> anyho
         None => Duel::new(settings, seed),
     };
     let (rows, cols) = (game.map().rows(), game.map().cols());
-    let text_bots = bots.iter().any(|b| matches!(b, BotSpec::Process { json: false, .. }));
-    if (rows, cols) != (13, 14) && text_bots {
+    if (rows, cols) != (13, 14) && text_bots(bots) {
         // The token gives no size: a bot written for KingOfBots would cut
         // the map into rows of 14 and play a board that is not there.
         eprintln!(
@@ -73,7 +87,7 @@ pub(super) fn setup_duel(args: &GameFlags, bots: &[BotSpec], seed: u64) -> anyho
              so bots written for KingOfBots read it as 13x14 (JSON bots, `json:...`, get the size)"
         );
     }
-    Ok((game, StdioTable::new(kind, bots, seed)?))
+    Ok((game, StdioTable::new(args, bots, seed)?))
 }
 
 /// Multisnake from the command line: `--map FILE`, or the tournament map
@@ -100,7 +114,7 @@ pub(super) fn setup_multisnake(args: &GameFlags, bots: &[BotSpec], seed: u64) ->
     if map.players() != seats {
         return Err(BadInput(format!("cannot start the game: {seats} players, but the map has {} snakes", map.players())).into());
     }
-    Ok((Multisnake::new(settings, map, seed), StdioTable::new(kind, bots, seed)?))
+    Ok((Multisnake::new(settings, map, seed), StdioTable::new(args, bots, seed)?))
 }
 
 /// A built-in player of a stdio game, with its own random stream.
@@ -169,7 +183,8 @@ pub(super) struct StdioTable {
 
 impl StdioTable {
     /// The players of a game of `kind` with this seed.
-    pub(super) fn new(kind: GameKind, bots: &[BotSpec], seed: u64) -> anyhow::Result<StdioTable> {
+    pub(super) fn new(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::Result<StdioTable> {
+        let kind = flags.game;
         let names = builtin_names().join(", ");
         let mut builtins = Vec::new();
         for (seat, spec) in bots.iter().enumerate() {
@@ -187,7 +202,7 @@ impl StdioTable {
                 BotSpec::Process { .. } => None,
             });
         }
-        Ok(StdioTable { process: ProcessSeats::new(kind, bots)?, builtins })
+        Ok(StdioTable { process: ProcessSeats::for_flags(flags, bots)?, builtins })
     }
 }
 
