@@ -115,6 +115,13 @@ impl MatchSettings {
             limits: SandboxLimits { stop_between_moves: carrots, ..SandboxLimits::default() },
         }
     }
+
+    /// The same settings with another time per move; the first move keeps
+    /// its start-up allowance on top.
+    pub fn with_move_deadline(self, move_deadline: Duration) -> MatchSettings {
+        let startup = self.first_move_deadline.saturating_sub(self.move_deadline);
+        MatchSettings { move_deadline, first_move_deadline: move_deadline + startup, ..self }
+    }
 }
 
 /// Why a seat forfeited a tick.

@@ -255,7 +255,7 @@ async fn run_program(
         player_id: player.id,
         conn_id,
         cmd,
-        settings: MatchSettings::for_game(&player.game),
+        settings: st.cfg.program_settings(&player.game),
         parser,
         label,
         kept_build: program.built.map(|name| source.folder.join(name)),

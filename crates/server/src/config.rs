@@ -9,6 +9,8 @@
 use anyhow::Context;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use snakepit_bots::stdio_match::MatchSettings;
+use std::time::Duration;
 
 /// The whole configuration.
 #[derive(Clone, Debug, Deserialize)]
@@ -139,7 +141,15 @@ pub struct ArenaConfig {
     pub pause_ticks: Option<u32>,
     /// Built-in bots (`greedy`, `safe`) that hold the seats players do not.
     pub fill_bots: Option<Vec<String>>,
+    /// Time an uploaded program has for each move, 1 to 60000 ms (5000 in
+    /// CodeCarrots, 1000 in the others); its first move gets 10 s more to
+    /// start.
+    pub move_timeout_ms: Option<u64>,
 }
+
+/// The longest time per move an organiser may give uploaded programs: a
+/// room waits that long for a slow program before its tick.
+pub const MOVE_TIMEOUT_MS_MAX: u64 = 60_000;
 
 /// An arena's room settings with the game's defaults filled in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,6 +168,8 @@ pub struct Arena {
     pub pause_ticks: u32,
     /// See [`ArenaConfig::fill_bots`].
     pub fill_bots: Vec<String>,
+    /// See [`ArenaConfig::move_timeout_ms`].
+    pub move_timeout_ms: u64,
 }
 
 impl Arena {
@@ -181,6 +193,7 @@ impl Arena {
             map_spec: spec.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
             pause_ticks: 10,
             fill_bots: strings(bots),
+            move_timeout_ms: MatchSettings::for_game(game).move_deadline.as_millis() as u64,
         }
     }
 }
@@ -431,6 +444,18 @@ impl Config {
             map_spec: file.map_spec.clone().unwrap_or(d.map_spec),
             pause_ticks: file.pause_ticks.unwrap_or(d.pause_ticks),
             fill_bots: file.fill_bots.clone().unwrap_or(d.fill_bots),
+            move_timeout_ms: file.move_timeout_ms.unwrap_or(d.move_timeout_ms),
+        }
+    }
+
+    /// Deadlines and sandbox of the programs players upload for `game`:
+    /// the arena's own, with its `move_timeout_ms` in the three
+    /// stdin/stdout arenas.
+    pub fn program_settings(&self, game: &str) -> MatchSettings {
+        let own = MatchSettings::for_game(game);
+        match game {
+            "carrots" | "duel" | "multisnake" => own.with_move_deadline(Duration::from_millis(self.arena(game).move_timeout_ms)),
+            _ => own,
         }
     }
 
@@ -450,6 +475,14 @@ impl Config {
         }
         for (key, ms) in ticks {
             check_tick_ms(ms).with_context(|| key)?;
+        }
+        for (game, a) in [("carrots", &self.carrots), ("duel", &self.duel), ("multisnake", &self.multisnake)] {
+            if let Some(ms) = a.move_timeout_ms {
+                anyhow::ensure!(
+                    (1..=MOVE_TIMEOUT_MS_MAX).contains(&ms),
+                    "[{game}] move_timeout_ms = {ms}: a program's time per move is 1 to {MOVE_TIMEOUT_MS_MAX} ms"
+                );
+            }
         }
         let mut names = std::collections::BTreeSet::new();
         for r in &self.rooms {
@@ -591,6 +624,8 @@ mod tests {
             ("[limits]\nregistrations_per_ip_per_hour = 0\n", "[limits] registrations_per_ip_per_hour = 0: it must be at least 1 (0 would refuse or cut off every client; registration = \"closed\""),
             ("[duel]\nfill_bots = [\"greedy\", \"smart\"]\n", "[duel] fill_bots: no built-in bot \"smart\" (the duel bots are greedy, safe)"),
             ("[hex]\nfill_bots = [\"safe\"]\n", "[hex] fill_bots: no built-in bot \"safe\""),
+            ("[duel]\nmove_timeout_ms = 0\n", "[duel] move_timeout_ms = 0: a program's time per move is 1 to 60000 ms"),
+            ("[carrots]\nmove_timeout_ms = 60001\n", "[carrots] move_timeout_ms = 60001"),
         ] {
             let got = check(text).unwrap_err();
             assert!(got.starts_with(words), "{text}: {got}");

@@ -289,7 +289,14 @@ pub struct RoomConfig {
     /// Write score deltas after every tick rather than once a second (in a
     /// cluster, so that a killed node loses at most the tick in flight).
     pub flush_every_tick: bool,
+    /// The longest a due tick waits for uploaded programs: their first
+    /// move deadline (the runner answers by then, with a fault if need be)
+    /// and [`PROGRAM_ANSWER_SLACK`] for the answer to arrive.
+    pub program_wait_max: Duration,
 }
+
+/// See [`RoomConfig::program_wait_max`].
+pub const PROGRAM_ANSWER_SLACK: Duration = Duration::from_secs(1);
 
 /// The cheap, cloneable face of a running room.
 #[derive(Clone)]
@@ -472,7 +479,7 @@ impl<G: RoomGame> Room<G> {
         // `programs_thinking`); the tick comes with the last answer, or
         // once the wait reaches `program_wait_max`.
         let mut due_since: Option<Instant> = None;
-        let program_wait_max = program_wait_max(self.game.name());
+        let program_wait_max = self.cfg.program_wait_max;
         loop {
             // Inputs come first so that an answer that arrived in time is
             // applied this tick; but once a tick's share is used up the
@@ -1090,12 +1097,6 @@ fn send_view(s: &mut Seat, seat: usize, room: &str, board: &str) {
     s.pages.retain(|(_, tx)| !matches!(tx.try_send(Outgoing::Text(msg.clone())), Err(mpsc::error::TrySendError::Closed(_))));
 }
 
-/// The longest a due tick waits for uploaded programs: the arena's first
-/// move deadline (its runner answers by then, with a fault if need be) and
-/// a second for the answer to arrive.
-fn program_wait_max(game: &str) -> Duration {
-    snakepit_bots::stdio_match::MatchSettings::for_game(game).first_move_deadline + Duration::from_secs(1)
-}
 
 fn new_interval(ms: u64) -> tokio::time::Interval {
     let period = Duration::from_millis(ms.clamp(MIN_TICK_MS, MAX_TICK_MS));

@@ -13,7 +13,8 @@
 
 use crate::config::Config;
 use crate::metrics::Histogram;
-use crate::room::{self, AttachError, ConnKind, MOVED_CLOSE_CODE, Outgoing, PlayerRef, RoomConfig, RoomHandle, RoomInput};
+use crate::room::{self, AttachError, ConnKind, MOVED_CLOSE_CODE, Outgoing, PROGRAM_ANSWER_SLACK, PlayerRef, RoomConfig, RoomHandle, RoomInput};
+use snakepit_bots::stdio_match::MatchSettings;
 use anyhow::Context;
 use snakepit_store::cluster::{Cluster, RoomHost};
 use snakepit_store::{RoomRow, Store, StoreError};
@@ -46,6 +47,8 @@ struct GameSetup {
     setup: Setup,
     fill_bots: Vec<String>,
     tick_ms: u64,
+    /// Deadlines of the game's uploaded programs.
+    programs: MatchSettings,
 }
 
 /// All rooms.
@@ -124,7 +127,12 @@ impl Rooms {
         let mut games = BTreeMap::new();
         games.insert(
             "snakebattle",
-            GameSetup { setup: Setup::SnakeBattle { settings, map }, fill_bots: sb.fill_bots.clone(), tick_ms: sb.tick_ms },
+            GameSetup {
+                setup: Setup::SnakeBattle { settings, map },
+                fill_bots: sb.fill_bots.clone(),
+                tick_ms: sb.tick_ms,
+                programs: cfg.program_settings("snakebattle"),
+            },
         );
         let hx = &cfg.hex;
         let mut pairs: Vec<(&str, &str)> = vec![("profile", hx.profile.as_str())];
@@ -136,7 +144,12 @@ impl Rooms {
         }
         games.insert(
             "hex",
-            GameSetup { setup: Setup::Hex { settings: hex_settings, map: hex_map }, fill_bots: hx.fill_bots.clone(), tick_ms: hx.tick_ms },
+            GameSetup {
+                setup: Setup::Hex { settings: hex_settings, map: hex_map },
+                fill_bots: hx.fill_bots.clone(),
+                tick_ms: hx.tick_ms,
+                programs: cfg.program_settings("hex"),
+            },
         );
         for game in ["carrots", "duel", "multisnake"] {
             let a = cfg.arena(game);
@@ -176,7 +189,7 @@ impl Rooms {
                     Setup::Multisnake { settings, maps, pause_ticks: a.pause_ticks }
                 }
             };
-            games.insert(game, GameSetup { setup, fill_bots: a.fill_bots.clone(), tick_ms: a.tick_ms });
+            games.insert(game, GameSetup { setup, fill_bots: a.fill_bots.clone(), tick_ms: a.tick_ms, programs: cfg.program_settings(game) });
         }
         let rooms = Rooms {
             inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new(), for_arrivals: BTreeMap::new(), opened_by: BTreeMap::new(), moves: BTreeMap::new(), removed: BTreeSet::new() }),
@@ -252,6 +265,7 @@ impl Rooms {
             latency: self.latency.clone(),
             pages_per_player: self.pages_per_player,
             flush_every_tick: self.cluster.is_some(),
+            program_wait_max: g.programs.first_move_deadline + PROGRAM_ANSWER_SLACK,
         };
         let handle = match &g.setup {
             Setup::SnakeBattle { settings, map } => {

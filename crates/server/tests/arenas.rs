@@ -619,6 +619,28 @@ async fn a_program_that_hangs_holds_the_tick_only_until_its_deadline() {
     server.shutdown().await;
 }
 
+/// `[duel] move_timeout_ms` gives uploaded programs more time per move
+/// (KingOfBots waits seconds for a move): a program that takes 1.5 s a
+/// move, a fault at the default 1 s, plays on at 2.5 s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_organiser_gives_programs_more_time_per_move() {
+    let mut cfg = arena_config("slowmoves", 50);
+    cfg.duel.move_timeout_ms = Some(2500);
+    assert_eq!(cfg.program_settings("duel").move_deadline, Duration::from_millis(2500));
+    let server = start(cfg).await;
+    let addr = server.addr;
+    let (id, code, _) = register_for(addr, "ponderer", "duel").await;
+    let mut page = page(addr, &id, &code).await;
+    wait_for(&mut page, 10, |m| m.contains("\"type\":\"player\"")).await.expect("a seat");
+    let slow = "import sys, time\nn = 0\nwhile sys.stdin.readline():\n    if n:\n        time.sleep(1.5)\n    n += 1\n    print(1, flush=True)\n    print('answered', n, file=sys.stderr, flush=True)\n";
+    let (status, body) = upload(addr, &id, &code, "ponderer", slow).await;
+    assert_eq!(status, 200, "{body}");
+    let third = wait_for(&mut page, 30, |m| (m.contains("\"type\":\"stderr\"") && m.contains("fault: ")) || m.contains("answered 3")).await;
+    let third = third.expect("the program's third answer");
+    assert!(third.contains("answered 3"), "a slow program at 2.5 s per move: {third}");
+    server.shutdown().await;
+}
+
 /// A CodeCarrots bot that goes for the nearest apple on a 16x10 board.
 const GREEDY_CARROTS_BOT: &str = r#"import sys
 from collections import deque

@@ -236,10 +236,7 @@ impl ProcessSeats {
     /// (Battlesnake tells its snakes `game.timeout`, and holds process bots
     /// to it as well); the first move keeps its start-up allowance.
     pub(super) fn with_move_deadline(kind: GameKind, bots: &[BotSpec], move_deadline: Duration) -> anyhow::Result<ProcessSeats> {
-        let arena = MatchSettings::for_game(kind.name());
-        let startup = arena.first_move_deadline.saturating_sub(arena.move_deadline);
-        let settings = MatchSettings { move_deadline, first_move_deadline: move_deadline + startup, ..arena };
-        ProcessSeats::with_settings(kind, bots, settings)
+        ProcessSeats::with_settings(kind, bots, MatchSettings::for_game(kind.name()).with_move_deadline(move_deadline))
     }
 
     fn with_settings(kind: GameKind, bots: &[BotSpec], settings: MatchSettings) -> anyhow::Result<ProcessSeats> {
