@@ -47,6 +47,24 @@ fn verify_passes_on_a_fresh_replay() {
     assert_eq!(stdout(&out), "ok: 400 ticks verified\n");
 }
 
+/// A CodeCarrots game recorded by engine 1, when dead bodies stayed on
+/// the board until the respawn (now `bodies_stay=true`, no longer the
+/// default), still verifies; the same file claiming another engine does
+/// not, at the first tick where a body would have gone.
+#[test]
+fn a_carrots_game_of_engine_1_still_verifies() {
+    let dir = TempDir::new("carrots_engine_1");
+    let old = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/carrots-engine-1.jsonl");
+    let out = snakepit(["replay", old, "--verify"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "ok: 30 ticks verified\n");
+    let text = std::fs::read_to_string(old).unwrap().replacen("\"engine\":\"1\"", "\"engine\":\"0\"", 1);
+    let other = dir.write("other.jsonl", text);
+    let out = snakepit(["replay".as_ref(), other.as_os_str(), "--verify".as_ref()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("made by engine \"0\""), "{}", stderr(&out));
+}
+
 #[test]
 fn a_changed_move_fails_at_its_tick() {
     let dir = TempDir::new("a_changed_move_fails_at_its_tick");

@@ -18,7 +18,7 @@ use expect_test::expect;
 fn rule_table_matches_tests() {
     let table = notation::table_tests(include_str!("../src/carrots/mod.rs"));
     let tests = notation::test_fns(include_str!("carrots_rules.rs"));
-    notation::assert_table_matches("src/carrots/mod.rs", &table, &tests, 20);
+    notation::assert_table_matches("src/carrots/mod.rs", &table, &tests, 24);
 }
 
 // ---------------------------------------------------------------------------
@@ -153,7 +153,8 @@ fn empty_field_is_safe() {
 
 #[test]
 fn leaving_the_board_kills() {
-    // The head that left is dropped; the rest of the body stays, dead.
+    // The head that left is dropped; the snake is dead, and its body leaves
+    // the board at the end of the tick.
     check(
         r#"
         ....
@@ -164,11 +165,12 @@ fn leaving_the_board_kills() {
         expect![[r#"
             tick 1: A=R
               A died: off the board
+              A's body removed
             after tick 1
             ....
-            ..aA
             ....
-            A: dead since tick 1 len=2 best=3
+            ....
+            A: dead since tick 1 len=0 best=3
         "#]],
     );
 }
@@ -187,14 +189,14 @@ fn head_on_another_snake_kills() {
         expect![[r#"
             tick 1: A=R B=R
               A died: crashed into B
+              A's body removed
             after tick 1
             ...bB.
-            ..ab..
+            ...b..
             ......
             ......
-            A: dead since tick 1 len=2 best=2
+            A: dead since tick 1 len=0 best=2
             B: len=3 dir=R best=3
-            hidden: A at [3,1]
         "#]],
     );
 }
@@ -213,13 +215,13 @@ fn head_on_itself_kills() {
         expect![[r#"
             tick 1: A=R
               A died: crashed into itself
+              A's body removed
             after tick 1
             .....
-            ..aA.
-            ..aa.
             .....
-            A: dead since tick 1 len=5 best=5
-            hidden: a at [3,1]
+            .....
+            .....
+            A: dead since tick 1 len=0 best=5
         "#]],
     );
 }
@@ -227,22 +229,29 @@ fn head_on_itself_kills() {
 #[test]
 fn invalid_move_kills() {
     // The runner reports an invalid or unrecognized answer as a forfeit:
-    // the snake dies where it is, without moving.
+    // the snake dies where it is, without moving, so its tail stays in
+    // this tick and B's head dies on it.
     check(
         r#"
         .....
         .aA..
-        .....
-        > A=F
+        .B...
+        .b...
+        > A=F B=U
         "#,
         expect![[r#"
-            tick 1: A=F
+            tick 1: A=F B=U
               A died: forfeit
+              B died: crashed into A
+              A's body removed
+              B's body removed
             after tick 1
             .....
-            .aA..
             .....
-            A: dead since tick 1 len=2 best=2
+            .....
+            .....
+            A: dead since tick 1 len=0 best=2
+            B: dead since tick 1 len=0 best=2
         "#]],
     );
 }
@@ -258,16 +267,15 @@ fn new_code_kills() {
         .aA..
         .....
         > A=F
-        > x2
+        >
         "#,
         expect![[r#"
             tick 1: A=F
               A died: forfeit
-            tick 2: -
-            tick 3: -
               A's body removed
+            tick 2: -
               A spawned at [0,2]
-            after tick 3
+            after tick 2
             .....
             .....
             A....
@@ -290,12 +298,13 @@ fn timeout_kills() {
         expect![[r#"
             tick 1: A=F B=R
               A died: forfeit
+              A's body removed
             after tick 1
             .....
-            .aA..
+            .....
             ..bB.
             .....
-            A: dead since tick 1 len=2 best=2
+            A: dead since tick 1 len=0 best=2
             B: len=2 dir=R best=2
         "#]],
     );
@@ -318,46 +327,186 @@ fn heads_that_meet_all_die() {
               A died: head-on with B C
               B died: head-on with A C
               C died: head-on with A B
+              A's body removed
+              B's body removed
+              C's body removed
             after tick 1
             .....
-            ..a..
-            ..Cb.
-            ..c..
             .....
-            A: dead since tick 1 len=2 best=2
-            B: dead since tick 1 len=2 best=2
-            C: dead since tick 1 len=2 best=2
-            hidden: A at [2,2], B at [2,2]
+            .....
+            .....
+            .....
+            A: dead since tick 1 len=0 best=2
+            B: dead since tick 1 len=0 best=2
+            C: dead since tick 1 len=0 best=2
         "#]],
     );
 }
 
 #[test]
-fn dead_body_stays_until_respawn() {
-    // A died in the tick before; its body is still an obstacle, and B dies
-    // on it. The body leaves at the end of the second tick after the death.
+fn dead_body_leaves_the_board_at_once() {
+    // B crashes into A's body and dies; from the board after that tick
+    // both bodies are gone, and nothing is drawn in their place.
     check(
         r#"
-        game: seed=2
         ......
-        .aA...
-        .B....
-        .b....
-        A: dead=1
-        > B=U
+        .aaA..
+        ..B...
+        ..b...
+        .bb...
+        > A=R B=U
         "#,
         expect![[r#"
-            tick 2: B=U
+            tick 1: A=R B=U
+              B died: crashed into A
+              B's body removed
+            after tick 1
+            ......
+            ..aaA.
+            ......
+            ......
+            ......
+            A: len=3 dir=R best=3
+            B: dead since tick 1 len=0 best=4
+        "#]],
+    );
+}
+
+#[test]
+fn dying_snake_blocks_in_its_last_tick() {
+    // A leaves the board in tick 1; in that same tick B's head enters A's
+    // body, which is still there, and B dies too. The bodies leave at the
+    // end of the tick.
+    check(
+        r#"
+        .aaA
+        ..B.
+        ..b.
+        > A=U B=U
+        "#,
+        expect![[r#"
+            tick 1: A=U B=U
+              A died: off the board
               B died: crashed into A
               A's body removed
-              A spawned at [0,3]
+              B's body removed
+            after tick 1
+            ....
+            ....
+            ....
+            A: dead since tick 1 len=0 best=3
+            B: dead since tick 1 len=0 best=2
+        "#]],
+    );
+}
+
+#[test]
+fn dead_snakes_cells_are_free_next_tick() {
+    // A forfeits in tick 1. Its cell is the only free one after the tick
+    // (B coils on itself, its head entering the cell its tail leaves): the
+    // apple of tick 1 appears there, and in tick 2 B's head enters it and
+    // eats the apple. A itself comes back at the end of tick 2, on the one
+    // cell then free, which B's tail left.
+    check(
+        r#"
+        game: spawning apples_max=1
+        Bbb
+        bAb
+        bbb
+        B: dir=L
+        > A=F B=D
+        show
+        > B=R
+        "#,
+        expect![[r#"
+            tick 1: A=F B=D
+              A died: forfeit
+              A's body removed
+              apple appeared at [1,1]
+            after tick 1
+            bbb
+            Bob
+            bbb
+            A: dead since tick 1 len=0 best=1
+            B: len=8 dir=D best=8
+
+            tick 2: B=R
+              B ate the apple at [1,1]
+              A spawned at [0,2]
             after tick 2
+            bbb
+            bBb
+            Abb
+            A: len=1 dir=R best=1
+            B: len=8 dir=R best=8 grow
+        "#]],
+    );
+}
+
+#[test]
+fn upstream_dead_body_stays_until_respawn() {
+    // Upstream's timing as settings: A dies in tick 1 and its body stays as
+    // a snake cell in the boards of ticks 1 and 2, so that B dies on it in
+    // tick 2. A's body leaves as A reappears at the end of tick 3; B's stays
+    // until tick 4, and A's first move after its death is in tick 4.
+    check(
+        r#"
+        game: seed=9 bodies_stay=true respawn_ticks=2
+        .aaA..
+        ......
+        ..B...
+        ..b...
+        > A=U B=U
+        show
+        > B=U
+        show
+        >
+        show
+        > A=U
+        "#,
+        expect![[r#"
+            tick 1: A=U B=U
+              A died: off the board
+            after tick 1
+            ..aA..
+            ..B...
+            ..b...
             ......
-            .B....
-            .b....
-            A.....
-            A: len=1 dir=R best=2
+            A: dead since tick 1 len=2 best=3
+            B: len=2 dir=U best=2
+
+            tick 2: B=U
+              B died: crashed into A
+            after tick 2
+            ..BA..
+            ..b...
+            ......
+            ......
+            A: dead since tick 1 len=2 best=3
             B: dead since tick 2 len=2 best=2
+            hidden: a at [2,0]
+
+            tick 3: -
+              A's body removed
+              A spawned at [0,3]
+            after tick 3
+            ..B...
+            ..b...
+            ......
+            A.....
+            A: len=1 dir=R best=3
+            B: dead since tick 2 len=2 best=2
+
+            tick 4: A=U
+              B's body removed
+              B spawned at [2,1]
+            after tick 4
+            ......
+            ..B...
+            A.....
+            ......
+            A: len=1 dir=U best=3
+            B: len=1 dir=R best=2
         "#]],
     );
 }
@@ -423,13 +572,13 @@ fn growing_tail_blocks() {
               B grew to 4
               B best length 4
               A died: crashed into B
+              A's body removed
             after tick 1
             ......
-            ..abbb
+            ...bbb
             .....B
-            A: dead since tick 1 len=2 best=2
+            A: dead since tick 1 len=0 best=2
             B: len=4 dir=D best=4
-            hidden: A at [3,1]
         "#]],
     );
 }
@@ -484,13 +633,14 @@ fn dying_head_does_not_eat() {
             tick 1: A=R B=L
               A died: head-on with B
               B died: head-on with A
+              A's body removed
+              B's body removed
             after tick 1
             .......
-            ..aBb..
+            ...o...
             .......
-            A: dead since tick 1 len=2 best=2
-            B: dead since tick 1 len=2 best=2
-            hidden: apple at [3,1], A at [3,1]
+            A: dead since tick 1 len=0 best=2
+            B: dead since tick 1 len=0 best=2
         "#]],
     );
 }
@@ -537,16 +687,15 @@ fn score_survives_death() {
         .....
         A: best=7
         > A=F
-        > x2
+        >
         "#,
         expect![[r#"
             tick 1: A=F
               A died: forfeit
-            tick 2: -
-            tick 3: -
               A's body removed
+            tick 2: -
               A spawned at [1,0]
-            after tick 3
+            after tick 2
             .A...
             .....
             .....
@@ -557,8 +706,9 @@ fn score_survives_death() {
 
 #[test]
 fn dead_snake_respawns_at_length_one() {
-    // Dead in tick 1 (it left the board), lying there as '#' in ticks 1
-    // and 2, back at length 1 on a random free cell at the end of tick 3.
+    // Dead in tick 1 (it left the board) and gone from the board after
+    // tick 1; back at length 1 on a random free cell at the end of tick 2,
+    // the next time step, and moving in tick 3.
     check(
         r#"
         game: seed=9
@@ -569,32 +719,32 @@ fn dead_snake_respawns_at_length_one() {
         show
         >
         show
-        >
+        > A=U
         "#,
         expect![[r#"
             tick 1: A=U
               A died: off the board
+              A's body removed
             after tick 1
-            ..aA..
             ......
             ......
-            A: dead since tick 1 len=2 best=3
+            ......
+            A: dead since tick 1 len=0 best=3
 
             tick 2: -
-            after tick 2
-            ..aA..
-            ......
-            ......
-            A: dead since tick 1 len=2 best=3
-
-            tick 3: -
-              A's body removed
               A spawned at [2,2]
-            after tick 3
+            after tick 2
             ......
             ......
             ..A...
             A: len=1 dir=R best=3
+
+            tick 3: A=U
+            after tick 3
+            ......
+            ..A...
+            ......
+            A: len=1 dir=U best=3
         "#]],
     );
 }

@@ -18,11 +18,14 @@ const TICKS: usize = 800;
 const SEATS: usize = 8;
 const FORK_AT: usize = 600;
 
+/// The seed's timing (bodies leave at once, respawn in the next tick),
+/// upstream's (bodies stay, respawn two ticks later), and the two mixed.
 fn settings(seed: u64) -> Settings {
     let (w, h) = if seed.is_multiple_of(2) { ("16", "12") } else { ("24", "9") };
     let respawn = if seed.is_multiple_of(3) { "1" } else { "2" };
-    Settings::from_pairs([("width", w), ("height", h), ("apples_max", "12"), ("respawn_ticks", respawn)])
-        .expect("valid settings")
+    let stay = if seed % 4 < 2 { "false" } else { "true" };
+    let pairs = [("width", w), ("height", h), ("apples_max", "12"), ("respawn_ticks", respawn), ("bodies_stay", stay)];
+    Settings::from_pairs(pairs).expect("valid settings")
 }
 
 /// Random answers: nine in ten a move that is safe right now (or any move
@@ -55,6 +58,7 @@ fn random_actions(game: &Carrots, rng: &mut Rng) -> Vec<Action> {
 struct Before {
     scores: Vec<i64>,
     lives: Vec<Life>,
+    lens: Vec<usize>,
     apples: u32,
 }
 
@@ -102,8 +106,23 @@ fn check_tick(before: &Before, game: &Carrots, events: &[Event]) -> Result<(), S
         if was != Life::Alive && s.is_alive() && spawned == 0 {
             return Err(format!("seat {seat} came to life without a Spawned event"));
         }
-        if matches!(was, Life::Dead { .. }) && !matches!(s.life, Life::Dead { .. }) && removed == 0 {
+        let had_body = matches!(was, Life::Dead { .. }) && before.lens[seat] > 0;
+        if had_body && (!matches!(s.life, Life::Dead { .. }) || s.is_empty()) && removed == 0 {
             return Err(format!("seat {seat}'s body left without a Removed event"));
+        }
+        if removed == 1 && !matches!(was, Life::Dead { .. }) && died == 0 {
+            return Err(format!("seat {seat}'s body was removed, but it was {was:?} and did not die"));
+        }
+        // The seed: the body leaves in the tick of the death. Upstream's
+        // timing: not before the respawn, at least a tick later.
+        if died == 1 && (removed == 1) == game.settings().bodies_stay {
+            return Err(format!(
+                "seat {seat} died with bodies_stay={}, {removed} removals",
+                game.settings().bodies_stay
+            ));
+        }
+        if removed == 1 && !s.is_alive() && !s.is_empty() {
+            return Err(format!("seat {seat}'s body was removed but lies on the board"));
         }
         if spawned == 1 && s.len() != 1 {
             return Err(format!("seat {seat} spawned at length {}", s.len()));
@@ -146,6 +165,7 @@ fn play(seed: u64) -> Result<(Vec<Input>, Vec<u64>), String> {
         let before = Before {
             scores: game.scores(),
             lives: game.snakes().iter().map(|s| s.life).collect(),
+            lens: game.snakes().iter().map(|s| s.len()).collect(),
             apples: game.apple_count(),
         };
         let events = game.step(&actions);
@@ -204,16 +224,42 @@ fn invariants_reject_broken_states() {
     assert!(check(vec![vec![p(2, 2), p(0, 2)]], &[]).is_err(), "not contiguous");
     assert!(check(vec![vec![p(2, 2)]], &[p(2, 2)]).is_err(), "on an apple");
     assert!(check(vec![vec![]], &[]).is_err(), "alive without a body");
+
+    // Dead snakes: a body lies on the board only with `bodies_stay`, and
+    // no snake is still dead once its respawn is due.
+    let dead = |stay: &str, died: u64, now: u64, body: Vec<snakepit_engine::Pos>| {
+        let s = Settings::from_pairs([("width", "8"), ("height", "8"), ("respawn_ticks", "2"), ("bodies_stay", stay)])
+            .expect("valid");
+        let mut game = Carrots::new(s, 1, 1).expect("one seat");
+        let mut snake = Carrots::make_snake(body, Dir::Right);
+        snake.life = Life::Dead { tick: died };
+        game.set_position(&[], vec![snake]);
+        game.set_tick(now);
+        game.check_invariants()
+    };
+    assert_eq!(dead("true", 5, 6, vec![p(2, 2), p(1, 2)]), Ok(()));
+    assert_eq!(dead("false", 5, 6, vec![]), Ok(()));
+    assert!(dead("false", 5, 6, vec![p(2, 2), p(1, 2)]).is_err(), "a body left on the board");
+    assert!(dead("true", 5, 7, vec![p(2, 2), p(1, 2)]).is_err(), "dead past the respawn");
+    assert!(dead("false", 5, 7, vec![]).is_err(), "dead past the respawn");
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
-    fn settings_round_trip(w in 2u32..=1000, h in 2u32..=1000, apples: u32, respawn in 1u32..100) {
+    fn settings_round_trip(w in 2u32..=1000, h in 2u32..=1000, apples: u32, respawn in 1u32..100, stay: bool) {
         let (w, h, apples, respawn) = (w.to_string(), h.to_string(), apples.to_string(), respawn.to_string());
-        let pairs = [("width", w.as_str()), ("height", h.as_str()), ("apples_max", &apples), ("respawn_ticks", &respawn)];
+        let stay = if stay { "true" } else { "false" };
+        let pairs = [
+            ("width", w.as_str()),
+            ("height", h.as_str()),
+            ("apples_max", &apples),
+            ("respawn_ticks", &respawn),
+            ("bodies_stay", stay),
+        ];
         let s = Settings::from_pairs(pairs).expect("valid");
+        prop_assert_eq!(s.bodies_stay, stay == "true");
         let text = s.to_pairs();
         prop_assert_eq!(Settings::from_pairs(text.iter().map(|(k, v)| (*k, v.as_str()))), Ok(s));
     }
@@ -233,9 +279,11 @@ proptest! {
     /// Any board size and any seat count that fits plays on with its
     /// invariants, even when the board fills up.
     #[test]
-    fn any_board_plays(w in 2u32..12, h in 2u32..12, seats in 1usize..10, seed: u64) {
+    fn any_board_plays(w in 2u32..12, h in 2u32..12, seats in 1usize..10, seed: u64, stay: bool) {
         let (ws, hs) = (w.to_string(), h.to_string());
-        let s = Settings::from_pairs([("width", ws.as_str()), ("height", hs.as_str()), ("apples_max", "50")]).expect("valid");
+        let stay = if stay { "true" } else { "false" };
+        let pairs = [("width", ws.as_str()), ("height", hs.as_str()), ("apples_max", "50"), ("bodies_stay", stay)];
+        let s = Settings::from_pairs(pairs).expect("valid");
         let seats = seats.min((w * h) as usize);
         let mut game = Carrots::new(s, seats, seed).expect("seats fit");
         let mut rng = Rng::new(seed);

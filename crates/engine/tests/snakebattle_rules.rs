@@ -154,7 +154,8 @@ fn wall_kills() {
         expect![[r#"
             tick 1: A=R
               A died: wall
-            round 1 tick 1
+              round 1 ended (last alive), winners: none
+            countdown 5 after round 1
             ☼☼☼☼☼
             ☼..aA
             ☼...☼
@@ -177,7 +178,8 @@ fn start_floor_kills() {
         expect![[r#"
             tick 1: A=R
               A died: start floor
-            round 1 tick 1
+              round 1 ended (last alive), winners: none
+            countdown 5 after round 1
             ☼☼☼☼☼☼
             ☼.aA.☼
             ☼....☼
@@ -369,6 +371,35 @@ fn eaten_objects_respawn() {
             ☼.....☼
             ☼☼☼☼☼☼☼
             A: len=2 dir=R fury=3 stones=1 score=15
+        "#]],
+    );
+}
+
+#[test]
+fn no_stone_spawns_right_of_start_floor() {
+    // A circles in its pocket; the only free cell is right of the start
+    // floor. No stone is on the board, so one is due, but a snake appearing
+    // on that floor would run into it: the apple that is due as well takes
+    // the cell instead (upstream's spawner refuses the stone there).
+    check(
+        r#"
+        game: spawning rounds=false
+        ☼☼☼☼☼☼☼
+        ☼#.☼aA☼
+        ☼☼☼☼aa☼
+        ☼☼☼☼☼☼☼
+        A: dir=U
+        > A=L
+        "#,
+        expect![[r#"
+            tick 1: A=L
+              apple appeared at [2,1]
+            round 1 tick 1
+            ☼☼☼☼☼☼☼
+            ☼#○☼Aa☼
+            ☼☼☼☼aa☼
+            ☼☼☼☼☼☼☼
+            A: len=4 dir=L score=0
         "#]],
     );
 }
@@ -845,6 +876,82 @@ fn sleeping_snake_is_an_obstacle() {
     );
 }
 
+#[test]
+fn kill_not_paid_to_snake_dead_in_same_fight() {
+    // A runs into B's tail, and B runs into C's body in the same fight: B
+    // is not paid for A, as kills are paid at the end of the fight and only
+    // to snakes alive then. C is paid for B.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼☼
+        ☼.cccccC..☼
+        ☼....B....☼
+        ☼.aaAb....☼
+        ☼....b....☼
+        ☼.........☼
+        ☼☼☼☼☼☼☼☼☼☼☼
+        > A=R B=U C=R
+        "#,
+        expect![[r#"
+            tick 1: A=R B=U C=R
+              A died: crashed into B
+              B died: crashed into C
+              C +30 (kill B)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼☼
+            ☼..cccccC.☼
+            ☼....b....☼
+            ☼..aab....☼
+            ☼.........☼
+            ☼.........☼
+            ☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=3 dir=R score=0
+            B: dead len=3 dir=U score=0
+            C: len=6 dir=R score=30
+            hidden: A at [5,3], B at [5,1]
+        "#]],
+    );
+}
+
+#[test]
+fn bite_not_paid_to_snake_dead_in_same_fight() {
+    // The furious A bites 2 cells off B (worth 10), then the furious, longer
+    // C meets A's neck head-on and A dies: A's bite is not paid, C's kill is.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼☼
+        ☼...a.....☼
+        ☼...ACccc.☼
+        ☼.bbbbB...☼
+        ☼.........☼
+        ☼☼☼☼☼☼☼☼☼☼☼
+        A: fury=5
+        C: fury=5
+        > A=D B=R C=L
+        "#,
+        expect![[r#"
+            tick 1: A=D B=R C=L
+              A bit B, who loses 2
+              C head-on A
+              A died: head-on with C
+              C +20 (kill A)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼☼
+            ☼.........☼
+            ☼...Cccc..☼
+            ☼...AbbB..☼
+            ☼.........☼
+            ☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=2 dir=D fury=4 score=0
+            B: len=3 dir=R score=0
+            C: len=4 dir=L fury=4 shrink=2 score=20
+            hidden: a at [4,2]
+        "#]],
+    );
+}
+
 // ---------------------------------------------------------------------------
 // The five worked examples of the seed's fight rules. Snake 1 is A (7
 // long), snake 2 is B (11 long).
@@ -1185,6 +1292,37 @@ fn act_after_move_drops_at_new_tail() {
 }
 
 #[test]
+fn no_stone_dropped_right_of_start_floor() {
+    // A's tail is right of a start floor: the stone stays with A, since a
+    // snake appearing there would run into it. B drops its stone one row
+    // down, where the cell to the left is plain floor.
+    check(
+        r#"
+        ☼☼☼☼☼☼☼☼
+        ☼#aaA..☼
+        ☼.bbB..☼
+        ☼......☼
+        ☼☼☼☼☼☼☼☼
+        A: stones=1
+        B: stones=1
+        > A=AR B=AR
+        "#,
+        expect![[r#"
+            tick 1: A=AR B=AR
+              B dropped a stone at [2,2]
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼
+            ☼#.aaA.☼
+            ☼.●bbB.☼
+            ☼......☼
+            ☼☼☼☼☼☼☼☼
+            A: len=3 dir=R stones=1 score=0
+            B: len=3 dir=R score=0
+        "#]],
+    );
+}
+
+#[test]
 fn act_zero_kills() {
     // With or without a direction; both dead, the round ends with no winner.
     check(
@@ -1449,6 +1587,139 @@ fn timeout_only_longest_win() {
             A: len=3 dir=R score=0
             B: len=4 dir=R score=340
             C: len=4 dir=R score=340
+        "#]],
+    );
+}
+
+#[test]
+fn round_ends_when_its_only_snake_dies() {
+    // A round A began alone ends when A dies, with no winner, and the next
+    // countdown starts (without this it would wait for the timeout with
+    // nobody on the field).
+    check(
+        r#"
+        game: tick=10
+        ☼☼☼☼☼☼☼☼
+        ☼#...aA☼
+        ☼......☼
+        ☼☼☼☼☼☼☼☼
+        > A=R
+        > -
+        "#,
+        expect![[r#"
+            tick 11: A=R
+              A died: wall
+              round 1 ended (last alive), winners: none
+            tick of countdown 5: -
+              A spawned at [1,1]
+              countdown 4
+            countdown 4 after round 1
+            ☼☼☼☼☼☼☼☼
+            aA.....☼
+            ☼......☼
+            ☼☼☼☼☼☼☼☼
+            A: sleeping len=2 dir=R score=0
+        "#]],
+    );
+}
+
+#[test]
+fn head_on_survivor_wins_with_length_after_cut() {
+    // Seed example 2 ends the round: B (11) beats A (7) head-on and is left
+    // alone. Its length is 11 - 7 = 4 although the cut is only due at its
+    // next move, so it wins 10 x 4 + 50 ticks, not 10 x 11 + 50.
+    check(
+        r#"
+        game: tick=49
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼bbbbbbbbbbB.Aaaaaaa☼
+        ☼...................☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        > A=L B=R
+        "#,
+        expect![[r#"
+            tick 50: A=L B=R
+              A head-on B
+              A died: head-on with B
+              B +70 (kill A)
+              B +90 (win)
+              round 1 ended (last alive), winners: B
+            countdown 5 after round 1
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼.bbbbbbbbbbBaaaaaa.☼
+            ☼...................☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=7 dir=L score=0
+            B: len=11 dir=R shrink=7 score=160
+            hidden: A at [12,1]
+        "#]],
+    );
+}
+
+#[test]
+fn timeout_longest_counts_length_after_cut() {
+    // At the timeout B has 11 cells on the field but owes 7 from its
+    // head-on with A: 4 long, it loses to C's 7.
+    check(
+        r#"
+        game: tick=299
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼bbbbbbbbbbB.Aaaaaaa☼
+        ☼...................☼
+        ☼ccccccC............☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        > A=L B=R C=R
+        "#,
+        expect![[r#"
+            tick 300: A=L B=R C=R
+              A head-on B
+              A died: head-on with B
+              B +70 (kill A)
+              C +370 (win)
+              round 1 ended (timeout), winners: C
+            countdown 5 after round 1
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼.bbbbbbbbbbBaaaaaa.☼
+            ☼...................☼
+            ☼.ccccccC...........☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=7 dir=L score=0
+            B: len=11 dir=R shrink=7 score=70
+            C: len=7 dir=R score=370
+            hidden: A at [12,1]
+        "#]],
+    );
+}
+
+#[test]
+fn max_length_counts_length_after_cut() {
+    // With the round's maximum length at 10, B (12) beats A (3) head-on:
+    // 12 cells on the field, but 12 - 3 = 9 long, so the round goes on.
+    check(
+        r#"
+        game: tick=10 round_end_length=10
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼bbbbbbbbbbbB.Aaa☼
+        ☼................☼
+        ☼cC..............☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        > A=L B=R C=R
+        "#,
+        expect![[r#"
+            tick 11: A=L B=R C=R
+              A head-on B
+              A died: head-on with B
+              B +30 (kill A)
+            round 1 tick 11
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼.bbbbbbbbbbbBaa.☼
+            ☼................☼
+            ☼.cC.............☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=3 dir=L score=0
+            B: len=12 dir=R shrink=3 score=30
+            C: len=2 dir=R score=0
+            hidden: A at [13,1]
         "#]],
     );
 }
@@ -1818,6 +2089,44 @@ fn codenjoy_no_rounds() {
             ☼☼☼☼☼☼☼☼
             A: len=2 dir=R score=0
             B: len=3 dir=R score=0
+        "#]],
+    );
+}
+
+#[test]
+fn codenjoy_respawned_snake_ignores_last_answer() {
+    // A and B hit the wall; their players answer the board that shows them
+    // dead, A with UP (into the wall above the start floor) and B with
+    // ACT(0). Those answers were for the dead snakes: the new ones appear
+    // facing right and go right.
+    check(
+        r#"
+        game: profile=codenjoy
+        ☼☼☼☼☼☼☼☼
+        ☼#.....☼
+        ☼......☼
+        ☼#...aA☼
+        ☼....bB☼
+        ☼☼☼☼☼☼☼☼
+        > A=R B=R
+        > A=U B=X
+        "#,
+        expect![[r#"
+            tick 1: A=R B=R
+              A died: wall
+              B died: wall
+            tick 2: A=U B=X
+              A spawned at [1,1]
+              B spawned at [1,3]
+            round 1 tick 2
+            ☼☼☼☼☼☼☼☼
+            ☼aA....☼
+            ☼......☼
+            ☼bB....☼
+            ☼......☼
+            ☼☼☼☼☼☼☼☼
+            A: len=2 dir=R score=0
+            B: len=2 dir=R score=0
         "#]],
     );
 }

@@ -9,7 +9,7 @@
 
 use proptest::prelude::*;
 use snakepit_engine::snakebattle::{
-    Action, CommandRule, Event, Item, Map, Profile, ScoreReason, Settings, SnakeBattle, Terrain, Token,
+    Action, CommandRule, Event, Item, Map, Phase, Profile, ScoreReason, Settings, SnakeBattle, Terrain, Token,
 };
 use snakepit_engine::{Dir, Game, Pos, Rng};
 
@@ -125,6 +125,7 @@ struct Before {
     scores: Vec<i64>,
     alive: Vec<bool>,
     items: [u32; 5],
+    phase: Phase,
 }
 
 impl Before {
@@ -133,6 +134,7 @@ impl Before {
             scores: game.scores(),
             alive: game.snakes().iter().map(|s| s.alive).collect(),
             items: Item::ALL.map(|it| game.item_count(it)),
+            phase: game.phase(),
         }
     }
 }
@@ -172,6 +174,51 @@ fn check_tick(before: &Before, after: &SnakeBattle, events: &[Event]) -> Result<
         }
         if expected != i64::from(after.item_count(item)) {
             return Err(format!("{item:?}: {} on the board, the events give {expected}", after.item_count(item)));
+        }
+    }
+
+    // No stone lands right of a start floor (upstream's `isFreeForStone`),
+    // where a snake appearing would run into it.
+    for e in events {
+        if let Event::ItemSpawned { item: Item::Stone, at } | Event::StoneDropped { at, .. } = *e
+            && after.map().terrain_at(at.step(Dir::Left)) == Terrain::StartFloor
+        {
+            return Err(format!("a stone at {at}, right of a start floor"));
+        }
+    }
+
+    // A round's winners are paid for their length after what a head-on
+    // still owes (seed example 2), and a round that went on after its tick
+    // still has a snake playing: when none is left, it ends.
+    let settings = after.settings();
+    if let Phase::Running { tick } = before.phase {
+        let tick = tick + 1;
+        for e in events {
+            if let Event::Scored { snake, reason: ScoreReason::Win, points } = *e {
+                let p = settings.points;
+                let len = after.snakes()[snake].len_after_owed() as i64;
+                let want = p.win_per_length * len + p.win_per_tick * i64::from(tick) + p.win_flat;
+                if points != want {
+                    return Err(format!("snake {snake} won {points} at length {len}, tick {tick}: want {want}"));
+                }
+            }
+        }
+        let running = matches!(after.phase(), Phase::Running { .. });
+        if settings.rounds && running && !after.snakes().iter().any(|s| s.is_playing()) {
+            return Err("the round goes on with no snake playing".to_string());
+        }
+    }
+
+    // With rounds off a snake moves in the tick it appears, and always to
+    // the right: the answer its player sent was for the dead snake.
+    if !settings.rounds {
+        for e in events {
+            if let Event::Spawned { snake, at } = *e {
+                let s = &after.snakes()[snake];
+                if s.alive && s.head() != Some(at.step(Dir::Right)) {
+                    return Err(format!("snake {snake} appeared at {at} but its head is at {:?}", s.head()));
+                }
+            }
         }
     }
 

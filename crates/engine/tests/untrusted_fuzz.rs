@@ -281,7 +281,7 @@ const SNAKEBATTLE_KEYS: &[&str] = &[
 ];
 const HEX_KEYS: &[&str] = &["profile", "points_win", "points_lose", "restart_clears_walls", "players_per_field"];
 const MULTISNAKE_KEYS: &[&str] = &["grow_every", "turns_max"];
-const CARROTS_KEYS: &[&str] = &["width", "height", "apples_max", "respawn_ticks"];
+const CARROTS_KEYS: &[&str] = &["width", "height", "apples_max", "respawn_ticks", "bodies_stay"];
 const DUEL_KEYS: &[&str] =
     &["rows", "cols", "inner_walls", "grow_steps", "grow_every", "rounds_max", "points_win", "points_loss", "points_draw"];
 

@@ -13,7 +13,7 @@
 //! Line 1 is the header, with its keys in this order:
 //!
 //! ```text
-//! {"snakepit_replay":1,"game":"snakebattle","engine":"1","seed":7,"seats":2,
+//! {"snakepit_replay":1,"game":"snakebattle","engine":"2","seed":7,"seats":2,
 //!  "players":["builtin:greedy","builtin:random"],
 //!  "settings":{"profile":"codebattle","fury_ticks":"15",...},
 //!  "map":["☼☼☼☼☼","☼#  ☼",...]}
@@ -220,15 +220,13 @@ impl Header {
         if h.players.len() != h.seats {
             return Err(ReplayProblem::Players { players: h.players.len(), seats: h.seats });
         }
-        Ok(Header {
-            game: h.game,
-            engine: h.engine,
-            seed: h.seed,
-            seats: h.seats,
-            players: h.players,
-            settings: h.settings.0,
-            map: h.map,
-        })
+        let mut settings = h.settings.0;
+        if h.engine == "1" && h.game == "carrots" && !settings.iter().any(|(k, _)| k == "bodies_stay") {
+            // Engine 1 had no such setting and kept dead bodies until the
+            // respawn: its games play again the same with it spelled out.
+            settings.push(("bodies_stay".to_string(), "true".to_string()));
+        }
+        Ok(Header { game: h.game, engine: h.engine, seed: h.seed, seats: h.seats, players: h.players, settings, map: h.map })
     }
 }
 

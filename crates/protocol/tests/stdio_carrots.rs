@@ -65,22 +65,22 @@ fn default_board_is_120_by_80() {
 }
 
 #[test]
-fn dead_snakes_get_no_board_and_show_as_snake_cells() {
+fn dead_snakes_get_no_board_and_leave_it() {
     let mut game = seed_game();
     game.step(&[Action::Forfeit, Action::Move(Dir::Down)]);
     assert!(matches!(game.snakes()[0].life, Life::Dead { .. }));
     assert_eq!(board(&game, 0), None, "upstream sends nothing to a dead snake");
     assert_eq!(game.text_input(0), None);
-    // Seat 0's body is still '#'; seat 1 ate the apple at (1,1), and a new
-    // apple appeared.
+    // Seat 0's body left the board with its death (the seed's timing);
+    // seat 1 ate the apple at (1,1), and a new apple appeared.
     let other = board(&game, 1).unwrap();
     expect![[r#"
         .##.o....
-        .H....#..
-        ......#..
-        ..o.###..
-        ....#...o
-        ....##...
+        .H.......
+        .........
+        ..o......
+        ........o
+        .........
     "#]]
     .assert_eq(&other);
     assert_eq!(board(&game, 5), None, "no such seat");

@@ -38,7 +38,7 @@ fn carrots_state_line() {
     // B left the board: it is dead, with its one cell dropped, and not
     // listed; A is asked.
     expect![[r#######"
-        {"game":"carrots","tick":1,"you":0,"width":4,"height":3,"wrap":false,"cells":["....","....","..o."],"snakes":[{"seat":0,"alive":true,"body":[[2,1],[1,1]],"dir":"right","score":2}],"rules":{"apples_max":200,"height":3,"respawn_ticks":2,"width":4}}
+        {"game":"carrots","tick":1,"you":0,"width":4,"height":3,"wrap":false,"cells":["....","....","..o."],"snakes":[{"seat":0,"alive":true,"body":[[2,1],[1,1]],"dir":"right","score":2}],"rules":{"apples_max":200,"bodies_stay":false,"height":3,"respawn_ticks":1,"width":4}}
     "#######]]
     .assert_eq(&game.json_input(0).unwrap());
     assert_eq!(game.json_input(1), None, "a dead snake is not asked");

@@ -192,7 +192,7 @@ fn random_action(rng: &mut Rng) -> carrots::Action {
 fn played_carrots_games_print_no_debug_text() {
     let mut kinds = BTreeSet::new();
     for seed in 0..20 {
-        let settings = carrots::Settings { width: 8, height: 6, apples_max: 6, respawn_ticks: 2 };
+        let settings = carrots::Settings { width: 8, height: 6, apples_max: 6, respawn_ticks: 2, bodies_stay: true };
         let mut game = Carrots::new(settings, 4, seed).unwrap();
         let mut rng = Rng::new(seed + 1000);
         for _ in 0..200 {

@@ -1,13 +1,16 @@
 //! CodeCarrots settings, as `key=value` pairs.
 //!
-//! The defaults are upstream's board (120x80) and the decisions of
-//! `specs/README.md`: at most [`Settings::apples_max`] apples (upstream has no
-//! cap, an accident of its code) and a respawn two ticks after a death.
+//! The defaults are upstream's board (120x80), at most
+//! [`Settings::apples_max`] apples (upstream has no cap, an accident of its
+//! code), and the seed's respawn: a dead snake is removed from the board at
+//! once and re-spawns in the next time step. Upstream's code keeps the dead
+//! body on the board as an obstacle and brings the snake back two ticks
+//! later: `bodies_stay=true respawn_ticks=2` plays that way.
 //! Settings travel as `key=value` pairs (command line, config files, replay
 //! headers), validated once by [`Settings::from_pairs`].
 
 pub use crate::settings::SettingsError;
-use crate::settings::parse_num;
+use crate::settings::{parse_flag, parse_num};
 
 /// Validated CodeCarrots settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,9 +22,14 @@ pub struct Settings {
     /// No apple spawns while this many lie on the board; 0 means no apples.
     pub apples_max: u32,
     /// Ticks from a death to the respawn: a snake that dies in tick `t`
-    /// lies on the board until tick `t + respawn_ticks`, at the end of which
-    /// it reappears at length 1.
+    /// reappears at length 1 at the end of tick `t + respawn_ticks` (the
+    /// seed: 1, the next time step; upstream's code: 2).
     pub respawn_ticks: u32,
+    /// Whether a dead snake's body stays on the board, an obstacle shown as
+    /// `#`, until the end of the tick of its respawn (upstream's code).
+    /// Otherwise (the seed) the body leaves the board at the end of the tick
+    /// of the death, and its cells are free from the next tick on.
+    pub bodies_stay: bool,
 }
 
 /// Largest board side; a board is sent whole every tick, so this bounds the
@@ -30,7 +38,7 @@ pub const SIDE_MAX: u32 = 1000;
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { width: 120, height: 80, apples_max: 200, respawn_ticks: 2 }
+        Settings { width: 120, height: 80, apples_max: 200, respawn_ticks: 1, bodies_stay: false }
     }
 }
 
@@ -46,6 +54,7 @@ impl Settings {
                 "height" => s.height = num()?,
                 "apples_max" => s.apples_max = num()?,
                 "respawn_ticks" => s.respawn_ticks = num()?,
+                "bodies_stay" => s.bodies_stay = parse_flag(key, value)?,
                 _ => return Err(SettingsError::UnknownKey(key.to_string())),
             }
         }
@@ -60,14 +69,37 @@ impl Settings {
         Ok(s)
     }
 
-    /// Every setting as `key=value`, in a fixed order; the inverse of
-    /// [`Settings::from_pairs`].
+    /// Every setting as `key=value`, in a fixed order (a new key goes at the
+    /// end); the inverse of [`Settings::from_pairs`].
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
         vec![
             ("width", self.width.to_string()),
             ("height", self.height.to_string()),
             ("apples_max", self.apples_max.to_string()),
             ("respawn_ticks", self.respawn_ticks.to_string()),
+            ("bodies_stay", self.bodies_stay.to_string()),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The default is the seed's timing; upstream's is two pairs away, and
+    /// the new key comes last, after the keys older replays recorded.
+    #[test]
+    fn seed_timing_by_default_upstream_by_settings() {
+        let s = Settings::default();
+        assert_eq!((s.respawn_ticks, s.bodies_stay), (1, false));
+        let up = Settings::from_pairs([("bodies_stay", "true"), ("respawn_ticks", "2")]).unwrap();
+        assert_eq!((up.respawn_ticks, up.bodies_stay), (2, true));
+        let keys: Vec<&str> = up.to_pairs().into_iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["width", "height", "apples_max", "respawn_ticks", "bodies_stay"]);
+        let back = Settings::from_pairs(up.to_pairs().iter().map(|(k, v)| (*k, v.as_str()))).unwrap();
+        assert_eq!(back, up);
+        for bad in [("bodies_stay", "yes"), ("bodies_stay", ""), ("respawn_ticks", "0")] {
+            assert!(Settings::from_pairs([bad]).is_err(), "{bad:?}");
+        }
     }
 }

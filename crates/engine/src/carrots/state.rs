@@ -16,8 +16,9 @@ pub type SnakeIdx = usize;
 pub enum Life {
     /// On the board and moving.
     Alive,
-    /// Died in tick `tick`; the body lies on the board as an obstacle until
-    /// the respawn.
+    /// Died in tick `tick`. The body leaves the board at the end of that
+    /// tick, or with [`Settings::bodies_stay`] lies on the board as an
+    /// obstacle until the respawn.
     Dead {
         /// The tick of the death.
         tick: u64,
@@ -32,8 +33,9 @@ pub enum Life {
 /// One seat's snake.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Snake {
-    /// Cells, head first. Empty while waiting or absent; a dead body may be
-    /// empty too (a length-1 snake that left the board).
+    /// Cells, head first. Empty while waiting or absent, and once a dead
+    /// body has left the board; a dead body may be empty from the start too
+    /// (a length-1 snake that left the board).
     pub body: VecDeque<Pos>,
     /// The direction of the last move; [`Action::Keep`] goes on this way.
     /// A new snake faces right, as upstream's do.
@@ -112,14 +114,18 @@ pub enum Event {
         /// Where.
         at: Pos,
     },
-    /// A snake died; its body stays until the respawn.
+    /// A snake died. Its body blocks the other heads of this tick and leaves
+    /// the board at the end of it ([`Event::Removed`]), or with
+    /// [`Settings::bodies_stay`] at the respawn.
     Died {
         /// Seat.
         snake: SnakeIdx,
         /// Why.
         cause: Death,
     },
-    /// A dead body was taken off the board, just before the respawn.
+    /// A dead body was taken off the board: at the end of the tick of the
+    /// death, or with [`Settings::bodies_stay`] just before the respawn.
+    /// Every death has one, even of a body with no cell left.
     Removed {
         /// Seat.
         snake: SnakeIdx,
@@ -441,16 +447,24 @@ impl Carrots {
         }
     }
 
-    /// Dead bodies whose time is up leave the board, and every present seat
-    /// without a snake gets one on a random free cell.
+    /// Dead bodies leave the board: those of this tick's deaths (the seed),
+    /// or with [`Settings::bodies_stay`] those whose respawn is due. Seats
+    /// whose respawn is due wait for a cell, and every present seat without
+    /// a snake gets one on a random free cell, the cells just left included.
     fn stage_respawn(&mut self, _: &[Action], ev: &mut Vec<Event>) {
+        let (after, stay) = (u64::from(self.settings.respawn_ticks), self.settings.bodies_stay);
         for seat in 0..self.snakes.len() {
-            if let Life::Dead { tick } = self.snakes[seat].life
-                && self.tick >= tick + u64::from(self.settings.respawn_ticks)
-            {
+            let Life::Dead { tick } = self.snakes[seat].life else { continue };
+            let due = self.tick >= tick + after;
+            // Without `bodies_stay` a body is removed in the tick of the
+            // death; a body drawn by a test as dead earlier goes now too.
+            let remove = if stay { due } else { tick == self.tick || !self.snakes[seat].is_empty() };
+            if remove {
                 self.clear_body(seat);
-                self.snakes[seat].life = Life::Waiting;
                 ev.push(Event::Removed { snake: seat });
+            }
+            if due {
+                self.snakes[seat].life = Life::Waiting;
             }
         }
         self.spawn_waiting(ev);
@@ -506,6 +520,12 @@ impl Carrots {
                 }
                 Life::Alive if s.body.is_empty() => return Err(format!("live snake {seat} has no body")),
                 Life::Dead { tick } if tick > self.tick => return Err(format!("snake {seat} died in the future")),
+                Life::Dead { tick } if tick + u64::from(self.settings.respawn_ticks) <= self.tick => {
+                    return Err(format!("snake {seat}, dead since tick {tick}, is still dead at tick {}", self.tick));
+                }
+                Life::Dead { tick } if !self.settings.bodies_stay && !s.body.is_empty() => {
+                    return Err(format!("snake {seat}, dead since tick {tick}, still has a body on the board"));
+                }
                 _ => {}
             }
             if s.grow && !s.is_alive() {

@@ -11,6 +11,14 @@
 //! A drawn map is text: `#` wall, `.` grass, `A` and `B` the two starts (on
 //! grass), one line per row, every row equally long. Rule tests use drawn
 //! maps, and a replay stores the map it was played on in this form.
+//!
+//! [`DuelMap::parse`] also reads a map in the seed's own glyphs, `0` grass
+//! and `1` wall, at the seed's size: 13 rows of 14, or one line of 182
+//! characters, the first field of the bot's input token (the text before
+//! its first `#`). Such a map has no letters for the starts: they are where
+//! the seed puts them, A at (row 11, col 1) and B at (row 1, col 12), and
+//! must be grass. A text whose first character is `0` or `1` is read this
+//! way.
 
 use crate::geom::{Dir, Pos};
 use crate::rng::Rng;
@@ -18,6 +26,16 @@ use std::fmt;
 
 /// Tries per wall pair and draws per map, as upstream.
 const TRIES: u32 = 1000;
+
+/// The size of a map in `0`/`1`: the seed's 13 rows of 14.
+const BITS_ROWS: usize = 13;
+const BITS_COLS: usize = 14;
+
+/// Upstream's start cells on a map of this size: A at (row `rows-2`, col 1),
+/// B at (row 1, col `cols-2`).
+fn default_starts(rows: usize, cols: usize) -> [Pos; 2] {
+    [Pos::new(1, rows as i32 - 2), Pos::new(cols as i32 - 2, 1)]
+}
 
 /// The map of one game: walls and the two start cells.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,7 +51,7 @@ impl DuelMap {
     /// (row `rows-2`, col 1) for A and (row 1, col `cols-2`) for B.
     pub fn generate(rows: usize, cols: usize, inner_walls: usize, rng: &mut Rng) -> DuelMap {
         assert!(rows >= 4 && cols >= 4, "a map needs an inside");
-        let starts = [Pos::new(1, rows as i32 - 2), Pos::new(cols as i32 - 2, 1)];
+        let starts = default_starts(rows, cols);
         let mut map = DuelMap { rows, cols, walls: vec![false; rows * cols], starts };
         for _ in 0..TRIES {
             map.draw(inner_walls, rng);
@@ -96,13 +114,17 @@ impl DuelMap {
         false
     }
 
-    /// Parses a drawn map (see the module documentation). Trailing empty
-    /// lines are ignored; `\r\n` is accepted.
+    /// Parses a drawn map, or a map in the seed's `0`/`1` (see the module
+    /// documentation). Trailing empty lines are ignored; `\r\n` is
+    /// accepted.
     pub fn parse(text: &str) -> Result<DuelMap, MapError> {
         let err = |line: usize, problem| Err(MapError { line, problem });
         let lines: Vec<&str> = text.lines().map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
         let end = lines.iter().rposition(|l| !l.is_empty()).map_or(0, |i| i + 1);
         let lines = &lines[..end];
+        if lines.first().is_some_and(|l| l.starts_with(['0', '1'])) {
+            return DuelMap::parse_bits(lines);
+        }
         let rows = lines.len();
         if !(4..=super::settings::SIDE_MAX as usize).contains(&rows) {
             return err(1, MapProblem::BadSize { rows, cols: lines.first().map_or(0, |l| l.chars().count()) });
@@ -139,6 +161,49 @@ impl DuelMap {
             [None, _] => err(1, MapProblem::NoStart { glyph: 'A' }),
             [_, None] => err(1, MapProblem::NoStart { glyph: 'B' }),
         }
+    }
+
+    /// A map in `0`/`1`: 13 lines of 14, or the 182 characters on one line.
+    fn parse_bits(lines: &[&str]) -> Result<DuelMap, MapError> {
+        let err = |line: usize, problem| Err(MapError { line, problem });
+        let (rows, cols) = (BITS_ROWS, BITS_COLS);
+        // Each row: its 1-based line, the column of its first character on
+        // that line, and its characters.
+        let grid: Vec<(usize, usize, Vec<char>)> = if let [one] = lines {
+            let chars: Vec<char> = one.chars().collect();
+            if chars.len() != rows * cols {
+                let token = one.split_once('#').is_some_and(|(field, _)| field.chars().count() == rows * cols);
+                return err(1, MapProblem::BitsLength { len: chars.len(), token });
+            }
+            chars.chunks(cols).enumerate().map(|(r, row)| (1, r * cols + 1, row.to_vec())).collect()
+        } else {
+            let width = lines[0].chars().count();
+            if lines.len() != rows || width != cols {
+                return err(1, MapProblem::BitsSize { rows: lines.len(), cols: width });
+            }
+            lines.iter().enumerate().map(|(r, l)| (r + 1, 1, l.chars().collect())).collect()
+        };
+        let mut walls = Vec::with_capacity(rows * cols);
+        for (line, first, row) in &grid {
+            if row.len() != cols {
+                return err(*line, MapProblem::Ragged { width: row.len(), cols });
+            }
+            for (c, &ch) in row.iter().enumerate() {
+                match ch {
+                    '0' | '1' => walls.push(ch == '1'),
+                    glyph => return err(*line, MapProblem::BitsGlyph { glyph, column: first + c }),
+                }
+            }
+        }
+        let starts = default_starts(rows, cols);
+        for (glyph, p) in ['A', 'B'].into_iter().zip(starts) {
+            let (row, col) = (p.y as usize, p.x as usize);
+            if walls[row * cols + col] {
+                let line = if lines.len() == 1 { 1 } else { row + 1 };
+                return err(line, MapProblem::WallOnStart { glyph, row, col });
+            }
+        }
+        Ok(DuelMap { rows, cols, walls, starts })
     }
 
     /// The map as text, one string per row, in the form [`DuelMap::parse`]
@@ -242,6 +307,36 @@ pub enum MapProblem {
         /// The letter.
         glyph: char,
     },
+    /// A map in `0`/`1` on one line that is not 182 characters long.
+    BitsLength {
+        /// Characters on the line.
+        len: usize,
+        /// The line is a whole bot input token: 182 characters, then `#`.
+        token: bool,
+    },
+    /// A map in `0`/`1` on several lines that is not 13 rows of 14.
+    BitsSize {
+        /// Lines found.
+        rows: usize,
+        /// Characters on the first line.
+        cols: usize,
+    },
+    /// A character other than `0` and `1` in a map in `0`/`1`.
+    BitsGlyph {
+        /// The character.
+        glyph: char,
+        /// 1-based column on its line.
+        column: usize,
+    },
+    /// A wall (`1`) on a start cell of a map in `0`/`1`.
+    WallOnStart {
+        /// The start's letter.
+        glyph: char,
+        /// Its row, counted from 0 as in the seed.
+        row: usize,
+        /// Its column, counted from 0.
+        col: usize,
+    },
 }
 
 impl fmt::Display for MapError {
@@ -253,10 +348,31 @@ impl fmt::Display for MapError {
             }
             MapProblem::Ragged { width, cols } => write!(f, "{width} characters, but the first row has {cols}"),
             MapProblem::UnknownGlyph { glyph, column } => {
-                write!(f, "column {column}: {glyph:?} is not a map glyph (use # . A B)")
+                write!(f, "column {column}: {glyph:?} is not a map glyph (use # . A B, or only 0 and 1)")
             }
             MapProblem::TwoStarts { glyph } => write!(f, "a second start {glyph:?}"),
             MapProblem::NoStart { glyph } => write!(f, "the map has no start {glyph:?}"),
+            MapProblem::BitsLength { len, token } => {
+                write!(f, "a map in 0 and 1 on one line has 182 characters (13 rows of 14), not {len}")?;
+                if *token {
+                    write!(
+                        f,
+                        "; this is a whole bot input token: give only its first field, the text before the first '#'"
+                    )?;
+                }
+                Ok(())
+            }
+            MapProblem::BitsSize { rows, cols } => write!(
+                f,
+                "a map in 0 and 1 is 13 rows of 14 characters (or one line of 182), not {rows} rows with {cols} on the first"
+            ),
+            MapProblem::BitsGlyph { glyph, column } => {
+                write!(f, "column {column}: {glyph:?} is neither 0 (grass) nor 1 (wall)")
+            }
+            MapProblem::WallOnStart { glyph, row, col } => write!(
+                f,
+                "start {glyph} is at row {row}, col {col} (counted from 0, as in the seed), and that cell is a wall: it must be 0"
+            ),
         }
     }
 }
@@ -283,6 +399,141 @@ mod tests {
                 }
             }
             assert_eq!(DuelMap::parse(&map.to_rows().join("\n")), Ok(map));
+        }
+    }
+
+    /// The map field of upstream's sample input (`backendcloud/input.txt`,
+    /// the golden token of `protocol/tests/stdio_duel.rs`).
+    const GOLDEN_FIELD: &str = "11111111111111110000011001011000000000000110000000010101100011000010011010000000000110000000000001100000000001011001000011000110101000000001100000000000011010011000001111111111111111";
+
+    /// The seed's 0/1 as 13 rows of 14.
+    fn bits_rows(field: &str) -> Vec<String> {
+        field.as_bytes().chunks(14).map(|r| String::from_utf8(r.to_vec()).unwrap()).collect()
+    }
+
+    /// A map's walls in the seed's 0/1, as the token's first field.
+    fn token_field(map: &DuelMap) -> String {
+        map.walls().iter().map(|&w| if w { '1' } else { '0' }).collect()
+    }
+
+    #[test]
+    fn seed_glyphs_read_as_the_token_field_or_as_rows() {
+        // The same map drawn in # . A B, starts where the seed puts them.
+        let mut drawn: Vec<Vec<char>> = bits_rows(GOLDEN_FIELD)
+            .iter()
+            .map(|r| r.chars().map(|c| if c == '1' { '#' } else { '.' }).collect())
+            .collect();
+        drawn[11][1] = 'A';
+        drawn[1][12] = 'B';
+        let drawn: Vec<String> = drawn.into_iter().map(|r| r.into_iter().collect()).collect();
+        let expected = DuelMap::parse(&drawn.join("\n")).unwrap();
+
+        let one_line = DuelMap::parse(GOLDEN_FIELD).unwrap();
+        assert_eq!(one_line, expected);
+        assert_eq!((one_line.rows(), one_line.cols()), (13, 14));
+        assert_eq!(one_line.starts(), [Pos::new(1, 11), Pos::new(12, 1)]);
+        assert_eq!(one_line.walls().iter().filter(|&&w| w).count(), 70);
+        assert_eq!(one_line.to_rows(), drawn, "written back in # . A B");
+        assert_eq!(DuelMap::parse(&format!("{GOLDEN_FIELD}\n")), Ok(expected.clone()));
+        assert_eq!(DuelMap::parse(&format!("{GOLDEN_FIELD}\r\n\n")), Ok(expected.clone()));
+
+        let rows = bits_rows(GOLDEN_FIELD);
+        assert_eq!(DuelMap::parse(&rows.join("\n")), Ok(expected.clone()));
+        assert_eq!(DuelMap::parse(&(rows.join("\r\n") + "\r\n")), Ok(expected));
+    }
+
+    /// A generated map, written as the 182-character field of the bot's
+    /// input token (or as 13 rows of it), parses back to the same map.
+    #[test]
+    fn generated_maps_round_trip_through_the_token_field() {
+        for seed in 0..100 {
+            let map = DuelMap::generate(13, 14, 20 + (seed as usize % 3) * 20, &mut Rng::new(seed));
+            let field = token_field(&map);
+            assert_eq!(field.len(), 182);
+            assert_eq!(DuelMap::parse(&field).as_ref(), Ok(&map), "seed {seed}: {field}");
+            assert_eq!(DuelMap::parse(&bits_rows(&field).join("\n")).as_ref(), Ok(&map), "seed {seed}");
+            let back = DuelMap::parse(&map.to_rows().join("\n")).unwrap();
+            assert_eq!(token_field(&back), field, "seed {seed}");
+        }
+        // Any walls at all, as long as the starts are grass.
+        let mut rng = Rng::new(3);
+        for _ in 0..200 {
+            let mut bits: Vec<u8> = (0..182).map(|_| if rng.below(2) == 0 { b'0' } else { b'1' }).collect();
+            bits[11 * 14 + 1] = b'0';
+            bits[14 + 12] = b'0';
+            let field = String::from_utf8(bits).unwrap();
+            let map = DuelMap::parse(&field).unwrap();
+            assert_eq!(token_field(&map), field);
+            assert_eq!(DuelMap::parse(&map.to_rows().join("\n")), Ok(map));
+        }
+    }
+
+    #[test]
+    fn seed_glyphs_refuse_what_is_not_the_seeds_form() {
+        let field = GOLDEN_FIELD.to_string();
+        let rows = bits_rows(&field);
+        let with_row = |r: usize, row: &str| {
+            let mut rows = rows.clone();
+            rows[r] = row.to_string();
+            rows.join("\n")
+        };
+        let set = |i: usize, c: char| {
+            let mut f: Vec<char> = field.chars().collect();
+            f[i] = c;
+            f.into_iter().collect::<String>()
+        };
+        let token = format!("{field}#11#1#(000000000101111211)#1#12#(222223333333322111)");
+        for (text, message) in [
+            (
+                field[..181].to_string(),
+                "line 1: a map in 0 and 1 on one line has 182 characters (13 rows of 14), not 181",
+            ),
+            (format!("{field}0"), "line 1: a map in 0 and 1 on one line has 182 characters (13 rows of 14), not 183"),
+            (
+                token,
+                "line 1: a map in 0 and 1 on one line has 182 characters (13 rows of 14), not 234; this is a whole bot \
+                 input token: give only its first field, the text before the first '#'",
+            ),
+            (
+                rows[..12].join("\n"),
+                "line 1: a map in 0 and 1 is 13 rows of 14 characters (or one line of 182), not 12 rows with 14 on the first",
+            ),
+            (
+                format!("{}\n{}", rows.join("\n"), rows[0]),
+                "line 1: a map in 0 and 1 is 13 rows of 14 characters (or one line of 182), not 14 rows with 14 on the first",
+            ),
+            (
+                rows.iter().map(|r| format!("{r}1")).collect::<Vec<_>>().join("\n"),
+                "line 1: a map in 0 and 1 is 13 rows of 14 characters (or one line of 182), not 13 rows with 15 on the first",
+            ),
+            (with_row(4, "1000000000000"), "line 5: 13 characters, but the first row has 14"),
+            (with_row(4, "10000000A00001"), "line 5: column 9: 'A' is neither 0 (grass) nor 1 (wall)"),
+            (with_row(12, "1111111111111 "), "line 13: column 14: ' ' is neither 0 (grass) nor 1 (wall)"),
+            (set(100, '#'), "line 1: column 101: '#' is neither 0 (grass) nor 1 (wall)"),
+            (set(181, '2'), "line 1: column 182: '2' is neither 0 (grass) nor 1 (wall)"),
+            (
+                set(11 * 14 + 1, '1'),
+                "line 1: start A is at row 11, col 1 (counted from 0, as in the seed), and that cell is a wall: it must be 0",
+            ),
+            (
+                set(14 + 12, '1'),
+                "line 1: start B is at row 1, col 12 (counted from 0, as in the seed), and that cell is a wall: it must be 0",
+            ),
+            (
+                with_row(11, "11000000000001"),
+                "line 12: start A is at row 11, col 1 (counted from 0, as in the seed), and that cell is a wall: it must be 0",
+            ),
+            (
+                with_row(1, "10000000000011"),
+                "line 2: start B is at row 1, col 12 (counted from 0, as in the seed), and that cell is a wall: it must be 0",
+            ),
+            (
+                "#####\n#A.0#\n#..B#\n#####".to_string(),
+                "line 2: column 4: '0' is not a map glyph (use # . A B, or only 0 and 1)",
+            ),
+        ] {
+            let got = DuelMap::parse(&text).map(|_| ()).map_err(|e| e.to_string());
+            assert_eq!(got, Err(message.to_string()), "{text:?}");
         }
     }
 }

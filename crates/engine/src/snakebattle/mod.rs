@@ -7,8 +7,10 @@
 //! order of processing: `commands` (new directions, `ACT(0)`, a stone dropped
 //! before the move), `move`, `fight`, `eat`, `fight_after_eating`,
 //! `spawn_items`, `drop_after_move`, `round_end`. Before the stages, dead
-//! snakes respawn on a free start floor; during the countdown only that and
-//! the countdown happen.
+//! snakes respawn on a free start floor (a snake that appears so ignores
+//! this tick's answer, which was sent to the board that showed it dead);
+//! during the countdown only that and the countdown happen. Each fight stage
+//! pays its kills and bites at its end, to the snakes alive then.
 //!
 //! # Rule sentences of the seed and where they are tested
 //!
@@ -30,6 +32,7 @@
 //! | biting one's own tail shortens, nothing else | `self_bite_cuts_tail` |
 //! | head-on: the shorter dies, the longer loses its length | `head_on_shorter_dies`, `head_on_equal_lengths_both_die` |
 //! | movement step 2: a length owed is taken before the next move | `head_on_survivor_shrinks_on_next_move` |
+//! | example 2: the survivor's length is 11-7=4 at once, for the round's end and its win | `head_on_survivor_wins_with_length_after_cut`, `timeout_longest_counts_length_after_cut`, `max_length_counts_length_after_cut` |
 //! | fury always wins a collision | `head_on_fury_wins` |
 //! | both furious: normal rules | `head_on_both_fury` |
 //! | the neck counts as the head | `neck_counts_as_head` |
@@ -41,16 +44,20 @@
 //! | eaten objects are replaced | `eaten_objects_respawn` |
 //! | a dead snake waits on a start floor for the next round | `dead_snake_waits_for_next_round` |
 //! | the round ends at length 40 / after 300 ticks / one left | `round_ends_at_max_length`, `round_ends_on_timeout`, `round_ends_with_last_alive` |
+//! | the round ends when all snakes on the field die, also a lone one | `round_ends_when_its_only_snake_dies` |
 //! | win = 10 x length + ticks; on timeout only the longest win | `win_score`, `timeout_only_longest_win` |
 //! | scores: apple 1, gold 10, stone 15, kill 10 x length | `score_table` |
 //! | scores never go below zero | `score_floor_is_zero` |
 //! | examples 1-5 of the fight rules | `fight_example_1` ... `fight_example_5` |
 //! | decision: entering the cell one's own tail leaves is no bite | `move_into_own_vacated_tail_is_not_a_bite` |
 //! | decision: a sleeping snake is an obstacle, not a fighter | `sleeping_snake_is_an_obstacle` |
+//! | upstream (codenjoy.md §1.5): kills and bites are paid only to snakes alive after the fight | `kill_not_paid_to_snake_dead_in_same_fight`, `bite_not_paid_to_snake_dead_in_same_fight` |
+//! | upstream `isFreeForStone`: no stone right of a start floor, dropped or spawned | `no_stone_dropped_right_of_start_floor`, `no_stone_spawns_right_of_start_floor` |
 //! | `codenjoy`: fury 10, stone +5 | `codenjoy_fury_lasts_ten_ticks`, `codenjoy_stone_scores_five` |
 //! | `codenjoy`: a flying snake passes over bodies and stones | `codenjoy_flying_passes_over_bodies`, `codenjoy_flying_passes_over_stones` |
 //! | `codenjoy`: the last direction wins; `ACT` drops before the move | `codenjoy_last_direction_wins`, `codenjoy_act_drops_before_move` |
 //! | `codenjoy`: no rounds | `codenjoy_no_rounds` |
+//! | `codenjoy` (upstream §1.5, every profile): the answer to a dead snake's board does not steer the respawned one | `codenjoy_respawned_snake_ignores_last_answer` |
 //!
 //! `tests/snakebattle_sim.rs` plays seeded random games under both
 //! profiles, checking [`SnakeBattle::check_invariants`], the events and

@@ -37,6 +37,9 @@ pub struct Snake {
     pub present: bool,
     /// The cell the tail left this tick, where an apple regrows it.
     vacated: Option<Pos>,
+    /// Whether the snake appeared in this tick's respawn stage: the answer
+    /// its player sent this tick was to the board that showed it dead.
+    respawned: bool,
 }
 
 impl Snake {
@@ -53,6 +56,7 @@ impl Snake {
             score: 0,
             present: false,
             vacated: None,
+            respawned: false,
         }
     }
 
@@ -74,6 +78,15 @@ impl Snake {
     /// Alive and moving (not sleeping).
     pub fn is_playing(&self) -> bool {
         self.alive && self.active
+    }
+
+    /// Length once the length owed from a head-on ([`Snake::shrink`]) is
+    /// taken. The cells stay on the field until the next move (the seed's
+    /// movement step 2), but the seed's example 2 counts the survivor as
+    /// "11-7=4" long from the fight on, so whatever judges a snake by its
+    /// length at the end of a tick (the round's end and its win) uses this.
+    pub fn len_after_owed(&self) -> usize {
+        self.len().saturating_sub(self.shrink as usize)
     }
 }
 
@@ -452,11 +465,21 @@ impl SnakeBattle {
     }
 
     /// Whether a stone may be left at `p` by `seat`: plain floor, no item,
-    /// and no other snake on it.
+    /// no other snake on it, and not in front of a start floor.
     fn free_for_stone(&self, p: Pos, seat: SnakeIdx) -> bool {
         self.map.terrain_at(p) == Terrain::Empty
             && self.item_at(p).is_none()
             && !self.snakes.iter().enumerate().any(|(j, s)| j != seat && s.alive && s.body.contains(&p))
+            && self.stone_may_lie_at(p)
+    }
+
+    /// Upstream's `isFreeForStone` (codenjoy.md §1.5, step 1): no stone on
+    /// the cell right of a start floor. A snake appears there facing right,
+    /// so such a stone would kill (or shorten) it on its first move, which
+    /// it could not avoid. Upstream checks this for a dropped stone and for
+    /// a spawned one alike.
+    fn stone_may_lie_at(&self, p: Pos) -> bool {
+        self.map.terrain_at(p.step(Dir::Left)) != Terrain::StartFloor
     }
 
     fn drop_stone(&mut self, seat: SnakeIdx, ev: &mut Vec<Event>) {
@@ -481,6 +504,7 @@ impl SnakeBattle {
             }
         }
         for s in &mut self.snakes {
+            s.respawned = false;
             if !s.alive && !s.body.is_empty() {
                 s.body.clear();
             }
@@ -512,6 +536,7 @@ impl SnakeBattle {
                 active: !self.settings.rounds,
                 present: true,
                 score,
+                respawned: true,
                 ..Snake::absent()
             };
             ev.push(Event::Spawned { snake: seat, at });
@@ -534,6 +559,15 @@ impl SnakeBattle {
 
     fn stage_commands(&mut self, actions: &[Action], ev: &mut Vec<Event>) {
         for seat in 0..self.snakes.len() {
+            // A snake that appeared in this tick's respawn stage was dead on
+            // the last board, so its player's answer was meant for the dead
+            // snake. Upstream replays the commands onto the dead hero (no
+            // effect) before it respawns (codenjoy.md §1.5, steps 1-2), and
+            // the new hero faces right; steering it with that answer could
+            // kill it at once, and `ACT(0)` would kill it for sure.
+            if self.snakes[seat].respawned {
+                continue;
+            }
             let a = actions.get(seat).copied().unwrap_or_default();
             if a.suicide && self.snakes[seat].alive {
                 self.kill(seat, Death::Suicide, ev);
@@ -584,7 +618,14 @@ impl SnakeBattle {
     }
 
     /// Seed rules 1-4.2 of "the order of processing fights".
+    ///
+    /// Kills and bites are paid at the end of the stage, and only to snakes
+    /// still alive then: upstream collects them during `snakesFight` and
+    /// pays its EAT events to live attackers only (codenjoy.md §1.5). So a
+    /// snake that is run into and then dies itself in the same fight, or
+    /// bites and is then killed, gets nothing for it.
     fn stage_fight(&mut self, _: &[Action], ev: &mut Vec<Event>) {
+        let mut pay: Vec<(SnakeIdx, ScoreReason, i64)> = Vec::new();
         for a in 0..self.snakes.len() {
             let sa = &self.snakes[a];
             if !sa.is_playing() || sa.flying > 0 {
@@ -604,7 +645,7 @@ impl SnakeBattle {
             }
             if let Some((b, _)) = self.snake_at(head, a, |k| k <= 1) {
                 ev.push(Event::HeadOn { attacker: a, target: b });
-                self.head_on(a, b, ev);
+                self.head_on(a, b, &mut pay, ev);
             } else if let Some((b, k)) = self.snake_at(head, a, |k| k >= 2) {
                 if self.snakes[a].fury > 0 {
                     let victim = &mut self.snakes[b];
@@ -621,18 +662,24 @@ impl SnakeBattle {
                     // Seed example 4: the bitten cell itself (now under the
                     // attacker's head) is not paid, only the piece behind it.
                     let pts = self.settings.points.eat_per_cell * (cut as i64 - 1);
-                    self.score(a, ScoreReason::Bite(b), pts, ev);
+                    pay.push((a, ScoreReason::Bite(b), pts));
                 } else {
                     let len = self.snakes[a].len() as i64;
                     self.kill(a, Death::Crash(b), ev);
                     let pts = self.settings.points.eat_per_cell * len;
-                    self.score(b, ScoreReason::Kill(a), pts, ev);
+                    pay.push((b, ScoreReason::Kill(a), pts));
                 }
+            }
+        }
+        for (seat, reason, pts) in pay {
+            if self.snakes[seat].alive {
+                self.score(seat, reason, pts, ev);
             }
         }
     }
 
-    fn head_on(&mut self, a: SnakeIdx, b: SnakeIdx, ev: &mut Vec<Event>) {
+    /// A head-on between `a` and `b`; what a survivor earns goes to `pay`.
+    fn head_on(&mut self, a: SnakeIdx, b: SnakeIdx, pay: &mut Vec<(SnakeIdx, ScoreReason, i64)>, ev: &mut Vec<Event>) {
         let (fa, fb) = (self.snakes[a].fury > 0, self.snakes[b].fury > 0);
         let (la, lb) = (self.snakes[a].len(), self.snakes[b].len());
         let per = self.settings.points.eat_per_cell;
@@ -645,7 +692,7 @@ impl SnakeBattle {
         if a_dies {
             self.kill(a, Death::HeadOn(b), ev);
             if !b_dies {
-                self.score(b, ScoreReason::Kill(a), per * la as i64, ev);
+                pay.push((b, ScoreReason::Kill(a), per * la as i64));
                 if same_fury {
                     self.snakes[b].shrink += la as u32;
                 }
@@ -654,7 +701,7 @@ impl SnakeBattle {
         if b_dies {
             self.kill(b, Death::HeadOn(a), ev);
             if !a_dies {
-                self.score(a, ScoreReason::Kill(b), per * lb as i64, ev);
+                pay.push((a, ScoreReason::Kill(b), per * lb as i64));
                 if same_fury {
                     self.snakes[a].shrink += lb as u32;
                 }
@@ -735,13 +782,22 @@ impl SnakeBattle {
         let max = players / 2 + 1;
         let roll = self.rng.below(50);
         let count = |it: Item| self.item_counts[it.index()];
+        // Upstream's `setStone` refuses a cell right of a start floor
+        // (`isFreeForStone`) and places nothing; its apple check runs after
+        // it regardless. So a stone due on such a cell gives way to an
+        // apple (on the same cell, this tick's one) if one is due too, and
+        // otherwise nothing appears this tick. The cell and the roll are
+        // drawn as before, so the random sequence does not change.
+        let stone_may_lie = self.stone_may_lie_at(at);
         let item = if roll == 42 && count(Item::FuryPill) < max {
             Item::FuryPill
         } else if roll == 32 && self.settings.flying_pills && count(Item::FlyingPill) < max {
             Item::FlyingPill
         } else if roll == 21 && count(Item::Gold) < 2 * max {
             Item::Gold
-        } else if (roll == 11 && (count(Item::Stone) as usize) < self.map.size / 2) || count(Item::Stone) == 0 {
+        } else if stone_may_lie
+            && ((roll == 11 && (count(Item::Stone) as usize) < self.map.size / 2) || count(Item::Stone) == 0)
+        {
             Item::Stone
         } else if (roll < 10 && count(Item::Apple) < 10 * max) || count(Item::Apple) < 2 * max {
             Item::Apple
@@ -774,38 +830,53 @@ impl SnakeBattle {
     fn stage_drop_after_move(&mut self, actions: &[Action], ev: &mut Vec<Event>) {
         for seat in 0..self.snakes.len() {
             let a = actions.get(seat).copied().unwrap_or_default();
-            if a.drop == Some(StoneDrop::AfterMove) && self.snakes[seat].is_playing() {
+            let s = &self.snakes[seat];
+            if a.drop == Some(StoneDrop::AfterMove) && s.is_playing() && !s.respawned {
                 self.drop_stone(seat, ev);
             }
         }
     }
 
-    /// Seed: the round ends at length 40, after 300 ticks, or when at most
-    /// one snake is alive; on length or time only the longest win.
+    /// Seed: the round ends at length 40, after 300 ticks, when one snake is
+    /// left alive, or when all snakes on the field die; on length or time
+    /// only the longest win.
+    ///
+    /// Lengths here are [`Snake::len_after_owed`]: a head-on survivor's
+    /// cut is due at its next move, but the seed's example 2 gives it its
+    /// final length 11-7=4 at once, and the round may end before that move.
     fn stage_round_end(&mut self, _: &[Action], ev: &mut Vec<Event>) {
         let Phase::Running { tick } = self.phase else { return };
         if !self.settings.rounds {
             return;
         }
         let alive: Vec<SnakeIdx> = (0..self.snakes.len()).filter(|&i| self.snakes[i].is_playing()).collect();
+        let len = |i: SnakeIdx| self.snakes[i].len_after_owed();
         let longest = || {
-            let max = alive.iter().map(|&i| self.snakes[i].len()).max().unwrap_or(0);
-            alive.iter().copied().filter(|&i| self.snakes[i].len() == max).collect::<Vec<_>>()
+            let max = alive.iter().map(|&i| len(i)).max().unwrap_or(0);
+            alive.iter().copied().filter(|&i| len(i) == max).collect::<Vec<_>>()
         };
         let cap = self.settings.round_end_length as usize;
-        let (reason, winners) = if cap > 0 && alive.iter().any(|&i| self.snakes[i].len() >= cap) {
+        // "One left" needs a round that began with two or more, or a lone
+        // snake's round would end at once; "none left" ends any round, also
+        // one its only snake started, which would otherwise wait for the
+        // timeout with nobody on the field (upstream, too, restarts when
+        // nobody is left, with no winner: codenjoy.md §1.6).
+        let (reason, winners) = if cap > 0 && alive.iter().any(|&i| len(i) >= cap) {
             (RoundEnd::MaxLength, longest())
         } else if tick >= self.settings.round_ticks {
             (RoundEnd::Timeout, longest())
-        } else if self.round_players >= 2 && alive.len() <= 1 {
+        } else if alive.is_empty() || (self.round_players >= 2 && alive.len() == 1) {
             (RoundEnd::LastAlive, alive.clone())
         } else {
             return;
         };
         if tick >= self.settings.min_ticks_for_win {
             let p = self.settings.points;
-            for &w in &winners {
-                let pts = p.win_per_length * self.snakes[w].len() as i64 + p.win_per_tick * i64::from(tick) + p.win_flat;
+            let pay: Vec<(SnakeIdx, i64)> = winners
+                .iter()
+                .map(|&w| (w, p.win_per_length * len(w) as i64 + p.win_per_tick * i64::from(tick) + p.win_flat))
+                .collect();
+            for (w, pts) in pay {
                 self.score(w, ScoreReason::Win, pts, ev);
             }
         }

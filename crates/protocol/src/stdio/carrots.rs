@@ -12,11 +12,11 @@
 //! |---|---|
 //! | `.` (0x2E) | empty, safe to move to |
 //! | `o` (0x6F) | apple |
-//! | `#` (0x23) | a snake cell: any snake's, the receiver's own body included, dead bodies included |
+//! | `#` (0x23) | a snake cell: any snake's, the receiver's own body included (dead bodies too, under upstream's timing `bodies_stay=true`) |
 //! | `H` (0x48) | the receiver's own head; exactly one per board |
 //!
-//! A snake cell covers an apple under it (an apple can lie under a dead
-//! head). A board is only sent to a seat whose snake is alive
+//! A snake cell covers an apple under it (with `bodies_stay`, an apple
+//! can lie under a dead head). A board is only sent to a seat whose snake is alive
 //! ([`board`] returns `None` otherwise): upstream sends nothing to a dead
 //! snake, and restarts the process when the snake respawns.
 //!

@@ -51,7 +51,8 @@
 //!   "score":60,"pieces":[[2,2],[3,2]]}`, its pieces row by row from the
 //!   top.
 //! * `rules`: the game's settings, each a number or a boolean where it is
-//!   one: in CodeCarrots `apples_max`, `height`, `respawn_ticks`, `width`;
+//!   one: in CodeCarrots `apples_max`, `bodies_stay`, `height`,
+//!   `respawn_ticks`, `width`;
 //!   in the duel `cols`, `grow_every`, `grow_steps`, `inner_walls`,
 //!   `points_*`, `rounds_max`, `rows`; in Multisnake `grow_every` (the
 //!   seed's T) and `turns_max`; in the other games every setting `play
