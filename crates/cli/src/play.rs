@@ -58,7 +58,9 @@ pub struct GameFlags {
     #[arg(long)]
     pub ticks: Option<u64>,
     /// The map, drawn in the game's glyphs [default: the built-in map]
-    /// (snakebattle, hex, duel, multisnake)
+    /// (snakebattle, hex, duel, multisnake); a duel map also in KingOfBots'
+    /// 0/1 form (13 rows of 14, or the 182 characters of the input token's
+    /// first field)
     #[arg(long, value_name = "FILE")]
     pub map: Option<PathBuf>,
     /// Rule profile whose defaults --set overrides: codebattle or codenjoy
@@ -134,8 +136,10 @@ pub struct Args {
     /// JSON-lines protocol. The bot runs in a folder of its own holding a
     /// copy of the folder of the first file its command line names (bot.py
     /// with its modules and data) when that folder has at most 256 files
-    /// and 16 MiB, else of the named files only. A .c or .java file alone
-    /// is compiled first; one that does not compile stops play
+    /// and 16 MiB, else of the named files only. A source file alone runs
+    /// as a program saved on the server would: a .c or .java file is
+    /// compiled first (one that does not compile stops play), a .py or .js
+    /// file without the executable bit runs under python3 or node
     #[arg(long = "bot", value_name = "SPEC", required = true)]
     pub bots: Vec<BotSpec>,
     /// Seed of the game and of the built-in bots [default: a random one,

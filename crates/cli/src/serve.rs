@@ -36,7 +36,9 @@ pub struct ServeArgs {
     /// milliseconds; a dead node's rooms move after at most this long.
     #[arg(long)]
     pub lease_ms: Option<u64>,
-    /// Tick period of new rooms, in milliseconds (10 to 60000).
+    /// Tick period of rooms created from now on, in milliseconds (10 to
+    /// 60000); a room already in the database keeps its own (`snakepit
+    /// admin tick ROOM MS` changes it).
     #[arg(long)]
     pub tick_ms: Option<u64>,
     /// SnakeBattle rule profile: codebattle or codenjoy.
@@ -44,7 +46,8 @@ pub struct ServeArgs {
     pub profile: Option<String>,
     /// Run the ladder of this game in the server (repeatable): programs
     /// saved on players' pages play each other continuously, paired by
-    /// rating; ratings and replays on the leaderboard page
+    /// rating; ratings and replays on the leaderboard page. Only carrots,
+    /// duel and multisnake have saved programs to pair
     #[arg(long = "ladder", value_name = "GAME", value_enum)]
     pub ladders: Vec<crate::play::GameKind>,
     /// Queued games (ladder games, forks asked for on replay pages) this

@@ -61,7 +61,8 @@ pub struct WorkerArgs {
     pub max_games: Option<u64>,
     /// Also schedule the ladder of this game (repeatable): saved programs
     /// paired by rating, games queued, results rated; one scheduler per
-    /// game runs at a time, whichever worker holds its lease
+    /// game runs at a time, whichever worker holds its lease. Only
+    /// carrots, duel and multisnake have saved programs to pair
     #[arg(long = "ladder", value_name = "GAME", value_enum)]
     pub ladders: Vec<GameKind>,
 }
