@@ -54,8 +54,9 @@ pub struct Args {
     #[arg(long = "bot", value_name = "SEAT=SPEC", requires = "from_tick", value_parser = parse_seat_spec)]
     pub bots: Vec<(usize, BotSpec)>,
     /// With --from-tick: ticks to play at most, in all [default: the
-    /// recording's length when it was cut short, else 1000; duel and
-    /// multisnake: until the game ends]
+    /// recording's length when it was cut short, else 1000 or the
+    /// recording's length if longer; duel and multisnake: until the game
+    /// ends]
     #[arg(long, value_name = "N", requires = "from_tick")]
     pub ticks: Option<u64>,
     /// With --from-tick: write the forked game's replay to this file

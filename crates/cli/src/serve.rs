@@ -39,7 +39,7 @@ pub struct ServeArgs {
     /// Tick period of rooms created from now on, in milliseconds (10 to
     /// 60000); a room already in the database keeps its own (`snakepit
     /// admin tick ROOM MS` changes it).
-    #[arg(long)]
+    #[arg(long, value_name = "MS")]
     pub tick_ms: Option<u64>,
     /// SnakeBattle rule profile: codebattle or codenjoy.
     #[arg(long)]
