@@ -159,6 +159,10 @@ pub struct SnakeUrl {
     port: u16,
     /// The path without a trailing `/` (empty for the root).
     base: String,
+    /// The path as given (`/` for none): `GET /` asks exactly the URL the
+    /// snake was given, as the official engine does, so a server that
+    /// routes `/snake/` but not `/snake` answers.
+    given: String,
     original: String,
 }
 
@@ -192,16 +196,18 @@ impl SnakeUrl {
             Some(p) => p.parse().map_err(|_| err("the port is not a number from 0 to 65535"))?,
             None => 80,
         };
-        Ok(SnakeUrl { host: host.to_string(), port, base: path.trim_end_matches('/').to_string(), original: url.to_string() })
+        Ok(SnakeUrl {
+            host: host.to_string(),
+            port,
+            base: path.trim_end_matches('/').to_string(),
+            given: if path.is_empty() { "/".to_string() } else { path.to_string() },
+            original: url.to_string(),
+        })
     }
 
     /// The path of an endpoint (`""` for `GET /`, `"move"`...).
     fn path(&self, endpoint: &str) -> String {
-        match (self.base.is_empty(), endpoint.is_empty()) {
-            (true, true) => "/".to_string(),
-            (false, true) => self.base.clone(),
-            (_, false) => format!("{}/{endpoint}", self.base),
-        }
+        if endpoint.is_empty() { self.given.clone() } else { format!("{}/{endpoint}", self.base) }
     }
 
     fn host_header(&self) -> String {
@@ -695,7 +701,9 @@ mod tests {
         let u = SnakeUrl::parse("http://127.0.0.1:8000").unwrap();
         assert_eq!((u.host.as_str(), u.port, u.path(""), u.path("move")), ("127.0.0.1", 8000, "/".into(), "/move".into()));
         let u = SnakeUrl::parse("http://example.com/snakes/one/").unwrap();
-        assert_eq!((u.port, u.path(""), u.path("end"), u.host_header()), (80, "/snakes/one".into(), "/snakes/one/end".into(), "example.com".into()));
+        assert_eq!((u.port, u.path(""), u.path("end"), u.host_header()), (80, "/snakes/one/".into(), "/snakes/one/end".into(), "example.com".into()));
+        let u = SnakeUrl::parse("http://example.com/snakes/two").unwrap();
+        assert_eq!((u.path(""), u.path("move")), ("/snakes/two".into(), "/snakes/two/move".into()));
         let u = SnakeUrl::parse("http://[::1]:9/x").unwrap();
         assert_eq!((u.host.as_str(), u.port, u.host_header()), ("::1", 9, "[::1]:9".into()));
         for bad in ["https://a", "ftp://a", "http://", "http://a:99999", "http://a/?q=1", "http://u@a", "127.0.0.1:8000"] {

@@ -39,7 +39,10 @@
 //! **Answers** ([`parse_move`]) are read leniently, as the official engine
 //! does and a little more: any JSON object with a string `move` that is
 //! `up`, `down`, `left` or `right` in any case, surrounded by any
-//! whitespace; other fields are ignored. Anything else is a [`MoveError`],
+//! whitespace; other fields are ignored. Field names match in any case
+//! when no exact one is there (`{"Move":"up"}`), as Go's JSON decoding in
+//! the official engine reads them: a Go snake whose struct has no JSON
+//! tags answers so. Anything else is a [`MoveError`],
 //! which the arena turns into "no move": the rules then repeat the snake's
 //! last move.
 //!
@@ -376,7 +379,7 @@ pub enum MoveError {
 pub fn parse_move(body: &[u8]) -> Result<MoveAnswer, MoveError> {
     let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| MoveError::BadJson(e.to_string()))?;
     let obj = value.as_object().ok_or_else(|| MoveError::BadJson(format!("a JSON {}", kind(&value))))?;
-    let word = obj.get("move").and_then(serde_json::Value::as_str).ok_or(MoveError::NoMove)?;
+    let word = field(obj, "move").and_then(serde_json::Value::as_str).ok_or(MoveError::NoMove)?;
     let dir = match word.trim().to_ascii_lowercase().as_str() {
         "up" => Dir::Up,
         "down" => Dir::Down,
@@ -384,8 +387,14 @@ pub fn parse_move(body: &[u8]) -> Result<MoveAnswer, MoveError> {
         "right" => Dir::Right,
         _ => return Err(MoveError::BadMove(word.chars().take(64).collect())),
     };
-    let shout = obj.get("shout").and_then(serde_json::Value::as_str).map(|s| s.chars().take(SHOUT_CHARS_MAX).collect());
+    let shout = field(obj, "shout").and_then(serde_json::Value::as_str).map(|s| s.chars().take(SHOUT_CHARS_MAX).collect());
     Ok(MoveAnswer { dir, shout })
+}
+
+/// The field `name` of an answer: the exact key if there is one, else a
+/// key equal to it in any ASCII case (Go's `encoding/json` rule).
+fn field<'a>(obj: &'a serde_json::Map<String, serde_json::Value>, name: &str) -> Option<&'a serde_json::Value> {
+    obj.get(name).or_else(|| obj.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v))
 }
 
 fn kind(v: &serde_json::Value) -> &'static str {
@@ -444,7 +453,7 @@ impl InfoResponse {
 pub fn parse_info(body: &[u8]) -> Result<InfoResponse, MoveError> {
     let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| MoveError::BadJson(e.to_string()))?;
     let obj = value.as_object().ok_or_else(|| MoveError::BadJson(format!("a JSON {}", kind(&value))))?;
-    let field = |k: &str| obj.get(k).and_then(serde_json::Value::as_str).map(|s| s.chars().take(SHOUT_CHARS_MAX).collect());
+    let field = |k: &str| field(obj, k).and_then(serde_json::Value::as_str).map(|s| s.chars().take(SHOUT_CHARS_MAX).collect());
     Ok(InfoResponse {
         apiversion: field("apiversion"),
         author: field("author"),

@@ -233,6 +233,10 @@ fn answers_are_read_leniently() {
         (r#"{"move":"sideways"}"#, Err(MoveError::BadMove("sideways".into()))),
         (r#"{"move":3}"#, Err(MoveError::NoMove)),
         (r#"{"mv":"up"}"#, Err(MoveError::NoMove)),
+        // Go decodes field names in any case, preferring the exact one.
+        (r#"{"Move":"up","Shout":"go"}"#, ok(Dir::Up, Some("go"))),
+        (r#"{"MOVE":"left"}"#, ok(Dir::Left, None)),
+        (r#"{"Move":"up","move":"down"}"#, ok(Dir::Down, None)),
         (r#""up""#, Err(MoveError::BadJson("a JSON string".into()))),
         ("[]", Err(MoveError::BadJson("a JSON array".into()))),
     ];
@@ -253,6 +257,7 @@ fn info_is_read_leniently() {
     assert_eq!(info.head, None);
     let looks = info.customizations();
     assert_eq!((looks.color.as_str(), looks.head.as_str()), ("#123456", "default"));
+    assert_eq!(parse_info(br##"{"Color":"#654321","Head":"beluga"}"##).unwrap().customizations().color, "#654321");
     assert!(parse_info(b"not json").is_err());
     assert_eq!(parse_info(b"{}").unwrap().customizations().color, "#888888");
 }
