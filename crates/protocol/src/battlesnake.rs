@@ -18,7 +18,7 @@
 //!      "hazardMap":"","hazardMapAuthor":"","royale":{"shrinkEveryNTurns":25},
 //!      "squad":{"allowBodyCollisions":false,"sharedElimination":false,
 //!               "sharedHealth":false,"sharedLength":false}}},
-//!   "map":"standard","timeout":500,"source":"snakepit"},
+//!   "map":"standard","timeout":500,"source":"custom"},
 //!  "turn":0,
 //!  "board":{"height":11,"width":11,"snakes":[<snake>...],"food":[{"x":5,"y":5}],"hazards":[]},
 //!  "you":<snake>}
@@ -260,7 +260,9 @@ impl GameMeta {
         GameMeta {
             id: id.to_string(),
             timeout_ms,
-            source: "snakepit".to_string(),
+            // One of the sources the API documents (tournament, league,
+            // arena, challenge, custom): a game set up by hand.
+            source: "custom".to_string(),
             snakes: names
                 .iter()
                 .enumerate()

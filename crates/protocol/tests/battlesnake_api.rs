@@ -152,7 +152,7 @@ fn request_body_has_the_api_shape() {
               },
               "version": "snakepit/2"
             },
-            "source": "snakepit",
+            "source": "custom",
             "timeout": 500
           },
           "turn": 7,
