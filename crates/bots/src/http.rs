@@ -37,6 +37,11 @@ pub const HEAD_BYTES_MAX: usize = 16 * 1024;
 pub const BODY_BYTES_MAX: usize = 64 * 1024;
 /// The official default for `game.timeout`.
 pub const MOVE_TIMEOUT_MS_DEFAULT: u64 = 500;
+/// Redirects followed for one request (Go's client, the official engine's,
+/// stops after 10; a snake needs one).
+pub const REDIRECTS_MAX: usize = 5;
+/// The longest `Location` header read; a longer one is not followed.
+pub const LOCATION_BYTES_MAX: usize = 2048;
 
 /// Why a request to a snake produced no usable answer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -210,6 +215,18 @@ impl SnakeUrl {
         if endpoint.is_empty() { self.given.clone() } else { format!("{}/{endpoint}", self.base) }
     }
 
+    /// The path a `Location` leads to when it is on this same server: an
+    /// absolute path, or an `http://` URL of the same host and port. `None`
+    /// for anything else (another server, a relative path, a query).
+    fn same_server_path(&self, location: &str) -> Option<String> {
+        let location = location.split('#').next().unwrap_or("");
+        if location.starts_with('/') && !location.starts_with("//") {
+            return (!location.chars().any(|c| c.is_whitespace() || c.is_control())).then(|| location.to_string());
+        }
+        let there = SnakeUrl::parse(location).ok()?;
+        (there.host.eq_ignore_ascii_case(&self.host) && there.port == self.port).then_some(there.given)
+    }
+
     fn host_header(&self) -> String {
         let host = if self.host.contains(':') { format!("[{}]", self.host) } else { self.host.clone() };
         if self.port == 80 { host } else { format!("{host}:{}", self.port) }
@@ -286,6 +303,7 @@ struct Response {
     status: u16,
     body: Vec<u8>,
     keep_alive: bool,
+    location: Option<String>,
 }
 
 /// A failure on a reused connection before any byte of the answer arrived:
@@ -353,8 +371,8 @@ impl HttpSnake {
     /// One request with a deadline; the body of a 200 answer, or the
     /// classified failure (counted).
     async fn call(&mut self, method: &str, endpoint: &str, body: Option<&str>, timeout: Duration) -> Result<Vec<u8>, HttpError> {
-        let request = self.request_bytes(method, endpoint, body);
-        let result = match tokio::time::timeout(timeout, self.exchange(&request)).await {
+        let path = self.url.path(endpoint);
+        let result = match tokio::time::timeout(timeout, self.follow(method, path, body)).await {
             Ok(r) => r,
             Err(_) => {
                 // The half-read answer must not be taken for the next one.
@@ -372,10 +390,35 @@ impl HttpSnake {
         result
     }
 
-    fn request_bytes(&self, method: &str, endpoint: &str, body: Option<&str>) -> Vec<u8> {
+    /// Sends a request and follows the redirects of the snake's server to
+    /// itself, as the official engine's Go client does: 307 and 308 repeat
+    /// the request at the new path, 301, 302 and 303 turn it into a `GET`
+    /// without body. All of it within the caller's deadline; a redirect
+    /// elsewhere (another host, another scheme) is not followed and
+    /// fails as its status.
+    async fn follow(&mut self, method: &str, mut path: String, body: Option<&str>) -> Result<Response, HttpError> {
+        let (mut method, mut body) = (method, body);
+        for _ in 0..=REDIRECTS_MAX {
+            let request = self.request_bytes(method, &path, body);
+            let response = self.exchange(&request).await?;
+            if !matches!(response.status, 301 | 302 | 303 | 307 | 308) {
+                return Ok(response);
+            }
+            let Some(next) = response.location.as_deref().and_then(|l| self.url.same_server_path(l)) else {
+                return Ok(response);
+            };
+            if !matches!(response.status, 307 | 308) {
+                (method, body) = ("GET", None);
+            }
+            path = next;
+        }
+        Err(HttpError::BadResponse(format!("more than {REDIRECTS_MAX} redirects")))
+    }
+
+    fn request_bytes(&self, method: &str, path: &str, body: Option<&str>) -> Vec<u8> {
         let mut head = format!(
             "{method} {} HTTP/1.1\r\nHost: {}\r\nUser-Agent: snakepit/{}\r\nAccept: application/json\r\nConnection: keep-alive\r\n",
-            self.url.path(endpoint),
+            path,
             self.url.host_header(),
             env!("CARGO_PKG_VERSION"),
         );
@@ -441,6 +484,8 @@ pub struct ResponseHead {
     /// never when a chunked body also has a `Content-Length` (such an answer
     /// is framed ambiguously, so the connection is dropped after it).
     pub keep_alive: bool,
+    /// `Location`, when present and at most [`LOCATION_BYTES_MAX`] long.
+    pub location: Option<String>,
 }
 
 impl ResponseHead {
@@ -472,6 +517,7 @@ pub fn parse_response_head(head: &[u8]) -> Result<ResponseHead, HttpError> {
         .filter(|_| version.starts_with("HTTP/1."))
         .ok_or_else(|| bad(format!("not an HTTP/1 status line: {:?}", cut(status_line))))?;
     let (mut length, mut chunked, mut keep_alive) = (None, false, version == "HTTP/1.1");
+    let mut location = None;
     for line in lines.filter(|l| !l.is_empty()) {
         let Some((name, value)) = line.split_once(':') else {
             return Err(bad(format!("bad header line {:?}", cut(line))));
@@ -491,6 +537,7 @@ pub fn parse_response_head(head: &[u8]) -> Result<ResponseHead, HttpError> {
                 length = Some(n);
             }
             "transfer-encoding" => chunked = value.to_ascii_lowercase().contains("chunked"),
+            "location" if value.len() <= LOCATION_BYTES_MAX => location = Some(value.to_string()),
             "connection" => {
                 let v = value.to_ascii_lowercase();
                 if v.contains("close") {
@@ -505,7 +552,7 @@ pub fn parse_response_head(head: &[u8]) -> Result<ResponseHead, HttpError> {
     if chunked && length.is_some() {
         keep_alive = false;
     }
-    Ok(ResponseHead { status, content_length: length, chunked, keep_alive })
+    Ok(ResponseHead { status, content_length: length, chunked, keep_alive, location })
 }
 
 /// Writes a request and reads its final response, skipping interim (1xx)
@@ -557,7 +604,7 @@ async fn round_trip(conn: &mut TcpStream, request: &[u8]) -> Result<Response, Re
         }
         head_start = head_end;
     };
-    let ResponseHead { status, content_length, chunked, mut keep_alive } = head;
+    let ResponseHead { status, content_length, chunked, mut keep_alive, location } = head;
     let mut rest = buf.split_off(head_end);
     let body = if chunked {
         read_chunked(conn, rest).await.map_err(Err)?
@@ -586,7 +633,7 @@ async fn round_trip(conn: &mut TcpStream, request: &[u8]) -> Result<Response, Re
         while read_more(conn, &mut rest).await.map_err(Err)? > 0 {}
         rest
     };
-    Ok(Response { status, body, keep_alive })
+    Ok(Response { status, body, keep_alive, location })
 }
 
 /// Reads once more into `buf`, within the body limit; 0 at the end.
@@ -702,7 +749,12 @@ mod tests {
         assert_eq!((u.host.as_str(), u.port, u.path(""), u.path("move")), ("127.0.0.1", 8000, "/".into(), "/move".into()));
         let u = SnakeUrl::parse("http://example.com/snakes/one/").unwrap();
         assert_eq!((u.port, u.path(""), u.path("end"), u.host_header()), (80, "/snakes/one/".into(), "/snakes/one/end".into(), "example.com".into()));
-        let u = SnakeUrl::parse("http://example.com/snakes/two").unwrap();
+        let u = SnakeUrl::parse("http://Example.com/snakes/two").unwrap();
+        let follows = ["/snakes/two/move/", "http://example.com/a/", "http://EXAMPLE.COM:80/b#x", "/c#frag"].map(|l| u.same_server_path(l));
+        assert_eq!(follows, [Some("/snakes/two/move/".into()), Some("/a/".into()), Some("/b".into()), Some("/c".into())]);
+        for elsewhere in ["http://example.com:81/", "https://example.com/", "//other/x", "move/", "/a b", "http://example.com/?q=1"] {
+            assert_eq!(u.same_server_path(elsewhere), None, "{elsewhere}");
+        }
         assert_eq!((u.path(""), u.path("move")), ("/snakes/two".into(), "/snakes/two/move".into()));
         let u = SnakeUrl::parse("http://[::1]:9/x").unwrap();
         assert_eq!((u.host.as_str(), u.port, u.host_header()), ("::1", 9, "[::1]:9".into()));
@@ -921,7 +973,7 @@ mod tests {
     fn response_heads() {
         let head = |s: &str| parse_response_head(s.as_bytes());
         let h = head("HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\n").unwrap();
-        assert_eq!(h, ResponseHead { status: 200, content_length: Some(12), chunked: false, keep_alive: true });
+        assert_eq!(h, ResponseHead { status: 200, content_length: Some(12), chunked: false, keep_alive: true, location: None });
         let h = head("HTTP/1.0 204 No Content\r\nConnection: keep-alive\r\n\r\n").unwrap();
         assert_eq!((h.status, h.keep_alive), (204, true));
         let h = head("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n").unwrap();

@@ -65,7 +65,7 @@ impl HeadModel {
         if self.chunked && self.length.is_some() {
             keep_alive = false;
         }
-        ResponseHead { status: self.status, content_length: self.length.map(|(n, _)| n), chunked: self.chunked, keep_alive }
+        ResponseHead { status: self.status, content_length: self.length.map(|(n, _)| n), chunked: self.chunked, keep_alive, location: None }
     }
 }
 

@@ -127,6 +127,48 @@ async fn info_is_a_get_of_the_root() {
     assert!(log.lock().unwrap()[0].head.starts_with("GET /snake HTTP/1.1\r\n"));
 }
 
+/// A snake whose server redirects `/move` to `/move/` (a web framework's
+/// trailing-slash rule) still plays: a 307 or 308 to the same server is
+/// followed with the method and body, a 301 to another server is not.
+#[tokio::test]
+async fn redirects_to_the_same_server_are_followed() {
+    let moved = |status: &str, to: &str| reply(format!("HTTP/1.1 {status} Moved\r\nLocation: {to}\r\nContent-Length: 0\r\n\r\n"));
+    let (url, log) = serve(move |_, seen| {
+        if seen.head.starts_with("POST /snake/move/ ") {
+            ok_json(r#"{"move":"down"}"#)
+        } else if seen.head.starts_with("POST /snake/move ") {
+            moved("307 Temporary Redirect", "/snake/move/")
+        } else if seen.head.starts_with("POST /snake/end ") {
+            moved("308 Permanent Redirect", "http://elsewhere.example/end")
+        } else {
+            reply("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+        }
+    })
+    .await;
+    let mut snake = HttpSnake::new(&url).unwrap();
+    let out = snake.request_move(r#"{"turn":0}"#, TIMEOUT).await;
+    assert_eq!(out.result.unwrap().dir, Dir::Down);
+    {
+        let log = log.lock().unwrap();
+        assert_eq!(log.len(), 2);
+        assert!(log[1].head.starts_with("POST /snake/move/ HTTP/1.1\r\n"), "{}", log[1].head);
+        assert_eq!(log[1].body, r#"{"turn":0}"#, "a 307 keeps the body");
+    }
+    let end = snake.end("{}", TIMEOUT).await;
+    assert!(matches!(end, Err(HttpError::Status { code: 308, .. })), "another server is not followed: {end:?}");
+    assert_eq!(log.lock().unwrap().len(), 3);
+}
+
+/// A redirect that never ends stops after `REDIRECTS_MAX`.
+#[tokio::test]
+async fn a_redirect_loop_is_a_bad_answer() {
+    let (url, log) = serve(|_, _| reply("HTTP/1.1 308 Loop\r\nLocation: /snake/move\r\nContent-Length: 0\r\n\r\n")).await;
+    let mut snake = HttpSnake::new(&url).unwrap();
+    let out = snake.request_move("{}", TIMEOUT).await;
+    assert!(matches!(&out.result, Err(HttpError::BadResponse(m)) if m.contains("redirects")), "{:?}", out.result);
+    assert_eq!(log.lock().unwrap().len(), snakepit_bots::http::REDIRECTS_MAX + 1);
+}
+
 #[tokio::test]
 async fn chunked_answers_are_read() {
     let (url, _) = serve(|_, _| {
