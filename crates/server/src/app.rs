@@ -559,6 +559,8 @@ async fn register(st: &AppState, headers: &HeaderMap, r: Register) -> Result<imp
     Ok((StatusCode::CREATED, Json(serde_json::json!({ "id": p.id, "name": p.name, "game": p.game, "code": p.code, "url": url }))))
 }
 
+/// The check behind [`Admin`]: the `Authorization: Bearer` token, compared
+/// in constant time.
 fn require_admin(st: &AppState, headers: &HeaderMap) -> Result<(), AppError> {
     // The scheme's name is case-insensitive (RFC 9110).
     let given = headers
@@ -576,8 +578,7 @@ fn require_admin(st: &AppState, headers: &HeaderMap) -> Result<(), AppError> {
     }
 }
 
-async fn admin_players(State(st): Shared, headers: HeaderMap) -> Result<impl IntoResponse, AppError> {
-    require_admin(&st, &headers)?;
+async fn admin_players(State(st): Shared, _: Admin, headers: HeaderMap) -> Result<impl IntoResponse, AppError> {
     let players = st.store.players().await?;
     let rows: Vec<_> = players
         .iter()
@@ -664,11 +665,11 @@ async fn seated_route(st: &AppState, id: &str) -> Result<Route, AppError> {
 
 async fn admin_kick(
     State(st): Shared,
+    _: Admin,
     headers: HeaderMap,
     uri: axum::http::Uri,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
-    require_admin(&st, &headers)?;
     if let Some(answer) = forward_for_player(&st, &id, &headers, "POST", &uri).await? {
         return Ok(answer);
     }
@@ -687,11 +688,11 @@ async fn admin_kick(
 /// rating and saved program go with them. The games they played stay.
 async fn admin_remove_player(
     State(st): Shared,
+    _: Admin,
     headers: HeaderMap,
     uri: axum::http::Uri,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
-    require_admin(&st, &headers)?;
     if let Some(answer) = forward_for_player(&st, &id, &headers, "DELETE", &uri).await? {
         return Ok(answer);
     }
@@ -865,11 +866,11 @@ async fn admin_room(
 /// the next start, which the answer says (`returns_at_restart`).
 async fn admin_delete_room(
     State(st): Shared,
+    _: Admin,
     headers: HeaderMap,
     uri: axum::http::Uri,
     Path(name): Path<String>,
 ) -> Result<Response, AppError> {
-    require_admin(&st, &headers)?;
     if let Err(answer) = admin_room(&st, &name, &headers, ("DELETE", &uri), "").await? {
         return Ok(answer);
     }
@@ -901,6 +902,8 @@ async fn admin_delete_room(
     Ok(Json(serde_json::json!({ "deleted": name, "returns_at_restart": returns, "programs": programs })).into_response())
 }
 
+/// Pauses or resumes a room, here or on its node; the handlers that call
+/// it took [`Admin`].
 async fn set_paused(
     st: Arc<AppState>,
     headers: HeaderMap,
@@ -908,7 +911,6 @@ async fn set_paused(
     name: String,
     paused: bool,
 ) -> Result<Response, AppError> {
-    require_admin(&st, &headers)?;
     let h = match admin_room(&st, &name, &headers, ("POST", &uri), "").await? {
         Ok(h) => h,
         Err(answer) => return Ok(answer),
@@ -921,6 +923,7 @@ async fn set_paused(
 
 async fn admin_pause(
     State(st): Shared,
+    _: Admin,
     headers: HeaderMap,
     uri: axum::http::Uri,
     Path(name): Path<String>,
@@ -930,6 +933,7 @@ async fn admin_pause(
 
 async fn admin_resume(
     State(st): Shared,
+    _: Admin,
     headers: HeaderMap,
     uri: axum::http::Uri,
     Path(name): Path<String>,
@@ -964,10 +968,9 @@ async fn admin_tick(
 
 async fn admin_reset_scores(
     State(st): Shared,
-    headers: HeaderMap,
+    _: Admin,
     Query(q): Query<BTreeMap<String, String>>,
 ) -> Result<impl IntoResponse, AppError> {
-    require_admin(&st, &headers)?;
     let game = q.get("game").map(String::as_str);
     if let Some(g) = game {
         known_game(g)?;
@@ -1002,8 +1005,7 @@ async fn api_metrics(State(st): Shared) -> Json<serde_json::Value> {
     }))
 }
 
-async fn admin_metrics_reset(State(st): Shared, headers: HeaderMap) -> Result<impl IntoResponse, AppError> {
-    require_admin(&st, &headers)?;
+async fn admin_metrics_reset(State(st): Shared, _: Admin) -> Result<impl IntoResponse, AppError> {
     st.rooms.latency.reset();
     Ok(Json(serde_json::json!({ "reset": true })))
 }
