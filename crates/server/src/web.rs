@@ -1,6 +1,7 @@
 //! The web UI, compiled into the binary.
 //!
-//! Pages are static files from `crates/server/web/`; they fetch JSON from
+//! Pages are static files from `crates/server/web/`, which share one top
+//! bar (`topbar.html`, put in at first use); they fetch JSON from
 //! `/api/...` and open WebSockets for live data, so the server never builds
 //! HTML around user-supplied text (names are inserted by the pages as text
 //! nodes, never as markup).
@@ -16,14 +17,35 @@ use axum::http::{StatusCode, Uri, header};
 use std::sync::Arc;
 use axum::response::{IntoResponse, Response};
 
-const LOBBY: &str = include_str!("../web/index.html");
-const ROOM: &str = include_str!("../web/room.html");
-const PLAYER: &str = include_str!("../web/player.html");
-const LEADERBOARD: &str = include_str!("../web/leaderboard.html");
-const ADMIN: &str = include_str!("../web/admin.html");
-const REPLAYS: &str = include_str!("../web/replays.html");
-const NO_ROOM: &str = include_str!("../web/no-room.html");
-const NOT_FOUND: &str = include_str!("../web/not-found.html");
+/// The bar at the top of every page (`web/topbar.html`), which each page
+/// names with a `<!-- topbar -->` line.
+const TOPBAR: &str = include_str!("../web/topbar.html");
+
+/// A page as served: its `<!-- topbar -->` line replaced by [`TOPBAR`],
+/// with the link to `current` (the page's own address, if the bar has it)
+/// marked as the page shown. Built once, on first use.
+fn with_topbar(page: &str, current: Option<&str>) -> String {
+    let bar = match current {
+        Some(href) => TOPBAR.replacen(&format!("<a href=\"{href}\">"), &format!("<a href=\"{href}\" aria-current=\"page\">"), 1),
+        None => TOPBAR.to_string(),
+    };
+    page.replacen("<!-- topbar -->\n", &bar, 1)
+}
+
+macro_rules! page {
+    ($name:ident, $file:literal, $current:expr) => {
+        static $name: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| with_topbar(include_str!($file), $current));
+    };
+}
+
+page!(LOBBY, "../web/index.html", Some("/"));
+page!(ROOM, "../web/room.html", None);
+page!(PLAYER, "../web/player.html", None);
+page!(LEADERBOARD, "../web/leaderboard.html", Some("/leaderboard"));
+page!(ADMIN, "../web/admin.html", Some("/admin"));
+page!(REPLAYS, "../web/replays.html", Some("/replays"));
+page!(NO_ROOM, "../web/no-room.html", None);
+page!(NOT_FOUND, "../web/not-found.html", None);
 
 /// Static assets by file name: (content type, bytes).
 const ASSETS: &[(&str, &str, &str)] = &[
@@ -55,14 +77,14 @@ pub async fn not_found(uri: Uri) -> Response {
     if uri.path().starts_with("/api/") {
         return AppError::Client(StatusCode::NOT_FOUND, "no such address in the API".into()).into_response();
     }
-    let mut page = html(NOT_FOUND);
+    let mut page = html(&NOT_FOUND);
     *page.status_mut() = StatusCode::NOT_FOUND;
     page
 }
 
 /// `/`
 pub async fn lobby() -> Response {
-    html(LOBBY)
+    html(&LOBBY)
 }
 
 /// `/room/NAME`
@@ -71,32 +93,32 @@ pub async fn room_page(State(st): State<Arc<AppState>>, Path(name): Path<String>
     // A room of the store that no node runs yet is about to start: its
     // page waits for it rather than sending the visitor away.
     if st.rooms.get(&name).is_none() && !st.store.rooms().await?.iter().any(|r| r.name == name) {
-        let mut page = html(NO_ROOM);
+        let mut page = html(&NO_ROOM);
         *page.status_mut() = StatusCode::NOT_FOUND;
         return Ok(page);
     }
-    Ok(html(ROOM))
+    Ok(html(&ROOM))
 }
 
 /// `/codenjoy-contest/board/player/ID?code=CODE`
 pub async fn player_page(State(st): State<Arc<AppState>>, Path(id): Path<String>, uri: Uri) -> Result<Response, AppError> {
     follow(st.rooms.route_player(&id).await?, &uri)?;
-    Ok(html(PLAYER))
+    Ok(html(&PLAYER))
 }
 
 /// `/leaderboard`
 pub async fn leaderboard_page() -> Response {
-    html(LEADERBOARD)
+    html(&LEADERBOARD)
 }
 
 /// `/admin`
 pub async fn admin_page() -> Response {
-    html(ADMIN)
+    html(&ADMIN)
 }
 
 /// `/replays`
 pub async fn replays_page() -> Response {
-    html(REPLAYS)
+    html(&REPLAYS)
 }
 
 /// The site's icon, also drawn inline in every page's head.
@@ -113,5 +135,38 @@ pub async fn asset(Path(file): Path<String>) -> Response {
     match ASSETS.iter().find(|(name, _, _)| *name == file) {
         Some((_, ctype, body)) => ([(header::CONTENT_TYPE, *ctype), (header::CACHE_CONTROL, "no-cache")], *body).into_response(),
         None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every page gets the one bar, and a page the bar links to is marked
+    /// as the one shown (and no other).
+    #[test]
+    fn every_page_has_the_topbar_with_its_own_link_marked() {
+        let pages: [(&str, &str, Option<&str>); 8] = [
+            ("lobby", &LOBBY, Some("/")),
+            ("room", &ROOM, None),
+            ("player", &PLAYER, None),
+            ("leaderboard", &LEADERBOARD, Some("/leaderboard")),
+            ("admin", &ADMIN, Some("/admin")),
+            ("replays", &REPLAYS, Some("/replays")),
+            ("no room", &NO_ROOM, None),
+            ("not found", &NOT_FOUND, None),
+        ];
+        for (name, page, current) in pages {
+            assert!(!page.contains("<!-- topbar -->"), "{name}: the marker is left");
+            assert_eq!(page.matches("<header class=\"topbar\">").count(), 1, "{name}");
+            let marked: Vec<&str> = page.match_indices(" aria-current=\"page\"").map(|(i, _)| &page[..i]).collect();
+            match current {
+                Some(href) => {
+                    assert_eq!(marked.len(), 1, "{name}");
+                    assert!(marked[0].ends_with(&format!("<a href=\"{href}\"")), "{name}");
+                }
+                None => assert!(marked.is_empty(), "{name}"),
+            }
+        }
     }
 }
