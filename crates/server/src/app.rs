@@ -741,7 +741,7 @@ async fn move_player(st: &Arc<AppState>, p: snakepit_store::Player, wanted: Opti
     if wanted.is_some_and(|r| r.chars().count() > crate::rooms::ROOM_NAME_MAX_CHARS) {
         return Err(AppError::Client(StatusCode::NOT_FOUND, "there is no room with so long a name".into()));
     }
-    let player = crate::room::PlayerRef { id: p.id.clone(), name: p.name.clone(), game: p.game.clone() };
+    let player = crate::room::PlayerRef::of(&p);
     let moved = st.rooms.move_player(&player, wanted).await.map_err(|e| {
         let status = match e {
             crate::rooms::MoveError::NoRoom(_) => StatusCode::NOT_FOUND,
@@ -754,7 +754,7 @@ async fn move_player(st: &Arc<AppState>, p: snakepit_store::Player, wanted: Opti
     let room = moved.room;
     let program = match st.store.code(&p.id).await? {
         Some(_) if !moved.changed => serde_json::Value::Null,
-        Some(row) if crate::arenas::text_parser(&player.game).is_some() => serde_json::json!(start_program(st, &p, player, &row).await),
+        Some(row) if crate::arenas::text_parser(&player.game).is_some() => serde_json::json!(start_program(st, &p, &row).await),
         _ => serde_json::Value::Null,
     };
     Ok(serde_json::json!({ "room": room, "program": program }))
@@ -763,9 +763,9 @@ async fn move_player(st: &Arc<AppState>, p: snakepit_store::Player, wanted: Opti
 /// Starts player `p`'s saved program in their room, on whichever node runs
 /// it (that node is asked), and says how it went: `started`, `started once
 /// built` (a C or Java build first), or why not.
-async fn start_program(st: &Arc<AppState>, p: &snakepit_store::Player, player: crate::room::PlayerRef, row: &snakepit_store::CodeRow) -> String {
+async fn start_program(st: &Arc<AppState>, p: &snakepit_store::Player, row: &snakepit_store::CodeRow) -> String {
     use crate::code::StartError;
-    match crate::code::start(st, player, row).await {
+    match crate::code::start(st, crate::room::PlayerRef::of(p), row).await {
         Ok(Some(_)) => "started".to_string(),
         Ok(None) => "started once built".to_string(),
         Err(StartError::Elsewhere(node)) => {
@@ -894,8 +894,7 @@ async fn admin_delete_room(
         if crate::arenas::text_parser(&p.game).is_none() {
             continue;
         }
-        let player = crate::room::PlayerRef { id: p.id.clone(), name: p.name.clone(), game: p.game.clone() };
-        let said = start_program(&st, &p, player, &row).await;
+        let said = start_program(&st, &p, &row).await;
         programs.insert(p.name, serde_json::Value::String(said));
     }
     let returns = st.cfg.rooms_at_start().iter().any(|r| r.name == name);

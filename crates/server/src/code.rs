@@ -293,7 +293,7 @@ async fn start_saved_where(st: &Arc<AppState>, rooms: Option<&[String]>) {
                 _ => continue,
             }
         }
-        if let Err(e) = start(st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row).await {
+        if let Err(e) = start(st, PlayerRef::from(p), &row).await {
             tracing::warn!(player = %row.player_id, "saved program not started: {e}");
         }
     }
@@ -608,7 +608,7 @@ pub async fn post_code(
     let built = build_check(&st, &p.game, &program).await?;
     let row = CodeRow { player_id: p.id.clone(), lang: u.lang, name, source: u.source };
     st.store.save_code(&row).await?;
-    let (room, seat) = start_built(&st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row, built)
+    let (room, seat) = start_built(&st, PlayerRef::from(p), &row, built)
         .await
         .and_then(|started| started.ok_or_else(|| StartError::Failed("it is being built".to_string())))
         .map_err(|e| AppError::Client(StatusCode::CONFLICT, format!("saved, but not started: {e}")))?;
@@ -644,7 +644,7 @@ pub async fn post_start(
     let Some(row) = st.store.code(&p.id).await? else {
         return Err(AppError::Client(StatusCode::NOT_FOUND, "no saved program".into()));
     };
-    match start(&st, PlayerRef { id: p.id, name: p.name, game: p.game }, &row).await {
+    match start(&st, PlayerRef::from(p), &row).await {
         Ok(Some((room, seat))) => Ok(Json(serde_json::json!({ "room": room, "seat": seat })).into_response()),
         Ok(None) => Ok((StatusCode::ACCEPTED, Json(serde_json::json!({ "building": true })) ).into_response()),
         Err(e @ StartError::Building) => Err(AppError::Client(StatusCode::TOO_MANY_REQUESTS, format!("not started again: {e}"))),

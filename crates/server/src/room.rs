@@ -117,6 +117,19 @@ pub struct PlayerRef {
     pub game: String,
 }
 
+impl From<snakepit_store::Player> for PlayerRef {
+    fn from(p: snakepit_store::Player) -> PlayerRef {
+        PlayerRef { id: p.id, name: p.name, game: p.game }
+    }
+}
+
+impl PlayerRef {
+    /// A stored player as rooms know them, the stored one kept.
+    pub fn of(p: &snakepit_store::Player) -> PlayerRef {
+        PlayerRef { id: p.id.clone(), name: p.name.clone(), game: p.game.clone() }
+    }
+}
+
 /// What connections and admins ask of a room.
 #[derive(Debug)]
 pub enum RoomInput {

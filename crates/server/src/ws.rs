@@ -77,7 +77,7 @@ async fn authenticate(st: &Arc<AppState>, q: &BTreeMap<String, String>) -> Resul
         return Err(unauthorized());
     }
     match st.store.authenticate(&user, &code).await {
-        Ok(Some(p)) => Ok(PlayerRef { id: p.id, name: p.name, game: p.game }),
+        Ok(Some(p)) => Ok(PlayerRef::from(p)),
         Ok(None) => Err(unauthorized()),
         Err(e) => Err(AppError::from(e).into_response()),
     }
