@@ -379,7 +379,7 @@ impl axum::serve::Listener for Lingering {
                 upgraded: Upgraded::default(),
                 idle_for: self.idle,
                 idle,
-                budget: ByteBudget::new(self.ws_bytes_per_sec),
+                budget: Bucket::new(self.ws_bytes_per_sec, WS_BURST_SECONDS),
                 send_timeout: self.send_timeout,
                 write_stall: None,
                 _slot: slot,
@@ -428,8 +428,9 @@ pub struct LingeringStream {
     idle_for: Duration,
     /// Fires `idle_for` after the last byte read.
     idle: std::pin::Pin<Box<tokio::time::Sleep>>,
-    /// The bytes a WebSocket's client may still send.
-    budget: ByteBudget,
+    /// The bytes a WebSocket's client may still send (a burst of
+    /// [`WS_BURST_SECONDS`]).
+    budget: Bucket,
     /// How long a write may wait for the client to take bytes.
     send_timeout: Duration,
     /// Fires `send_timeout` after a write first had to wait.
@@ -437,32 +438,9 @@ pub struct LingeringStream {
     _slot: ConnSlot,
 }
 
-/// Bytes a WebSocket's client may send: `rate` a second, with bursts of up
-/// to [`WS_BURST_SECONDS`] seconds' worth.
-struct ByteBudget {
-    rate: f64,
-    tokens: f64,
-    at: std::time::Instant,
-}
-
-/// The burst a [`ByteBudget`] allows, in seconds of its rate.
+/// The burst of bytes a WebSocket's client may send, in seconds of its
+/// rate.
 const WS_BURST_SECONDS: f64 = 4.0;
-
-impl ByteBudget {
-    fn new(rate: f64) -> ByteBudget {
-        ByteBudget { rate, tokens: rate * WS_BURST_SECONDS, at: std::time::Instant::now() }
-    }
-
-    /// Counts `n` bytes read; false once the client is over its budget.
-    fn take(&mut self, n: usize) -> bool {
-        let now = std::time::Instant::now();
-        let refill = now.duration_since(self.at).as_secs_f64() * self.rate;
-        self.tokens = (self.tokens + refill).min(self.rate * WS_BURST_SECONDS);
-        self.at = now;
-        self.tokens -= n as f64;
-        self.tokens >= 0.0
-    }
-}
 
 /// The text of a [`LingeringStream`]'s read that failed for a flood; the
 /// session recognises it (see [`read_error`]).
@@ -510,7 +488,7 @@ impl tokio::io::AsyncRead for LingeringStream {
         match read {
             Poll::Ready(Ok(())) if self.upgraded.is_set() => {
                 let n = buf.filled().len() - before;
-                if self.budget.take(n) {
+                if self.budget.take(n as f64) {
                     Poll::Ready(Ok(()))
                 } else {
                     Poll::Ready(Err(std::io::Error::other(BYTE_FLOOD)))
@@ -688,7 +666,7 @@ pub const SPECTATOR_SENT_REASON: &str = "spectators send nothing: this socket on
 /// A spectator's session: the current frame, then each new one as the room
 /// publishes it. What the client sends never causes a frame.
 async fn spectate(mut socket: WebSocket, mut frames: tokio::sync::watch::Receiver<Arc<str>>, messages_per_sec: u32, send_timeout: Duration, _permit: Permit) {
-    let mut bucket = Bucket::new(messages_per_sec);
+    let mut bucket = Bucket::messages(messages_per_sec);
     let frame = frames.borrow_and_update().clone();
     if !send(&mut socket, Message::Text(Utf8Bytes::from(&*frame)), send_timeout).await {
         return;
@@ -711,7 +689,7 @@ async fn spectate(mut socket: WebSocket, mut frames: tokio::sync::watch::Receive
                 // Keep-alive pings are answered by the library; they count
                 // against the same limit as everyone's messages.
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => {
-                    if !bucket.take() {
+                    if !bucket.take(1.0) {
                         break (1008, format!("flood: more than {messages_per_sec} messages per second"));
                     }
                 }
@@ -875,25 +853,39 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &str, timeout: Duratio
     let _ = tokio::time::timeout(Duration::from_millis(CLOSE_WAIT_MS), drain).await;
 }
 
-/// Tokens refill at `rate` per second up to a burst of `2 * rate`.
+/// A token bucket: tokens refill at `rate` per second up to
+/// `burst_secs` seconds' worth, which it starts with. Messages and bytes
+/// of a WebSocket's client are both held to one.
 struct Bucket {
     rate: f64,
+    cap: f64,
     tokens: f64,
     at: Instant,
 }
 
+/// The burst of messages a client may send, in seconds of
+/// `limits.messages_per_sec`.
+const MESSAGE_BURST_SECONDS: f64 = 2.0;
+
 impl Bucket {
-    fn new(rate: u32) -> Bucket {
-        let rate = f64::from(rate.max(1));
-        Bucket { rate, tokens: rate * 2.0, at: Instant::now() }
+    fn new(rate: f64, burst_secs: f64) -> Bucket {
+        let cap = rate * burst_secs;
+        Bucket { rate, cap, tokens: cap, at: Instant::now() }
     }
 
-    fn take(&mut self) -> bool {
+    /// A bucket of `messages_per_sec` messages (at least one).
+    fn messages(messages_per_sec: u32) -> Bucket {
+        Bucket::new(f64::from(messages_per_sec.max(1)), MESSAGE_BURST_SECONDS)
+    }
+
+    /// Takes `n` tokens if there are that many; false (and nothing taken)
+    /// when there are not.
+    fn take(&mut self, n: f64) -> bool {
         let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.rate * 2.0);
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.cap);
         self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
+        if self.tokens >= n {
+            self.tokens -= n;
             true
         } else {
             false
@@ -922,7 +914,7 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
         let frame = frames.borrow_and_update().clone();
         let _ = send(&mut socket, Message::Text(Utf8Bytes::from(&*frame)), send_timeout).await;
     }
-    let mut bucket = Bucket::new(limits.messages_per_sec);
+    let mut bucket = Bucket::messages(limits.messages_per_sec);
     // Binary messages are ignored; the player is told once per connection,
     // so that they cannot fill the room's queue with notes.
     let mut binary_noted = false;
@@ -979,7 +971,7 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
                     // Every frame counts against the limit, whatever its
                     // kind: each costs the server a read, and some a note.
                     awaiting = false;
-                    if !bucket.take() {
+                    if !bucket.take(1.0) {
                         let why = format!("flood: more than {} messages per second", limits.messages_per_sec);
                         let _ = room.tx.try_send(note(format!("disconnected: {why}")));
                         break Some((1008, why));
