@@ -18,7 +18,7 @@ use snakepit_bots::stdio_match::MatchSettings;
 use anyhow::Context;
 use snakepit_store::cluster::{Cluster, RoomHost};
 use snakepit_store::{RoomRow, Store, StoreError};
-use crate::arenas::{self, CarrotsRoom, DuelRoom, MapSource, MultisnakeRoom};
+use crate::arenas::{CarrotsRoom, DuelRoom, MapSource, MultisnakeRoom};
 use crate::games::{HexRoom, SnakeBattleRoom};
 use snakepit_engine::hex::{self, Hex};
 use snakepit_engine::snakebattle::{Map, Settings, SnakeBattle};
@@ -114,16 +114,14 @@ fn read_map<M, E: std::error::Error + Send + Sync + 'static>(
 impl Rooms {
     /// Builds the registry and saves the configuration's rooms in the store.
     /// On a single node (no `cluster`) it starts every stored room; in a
-    /// cluster, rooms start when this node takes their lease.
+    /// cluster, rooms start when this node takes their lease. `cfg` has
+    /// passed [`Config::check`] (its `fill_bots` are built-in bots).
     pub async fn start(cfg: &Config, store: Store, cluster: Option<Cluster>) -> anyhow::Result<Rooms> {
         let sb = &cfg.snakebattle;
         let mut pairs: Vec<(&str, &str)> = vec![("profile", sb.profile.as_str())];
         pairs.extend(sb.settings.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         let settings = Settings::from_pairs(pairs).context("snakebattle settings")?;
         let map = read_map(sb.map.as_deref(), Map::parse, Map::default_map)?;
-        for b in &sb.fill_bots {
-            anyhow::ensure!(snakepit_bots::builtin::NAMES.contains(&b.as_str()), "unknown built-in bot {b:?}");
-        }
         let mut games = BTreeMap::new();
         games.insert(
             "snakebattle",
@@ -139,9 +137,6 @@ impl Rooms {
         pairs.extend(hx.settings.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         let hex_settings = hex::Settings::from_pairs(pairs).context("hex settings")?;
         let hex_map = read_map(hx.map.as_deref(), hex::Map::parse, hex::Map::default_map)?;
-        for b in &hx.fill_bots {
-            anyhow::ensure!(snakepit_bots::hexbots::NAMES.contains(&b.as_str()), "unknown built-in Hex bot {b:?}");
-        }
         games.insert(
             "hex",
             GameSetup {
@@ -153,9 +148,6 @@ impl Rooms {
         );
         for game in ["carrots", "duel", "multisnake"] {
             let a = cfg.arena(game);
-            for b in &a.fill_bots {
-                anyhow::ensure!(arenas::NAMES.contains(&b.as_str()), "unknown built-in {game} bot {b:?} (there are {})", arenas::NAMES.join(", "));
-            }
             let pairs = a.settings.iter().map(|(k, v)| (k.as_str(), v.as_str()));
             let setup = match game {
                 "carrots" => {
