@@ -154,7 +154,13 @@ impl ProcessBot {
             launched.child.stderr.take(),
         );
         // From here on the guard kills the child if anything fails.
-        let guard = GroupGuard::new(launched.child, launched.uid, launched.folder);
+        let mut guard = GroupGuard::new(launched.child, launched.uid, launched.folder);
+        let held: Vec<&str> = [(Layer::FolderQuota, "mnt"), (Layer::NetworkNamespace, "net")]
+            .into_iter()
+            .filter(|&(layer, _)| launched.layers.contains(layer))
+            .map(|(_, kind)| kind)
+            .collect();
+        guard.hold_namespaces(&held);
         if limits.stop_between_moves {
             guard.signal_group(Signal::SIGSTOP);
         }
@@ -439,6 +445,17 @@ impl ProcessBot {
         self.guard.reap_later()
     }
 
+    /// Kills every process of the bot at once and keeps the rest of it
+    /// (the folder, the namespaces, the uid's lease, the unreaped main
+    /// process) until the returned [`KilledBot`] is let go: for a match,
+    /// which tears its dead bots down between games instead of in the
+    /// turns after their deaths (see `GroupGuard::hold_namespaces`).
+    pub fn kill_keeping_remains(mut self) -> KilledBot {
+        self.gone = true;
+        self.guard.signal_kill();
+        KilledBot(self)
+    }
+
     /// Kills every process of the bot, reaps it and removes its folder,
     /// all before returning (a folder of many files takes a while: an
     /// async caller that need not wait drops the bot instead); returns how
@@ -446,6 +463,26 @@ impl ProcessBot {
     pub fn kill(mut self) -> Option<std::process::ExitStatus> {
         self.gone = true;
         self.guard.finish_now()
+    }
+}
+
+/// A bot whose processes were all sent SIGKILL, kept with its remains by
+/// [`ProcessBot::kill_keeping_remains`]. Dropping it hands the remains to
+/// the reaper thread, as dropping a [`ProcessBot`] does.
+#[derive(Debug)]
+pub struct KilledBot(ProcessBot);
+
+impl KilledBot {
+    /// Lets the remains go: the reaper thread reaps the main process, lets
+    /// the namespaces go, removes the folder and ends the uid's lease; the
+    /// returned [`Reaping`] tells when that is done.
+    pub fn release(mut self) -> Reaping {
+        self.0.guard.reap_later()
+    }
+
+    /// The bot's folder, which stays until the remains are released.
+    pub fn folder(&self) -> &Path {
+        self.0.folder()
     }
 }
 

@@ -42,10 +42,14 @@
 //! renders anyway), at their first fault, in the tick the game ends, and
 //! when the [`StdioMatch`] or [`StdioSeats`] is dropped. When a snake dies
 //! during the game, every process of its bot gets SIGKILL within the tick,
-//! but the reaping and the folder's removal are left to a background
-//! thread ([`ProcessBot::kill_in_background`]), so the tick does not wait
-//! for the kernel to tear the processes down (about 0.5 ms on a small VM);
-//! [`StdioSeats::stop`] and the drop wait for them.
+//! and the rest of it (its folder, its namespaces, the reaping) is kept
+//! ([`ProcessBot::kill_keeping_remains`]) until the match stops, or until
+//! more dead bots are kept than the match has seats, when the oldest goes
+//! to a background thread. The kernel's teardown of a bot's namespaces
+//! costs both CPUs hundreds of µs, which would otherwise fall on the
+//! turns right after a death, while the other bots are on the clock.
+//! [`StdioSeats::stop`] and the drop let every bot go and wait until its
+//! folder is removed.
 //!
 //! Processes are spawned from within [`StdioMatch::tick`], so the future
 //! must be polled on a thread that lives as long as the match (a
@@ -59,13 +63,14 @@
 //! Only CodeCarrots stops its bots with SIGSTOP between moves
 //! ([`MatchSettings::for_game`]), as upstream does.
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
 use snakepit_protocol::stdio::{AnswerError, StdioGame, Wire};
 
-use crate::process::{Ask, BotCommand, BotFault, ProcessBot, Reaping, Reply, SandboxLimits, StderrLines};
+use crate::process::{Ask, BotCommand, BotFault, KilledBot, ProcessBot, Reaping, Reply, SandboxLimits, StderrLines};
 
 /// How long [`StdioSeats::stop`] waits for the background ends of the bots
 /// killed during the match (a process stuck in the kernel is reaped later
@@ -222,8 +227,42 @@ pub struct StdioSeats {
     /// By seat; `None` for a seat some other player plays.
     seats: Vec<Option<SeatState>>,
     settings: MatchSettings,
-    /// The ends of the bots killed during the match, not yet waited for.
+    /// The bots killed during the match.
+    dead: DeadBots,
+}
+
+/// The bots a match killed: the latest kept whole, the others being torn
+/// down by the reaper thread.
+#[derive(Debug, Default)]
+struct DeadBots {
+    /// Oldest first; at most `kept_max`.
+    kept: VecDeque<KilledBot>,
+    kept_max: usize,
+    /// The ends of the bots let go, not yet waited for.
     reaping: Vec<Reaping>,
+}
+
+impl DeadBots {
+    /// Kills every process of `bot` now; its teardown waits (see the
+    /// [module documentation](self)).
+    fn bury(&mut self, bot: ProcessBot) {
+        self.kept.push_back(bot.kill_keeping_remains());
+        while self.kept.len() > self.kept_max {
+            let Some(oldest) = self.kept.pop_front() else { break };
+            self.reaping.retain(|r| !r.is_done());
+            self.reaping.push(oldest.release());
+        }
+    }
+
+    /// Lets every dead bot go and waits until all are torn down, at most
+    /// [`REAPING_WAIT_MAX`].
+    fn release_all(&mut self) {
+        self.reaping.extend(self.kept.drain(..).map(KilledBot::release));
+        let until = Instant::now() + REAPING_WAIT_MAX;
+        for reaping in self.reaping.drain(..) {
+            reaping.wait_until(until);
+        }
+    }
 }
 
 impl Drop for StdioSeats {
@@ -236,8 +275,12 @@ impl StdioSeats {
     /// Process bots for the seats given; `None` seats are left to the
     /// caller (their action is the default one and they are never asked).
     pub fn new(seats: Vec<Option<Seat>>, settings: MatchSettings) -> StdioSeats {
-        let seats = seats.into_iter().map(|s| s.map(|seat| SeatState { seat, bot: None })).collect();
-        StdioSeats { seats, settings, reaping: Vec::new() }
+        let seats: Vec<_> = seats.into_iter().map(|s| s.map(|seat| SeatState { seat, bot: None })).collect();
+        // As many dead bots are kept as the match has seats: a game that
+        // ends tears none down during play; an endless CodeCarrots game,
+        // whose programs restart, lets the oldest go.
+        let dead = DeadBots { kept_max: seats.len(), ..DeadBots::default() };
+        StdioSeats { seats, settings, dead }
     }
 
     /// Number of seats, process or not.
@@ -306,16 +349,13 @@ impl StdioSeats {
                 if let Some(mut bot) = st.bot.take() {
                     report.stderr = bot.take_stderr();
                     report.killed = true;
-                    // The turn goes on while the kernel tears it down.
-                    self.reaping.retain(|r| !r.is_done());
-                    self.reaping.push(bot.kill_in_background());
+                    self.dead.bury(bot);
                 }
                 requests.push(None);
                 continue;
             };
             if let Some(gone) = st.bot.take_if(|bot| bot.is_gone()) {
-                self.reaping.retain(|r| !r.is_done());
-                self.reaping.push(gone.kill_in_background());
+                self.dead.bury(gone);
             }
             let mut request = input;
             let mut deadline = self.settings.move_deadline;
@@ -385,8 +425,7 @@ impl StdioSeats {
                 // A bad answer leaves the process running; the rule ends
                 // it (and a restart, where the arena has one, starts fresh).
                 if let Some(bot) = st.bot.take() {
-                    self.reaping.retain(|r| !r.is_done());
-                    self.reaping.push(bot.kill_in_background());
+                    self.dead.bury(bot);
                 }
                 report.killed = true;
             }
@@ -405,7 +444,7 @@ impl StdioSeats {
             if let Some(mut bot) = st.as_mut().and_then(|st| st.bot.take()) {
                 append_stderr(&mut report.stderr, bot.take_stderr());
                 report.killed = true;
-                self.reaping.push(bot.kill_in_background());
+                self.dead.bury(bot);
             }
         }
     }
@@ -415,15 +454,12 @@ impl StdioSeats {
     pub fn stop(&mut self) {
         for st in self.seats.iter_mut().flatten() {
             if let Some(bot) = st.bot.take() {
-                self.reaping.push(bot.kill_in_background());
+                self.dead.bury(bot);
             }
         }
         // Every bot, those killed during the game too: their folders are
         // removed before the match counts as stopped.
-        let until = Instant::now() + REAPING_WAIT_MAX;
-        for reaping in self.reaping.drain(..) {
-            reaping.wait_until(until);
-        }
+        self.dead.release_all();
     }
 }
 

@@ -870,6 +870,67 @@ async fn drop_kill_and_panic_leave_no_process_behind() {
     rx.recv().unwrap().assert_none();
 }
 
+/// The bot's own namespaces of `kinds` that this process holds a handle
+/// on, as `/proc` names them (`mnt:[4026532301]`).
+fn held_namespaces(kinds: &[&str]) -> Vec<String> {
+    let mut held: Vec<String> = fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .filter_map(|e| fs::read_link(e.ok()?.path()).ok())
+        .map(|target| target.to_string_lossy().into_owned())
+        .filter(|t| kinds.iter().any(|k| t.starts_with(&format!("{k}:["))))
+        .collect();
+    held.sort();
+    held
+}
+
+/// A bot killed as a match kills one whose snake died: every process dies
+/// at once, but its folder and its own mount and network namespaces stay
+/// until the match lets them go, so that their teardown does not fall on
+/// the next turns; then nothing is left.
+#[tokio::test]
+async fn a_killed_bots_remains_stay_until_released() {
+    let layers: LayerSet = [Layer::FolderQuota, Layer::NetworkNamespace].into_iter().collect();
+    if !available("a_killed_bots_remains_stay_until_released", layers) {
+        return;
+    }
+    let kinds = ["mnt", "net"];
+    let mut bot = ProcessBot::spawn(&c_bot("echo"), &limits()).unwrap();
+    assert_eq!(bot.ask("spin\n", ANSWER).await.unwrap().line, "ok");
+    let remains = Remains::of(&bot);
+    let mut own: Vec<String> = kinds
+        .iter()
+        .map(|k| {
+            let ns = fs::read_link(format!("/proc/{}/ns/{k}", bot.pid())).unwrap();
+            assert_ne!(ns, fs::read_link(format!("/proc/self/ns/{k}")).unwrap(), "a {k} namespace of its own");
+            ns.to_string_lossy().into_owned()
+        })
+        .collect();
+    own.sort();
+
+    let killed = bot.kill_keeping_remains();
+    assert!(
+        wait_until(Duration::from_secs(2), || group_alive(remains.pid).is_empty()),
+        "every process is killed at once"
+    );
+    if let Some(uid) = remains.uid {
+        assert!(wait_until(Duration::from_secs(2), || uid_alive(uid).is_empty()));
+    }
+    // Long enough for the reaper thread to have removed it, had it been
+    // handed the bot.
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(killed.folder(), remains.folder);
+    assert!(remains.folder.is_dir(), "the folder stays");
+    let held = held_namespaces(&kinds);
+    assert!(own.iter().all(|ns| held.contains(ns)), "{own:?} held in {held:?}");
+
+    let reaping = killed.release();
+    assert!(reaping.wait_until(Instant::now() + Duration::from_secs(5)));
+    remains.assert_none();
+    let held = held_namespaces(&kinds);
+    assert!(own.iter().all(|ns| !held.contains(ns)), "{own:?} let go, yet {held:?}");
+    runner_is_fine();
+}
+
 #[tokio::test]
 async fn hostile_fork_bomb_is_contained() {
     if !available(

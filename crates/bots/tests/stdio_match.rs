@@ -172,11 +172,13 @@ async fn multisnake_on_a_multi_threaded_runtime() {
     assert_eq!(played.starts, vec![1; 4]);
 }
 
-/// Snakes that die during the game have their bots killed in that tick and
-/// torn down in the background; once the match is over, no bot folder is
-/// left under the folder root.
+/// Snakes that die during the game have their bots killed in that tick,
+/// but torn down only when the match stops, so that the kernel's work does
+/// not fall on the turns of the others: the four bot folders stay for the
+/// whole game, and once the match is over none is left under the folder
+/// root.
 #[tokio::test]
-async fn multisnake_dead_snakes_leave_no_folder_behind() {
+async fn multisnake_dead_snakes_are_torn_down_when_the_match_stops() {
     let root = tempfile::tempdir().unwrap();
     // Bots with their own uids must be able to pass through the root.
     std::fs::set_permissions(root.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
@@ -186,23 +188,68 @@ async fn multisnake_dead_snakes_leave_no_folder_behind() {
     let seats = (0..4).map(|_| starter("multisnake", "c", &[])).collect();
     let mut m = StdioMatch::new(game, seats, settings);
     let mut killed_mid_game = 0;
+    let mut folders = None;
     while !m.is_finished() {
         let report = m.tick().await;
         assert_eq!(report.faults().count(), 0);
         if !m.is_finished() {
             killed_mid_game += report.seats.iter().filter(|s| s.killed).count();
         }
+        // Each bot has its folder (and, with the folder quota, the mount
+        // point of its tmpfs beside it), all made in the first tick.
+        let now = bot_folders(root.path()).len();
+        let first = *folders.get_or_insert(now);
+        assert!(first >= 4, "{first}");
+        assert_eq!(now, first, "tick {}: every folder stays during the game", report.tick);
     }
     assert!(killed_mid_game > 0, "a snake died before the end");
     drop(m);
-    // Only the runner's lock file, which marks its folders for the next
-    // runner should this one be killed, stays while it lives.
-    let left: Vec<String> = std::fs::read_dir(root.path())
+    let left = bot_folders(root.path());
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// An endless CodeCarrots game restarts a crashing program at every life:
+/// the match keeps as many dead bots as it has seats and lets the oldest
+/// go, so their number stays bounded.
+#[tokio::test]
+async fn carrots_keeps_at_most_as_many_dead_bots_as_seats() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(root.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
+    let mut settings = settings("carrots");
+    settings.limits.folder_root = Some(root.path().to_path_buf());
+    let rules = carrots::Settings { width: 24, height: 16, ..carrots::Settings::default() };
+    let game = Carrots::new(rules, 4, 5).unwrap();
+    let crasher = BotCommand::shell("head -n 16 >/dev/null; exit 3");
+    let mut seats: Vec<Seat> = (0..3).map(|_| starter("carrots", "c", &["24", "16"])).collect();
+    seats.push(Seat::text("crasher", crasher));
+    let mut m = StdioMatch::new(game, seats, settings);
+    let mut per_bot = None;
+    let mut crashes = 0;
+    for _ in 0..60 {
+        let report = m.tick().await;
+        crashes += report.faults().count();
+        let now = bot_folders(root.path()).len();
+        // Entries per bot, from the first tick, where the four bots live.
+        let per_bot = *per_bot.get_or_insert(now / 4);
+        assert!(per_bot >= 1);
+        // Four living bots and four kept, and one more being removed by
+        // the reaper thread, on a busy machine.
+        assert!(now <= per_bot * 9, "tick {}: {now} entries, {per_bot} per bot", report.tick);
+    }
+    assert!(crashes > 8, "more dead bots than seats: {crashes}");
+    drop(m);
+    let left = bot_folders(root.path());
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// What is under a folder root but the runner's lock file, which marks its
+/// folders for the next runner should this one be killed.
+fn bot_folders(root: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(root)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .filter(|n| !(n.starts_with("snakepit-runner-") && n.ends_with(".lock")))
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
+        .collect()
 }
 
 /// The Python starter against the seed's own Java bot, run unmodified
