@@ -177,8 +177,11 @@ fn interrupted_then_resumed_gives_the_same_files() {
     let program = dir.join("ctrlc-duel-bot");
     std::fs::copy(c_starter("duel", true), &program).unwrap();
     let bot = format!("c={}", program.display());
+    // Both runs must play the same games: a move timeout on a loaded
+    // machine would change one, so the bots get far more time than they
+    // need.
     let args = |out: &Path| -> Vec<String> {
-        ["tournament", "--game", "duel", "--bot", &bot, "--bot", "g=builtin:greedy", "--games", "400", "--jobs", "2", "--seed", "11", "--out"]
+        ["tournament", "--game", "duel", "--bot", &bot, "--bot", "g=builtin:greedy", "--games", "400", "--jobs", "2", "--seed", "11", "--timeout-ms", "30000", "--out"]
             .iter()
             .map(ToString::to_string)
             .chain([out.display().to_string()])
