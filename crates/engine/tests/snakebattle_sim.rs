@@ -487,6 +487,10 @@ proptest! {
             for (t, it) in map.terrain.iter().zip(&map.items) {
                 prop_assert!(it.is_none() || *t == Terrain::Empty);
             }
+            for start in map.start_floors() {
+                let right = map.index(start.step(Dir::Right));
+                prop_assert!(right.is_none_or(|i| map.items[i] != Some(Item::Stone)), "a stone right of {:?}", start);
+            }
         }
     }
 

@@ -114,6 +114,15 @@ impl Map {
         if !terrain.contains(&Terrain::StartFloor) {
             return Err(MapError { line: 1, problem: MapProblem::NoStartFloor });
         }
+        // A snake appearing on a start floor moves right first; a stone
+        // there would hit it before it could turn. The game never drops or
+        // spawns one there either (`stone_may_lie_at`).
+        for i in 0..terrain.len() {
+            let (row, col) = (i / size, i % size);
+            if terrain[i] == Terrain::StartFloor && col + 1 < size && items[i + 1] == Some(Item::Stone) {
+                return Err(MapError { line: row + 1, problem: MapProblem::StoneRightOfStartFloor { column: col + 2 } });
+            }
+        }
         Ok(Map { size, terrain, items })
     }
 
@@ -175,6 +184,12 @@ pub enum MapProblem {
     /// A start floor in the first column, where the tail of a snake
     /// appearing on it would be off the board.
     StartFloorAtEdge,
+    /// A stone right of a start floor, where a snake appearing there moves
+    /// first.
+    StoneRightOfStartFloor {
+        /// 1-based column of the stone.
+        column: usize,
+    },
 }
 
 impl fmt::Display for MapError {
@@ -193,8 +208,35 @@ impl fmt::Display for MapError {
             MapProblem::StartFloorAtEdge => {
                 write!(f, "column 1: a start floor '#' needs a cell to its left, where the new snake's tail goes")
             }
+            MapProblem::StoneRightOfStartFloor { column } => write!(
+                f,
+                "column {column}: a stone '●' right of a start floor '#' would hit the snake that appears there on its first move"
+            ),
         }
     }
 }
 
 impl std::error::Error for MapError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each defect is named with its line and column.
+    #[test]
+    fn defects_are_named_where_they_are() {
+        let check = |rows: [&str; 5], expect: &str| {
+            let text = rows.join("\n");
+            let got = Map::parse(&text).map(|_| ()).map_err(|e| e.to_string());
+            assert_eq!(got, if expect.is_empty() { Ok(()) } else { Err(expect.to_string()) }, "{text}");
+        };
+        check(["☼☼☼☼☼", "☼#  ☼", "☼ ● ☼", "☼   ☼", "☼☼☼☼☼"], "");
+        check(
+            ["☼☼☼☼☼", "☼#  ☼", "☼#● ☼", "☼   ☼", "☼☼☼☼☼"],
+            "line 3: column 3: a stone '●' right of a start floor '#' would hit the snake that appears there on its first move",
+        );
+        check(["☼☼☼☼☼", "#   ☼", "☼   ☼", "☼   ☼", "☼☼☼☼☼"], "line 2: column 1: a start floor '#' needs a cell to its left, where the new snake's tail goes");
+        check(["☼☼☼☼☼", "☼ x ☼", "☼#  ☼", "☼   ☼", "☼☼☼☼☼"], "line 2: column 3: 'x' is not a map glyph (use ☼ # space ○ ● $ ® ©)");
+        check(["☼☼☼☼☼", "☼   ☼", "☼   ☼", "☼   ☼", "☼☼☼☼☼"], "line 1: the map has no start floor '#'");
+    }
+}
