@@ -179,11 +179,7 @@ async fn multisnake_on_a_multi_threaded_runtime() {
 /// root.
 #[tokio::test]
 async fn multisnake_dead_snakes_are_torn_down_when_the_match_stops() {
-    let root = tempfile::tempdir().unwrap();
-    // Bots with their own uids must be able to pass through the root.
-    std::fs::set_permissions(root.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
-    let mut settings = settings("multisnake");
-    settings.limits.folder_root = Some(root.path().to_path_buf());
+    let (root, settings) = settings_in_a_folder_root("multisnake");
     let game = Multisnake::new(multisnake::Settings::default(), multisnake::builtin_map("quad-32x32").unwrap(), 9);
     let seats = (0..4).map(|_| starter("multisnake", "c", &[])).collect();
     let mut m = StdioMatch::new(game, seats, settings);
@@ -213,10 +209,7 @@ async fn multisnake_dead_snakes_are_torn_down_when_the_match_stops() {
 /// go, so their number stays bounded.
 #[tokio::test]
 async fn carrots_keeps_at_most_as_many_dead_bots_as_seats() {
-    let root = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(root.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
-    let mut settings = settings("carrots");
-    settings.limits.folder_root = Some(root.path().to_path_buf());
+    let (root, settings) = settings_in_a_folder_root("carrots");
     let rules = carrots::Settings { width: 24, height: 16, ..carrots::Settings::default() };
     let game = Carrots::new(rules, 4, 5).unwrap();
     let crasher = BotCommand::shell("head -n 16 >/dev/null; exit 3");
@@ -240,6 +233,17 @@ async fn carrots_keeps_at_most_as_many_dead_bots_as_seats() {
     drop(m);
     let left = bot_folders(root.path());
     assert!(left.is_empty(), "{left:?}");
+}
+
+/// The settings of `game`, with the bots' folders made in a fresh folder
+/// root of the test's own.
+fn settings_in_a_folder_root(game: &str) -> (tempfile::TempDir, MatchSettings) {
+    let root = tempfile::tempdir().unwrap();
+    // Bots with their own uids must be able to pass through the root.
+    std::fs::set_permissions(root.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
+    let mut settings = settings(game);
+    settings.limits.folder_root = Some(root.path().to_path_buf());
+    (root, settings)
 }
 
 /// What is under a folder root but the runner's lock file, which marks its
