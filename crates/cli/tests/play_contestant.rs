@@ -52,6 +52,18 @@ fn a_bot_in_a_big_folder_gets_its_named_files_and_one_warning() {
 }
 
 #[test]
+fn the_same_program_with_other_arguments_finds_its_files_in_every_seat() {
+    // One entrant's bot against itself with other settings: one program,
+    // so its folder is copied for both seats.
+    let dir = TempDir::new("the_same_program_twice");
+    let bot = bot_of_three_files(&dir);
+    let (a, b) = (format!("{bot} --fast"), format!("{bot} --slow"));
+    let (_, err, _) = play_and_verify(&dir, &["--game", "duel", "--seed", "1", "--bot", &a, "--bot", &b]);
+    assert!(!err.contains("warning"), "{err}");
+    assert!(!err.contains("forfeits"), "both seats found the module: {err}");
+}
+
+#[test]
 fn bots_that_share_a_folder_do_not_get_each_others_files() {
     // Two entrants in one folder: neither reads the other's program.
     let dir = TempDir::new("bots_share_a_folder");

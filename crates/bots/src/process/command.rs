@@ -140,11 +140,18 @@ impl BotCommand {
         })
     }
 
+    /// The first file this command copies (the script of `python3
+    /// bot.py`, the program of `./bot`), or `None` when it copies no file
+    /// or its first is a folder.
+    pub fn first_file(&self) -> Option<&Path> {
+        self.files.first().map(PathBuf::as_path).filter(|f| f.is_file())
+    }
+
     /// The folder of the first file this command copies (the script of
     /// `python3 bot.py`, the program of `./bot`), or `None` when it copies
     /// no file or its first is a folder already.
     pub fn first_file_folder(&self) -> Option<PathBuf> {
-        let first = self.files.first().filter(|f| f.is_file())?;
+        let first = self.first_file()?;
         Some(match first.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),

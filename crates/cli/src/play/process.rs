@@ -113,16 +113,17 @@ pub(crate) fn register_run_bots(bots: &[BotSpec]) {
     }
 }
 
-/// Whether another process bot of this run has its first file in `folder`.
-fn folder_is_shared(line: &str, folder: &Path, system_paths: &[std::path::PathBuf]) -> bool {
+/// Whether another program of this run has its first file in the folder
+/// of `command`'s first file. The same program in several seats (with
+/// other arguments, say) is one entrant's, and its folder is not shared.
+fn folder_is_shared(command: &BotCommand, system_paths: &[std::path::PathBuf]) -> bool {
     let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    let mine = canonical(folder);
+    let (Some(file), Some(folder)) = (command.first_file(), command.first_file_folder()) else { return false };
+    let (file, folder) = (canonical(file), canonical(&folder));
     let run = RUN_BOTS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    run.iter().filter(|other| other.as_str() != line).any(|other| {
-        BotCommand::from_command_line(other, system_paths)
-            .ok()
-            .and_then(|c| c.first_file_folder())
-            .is_some_and(|f| canonical(&f) == mine)
+    run.iter().filter_map(|other| BotCommand::from_command_line(other, system_paths).ok()).any(|other| {
+        other.first_file().map(canonical).is_some_and(|f| f != file)
+            && other.first_file_folder().is_some_and(|f| canonical(&f) == folder)
     })
 }
 
@@ -284,7 +285,7 @@ impl ProcessSeats {
                         .map_err(|e| BadInput(format!("--bot {line:?}: {e}")))?;
                     let paths = &settings.limits.system_paths_read_only;
                     let copied = match command.first_file_folder() {
-                        Some(folder) if folder_is_shared(line, &folder, paths) => {
+                        Some(folder) if folder_is_shared(&command, paths) => {
                             Err(format!("{} holds another bot's program too", folder.display()))
                         }
                         Some(_) => {
