@@ -180,6 +180,9 @@ test("an uploaded program runs, and its stderr shows on its owner's page only", 
   assert.equal(await page.locator('#stderr b').count(), 0);
   // The program plays: its answers are in the log, and the page says it is the program.
   await page.waitForFunction(() => /ok after \d+ ms/.test(document.getElementById('log').textContent), null, { timeout: 30000 });
+  // Its good answers are marked as such.
+  const okRow = page.locator('#log tr', { hasText: /ok after \d+ ms/ }).first();
+  assert.match(await okRow.getAttribute('class'), /\bgood\b/);
   assert.equal((await page.textContent('#me-bot')).trim(), 'program playing');
   assert.equal(await page.isVisible('#code-duel-note'), false, 'the KingOfBots note is for duels only');
   // A spectator of the same room never gets it.

@@ -147,6 +147,21 @@ pub enum SeatFault {
     },
 }
 
+impl SeatFault {
+    /// What most often causes this fault, when it is one of the usual
+    /// mistakes (see [`BotFault::hint`]), or a program that cannot be
+    /// executed.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            SeatFault::Bot(fault) => fault.hint(),
+            SeatFault::Spawn(why) if why.contains("(os error 13)") => {
+                Some("is the program executable (chmod +x), or does it need its interpreter (python3 bot.py)?")
+            }
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for SeatFault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

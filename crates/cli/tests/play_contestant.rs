@@ -176,6 +176,33 @@ fn a_silent_timeout_asks_about_flushing_and_one_tick_is_singular() {
 }
 
 #[test]
+fn an_answer_without_its_end_of_line_says_so() {
+    // Java's print and C's printf("%d") without \n: the answer waits for a
+    // newline that never comes, whether the bot then waits or exits.
+    for (bot, reason) in [("sh -c 'read x; printf 0; sleep 30'", "no answer within"), ("sh -c 'read x; printf 0'", "output ended")] {
+        let out = snakepit(["play", "--game", "duel", "--seed", "1", "--ticks", "1", "--bot", bot, "--bot", "builtin:random"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains(reason), "{err}");
+        assert!(
+            err.contains("received 1 byte: \"0\"; the answer has no end of line: write it with a newline (\\n) and flush"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn an_executable_script_without_its_interpreter_line_runs_with_its_interpreter() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("an_executable_script_without_shebang");
+    let bot = dir.write("bot.py", "import sys\nfor line in sys.stdin:\n    print(1, flush=True)\n");
+    std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bot = bot.display().to_string();
+    let (_, err, _) = play_and_verify(&dir, &["--game", "duel", "--seed", "1", "--ticks", "5", "--bot", &bot, "--bot", "builtin:random"]);
+    assert!(!err.contains("forfeits"), "run by python3, not /bin/sh: {err}");
+}
+
+#[test]
 fn the_rooms_builtin_bots_play_in_their_games() {
     let dir = TempDir::new("the_rooms_builtin_bots");
     for game in ["duel", "carrots", "multisnake"] {

@@ -61,7 +61,12 @@ fn duel_and_carrots_play_and_replay() {
     );
     assert!(out.starts_with("carrots: 30 ticks"), "{out}");
     assert!(!err.contains("forfeits"), "{err}");
-    assert!(err.contains("note: this board is 20x10; CodeCarrots sends no size"), "{err}");
+    assert!(
+        err.contains("note: this board is 20x10; CodeCarrots sends no size, so bots written for it read 80 rows of 120 (the starters"),
+        "{err}"
+    );
+    let note = err.lines().find(|l| l.starts_with("note: this board")).unwrap();
+    assert!(!note.contains("  ") && note.ends_with("get the size)"), "one line of words: {note}");
 }
 
 /// Without `--ticks`, a Multisnake game runs to its own end: this one

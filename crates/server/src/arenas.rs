@@ -117,7 +117,7 @@ fn json_board<G: StdioGame>(game: &G, seat: usize) -> String {
 
 fn process_ask<G: StdioGame>(game: &G, seat: usize, game_no: u32) -> Option<ProcessAsk> {
     let input = game.text_input(seat)?;
-    Some(ProcessAsk { game_no, preamble: game.text_preamble(seat), input })
+    Some(ProcessAsk { game_no, tick: game.tick() + 1, preamble: game.text_preamble(seat), input })
 }
 
 fn text(t: impl Into<String>) -> NotePart {

@@ -342,7 +342,7 @@ impl Runner {
                             }
                             Err(e) => {
                                 let fault = SeatFault::Spawn(e.to_string());
-                                lines.push(format!("fault: {fault}"));
+                                lines.push(fault_line(ask.tick, &fault));
                                 self.stderr(lines).await;
                                 self.answer(Some(crate::games::Command::Forfeit), String::new(), format!("forfeit: {fault}")).await;
                                 continue;
@@ -366,14 +366,14 @@ impl Runner {
                             }
                             Err(error) => {
                                 let fault = SeatFault::Answer { error, elapsed: reply.elapsed };
-                                lines.push(format!("fault: {fault}"));
+                                lines.push(fault_line(ask.tick, &fault));
                                 bot = None;
                                 (Some(crate::games::Command::Forfeit), reply.line, format!("forfeit: {fault}"))
                             }
                         },
                         Err(e) => {
                             let fault = SeatFault::Bot(e);
-                            lines.push(format!("fault: {fault}"));
+                            lines.push(fault_line(ask.tick, &fault));
                             bot = None;
                             (Some(crate::games::Command::Forfeit), String::new(), format!("forfeit: {fault}"))
                         }
@@ -409,6 +409,15 @@ impl Runner {
     async fn answer(&self, command: Option<crate::games::Command>, text: String, note: String) {
         let input = RoomInput::CodeAnswer { player_id: self.player_id.clone(), conn_id: self.conn_id, command, text, note };
         let _ = self.room.send(input).await;
+    }
+}
+
+/// A fault as the program's owner reads it among its stderr lines: the
+/// tick, what happened, and the usual cause when it is a usual mistake.
+fn fault_line(tick: u64, fault: &SeatFault) -> String {
+    match fault.hint() {
+        Some(hint) => format!("fault: tick {tick}: {fault}; {hint}"),
+        None => format!("fault: tick {tick}: {fault}"),
     }
 }
 

@@ -41,6 +41,8 @@ impl Command {
 pub struct ProcessAsk {
     /// Which game of the room this is; a new game starts a new process.
     pub game_no: u32,
+    /// The tick the answer is for, counted in that game from 1.
+    pub tick: u64,
     /// Read once by a fresh process, before its first input.
     pub preamble: Option<String>,
     /// The tick's input in the game's own format.

@@ -186,7 +186,7 @@ async fn uploaded_code_runs_in_the_sandbox_and_only_its_owner_sees_its_stderr() 
     let (status, body) = upload(addr, &id, &code, "jumper", bad).await;
     assert_eq!(status, 200, "{body}");
     let fault = wait_for(&mut page, 30, |m| m.contains("\"type\":\"stderr\"") && m.contains("fault: ")).await.expect("a fault");
-    assert!(fault.contains("jump"), "{fault}");
+    assert!(fault.contains("jump") && fault.contains("fault: tick "), "the fault names its tick: {fault}");
     // The code is stored: after a restart it runs again.
     let (status, body) = upload(addr, &id, &code, "marker bot", MARKER_BOT).await;
     assert_eq!(status, 200, "{body}");

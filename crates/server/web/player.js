@@ -310,8 +310,10 @@
       .reverse()
       .map((a) => {
         const note = String(a.note || '');
-        const good = /(^|: )ok: /.test(note) || /(^|: )(clone|jump) \[/.test(note) || note === 'bot connected';
-        const bad = /dropped|disconnected|no command|skips|ignored|empty|refused|cleared|does nothing|no move/.test(note);
+        // SnakeBattle and Hex notes say `ok: ...`; the programs of the
+        // stdin/stdout arenas `ok after N ms` or `forfeit: why`.
+        const good = /(^|: )ok: /.test(note) || /^ok after \d+ ms$/.test(note) || /(^|: )(clone|jump) \[/.test(note) || note === 'bot connected';
+        const bad = /^forfeit: |dropped|disconnected|no command|skips|ignored|empty|refused|cleared|does nothing|no move/.test(note);
         return h(
           'tr',
           { class: good ? 'good' : bad ? 'bad' : null },

@@ -42,6 +42,14 @@ impl Received {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// How many bytes were received, in words: `1 byte`, `4 bytes`.
+    pub fn count_text(&self) -> String {
+        match self.0.len() {
+            1 => "1 byte".to_string(),
+            n => format!("{n} bytes"),
+        }
+    }
 }
 
 impl fmt::Display for Received {
@@ -137,7 +145,7 @@ impl fmt::Display for FaultReason {
 
 /// A move that failed: the reason and the exact bytes received.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{reason} after {} ms; received {} bytes: {received}", .elapsed.as_millis(), .received.len())]
+#[error("{reason} after {} ms; received {}: {received}", .elapsed.as_millis(), .received.count_text())]
 pub struct BotFault {
     /// Why the move failed.
     pub reason: FaultReason,
@@ -145,6 +153,22 @@ pub struct BotFault {
     pub received: Received,
     /// From the start of the move to the fault.
     pub elapsed: Duration,
+}
+
+impl BotFault {
+    /// What most often causes this fault, for its owner, when it is one
+    /// of the usual mistakes: an answer left in the output buffer, or an
+    /// answer written without its end of line.
+    pub fn hint(&self) -> Option<&'static str> {
+        let unfinished = matches!(self.reason, FaultReason::Timeout { .. } | FaultReason::Eof { .. });
+        match self.received.as_bytes() {
+            [] if matches!(self.reason, FaultReason::Timeout { .. }) => Some("did you flush stdout after the answer?"),
+            bytes if unfinished && !bytes.contains(&b'\n') => {
+                Some("the answer has no end of line: write it with a newline (\\n) and flush")
+            }
+            _ => None,
+        }
+    }
 }
 
 /// A signal's name (`SIGXCPU`), or its number when unknown.

@@ -168,13 +168,20 @@ fn refuse_unrunnable(line: &str, program: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Whether the file at `path` starts with `#!`.
+fn starts_with_shebang(path: &Path) -> bool {
+    use std::io::Read;
+    let mut first = [0u8; 2];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut first)).is_ok() && &first == b"#!"
+}
+
 /// Source files read at most, as the server's uploads are bounded too.
 const SOURCE_BYTES_MAX: u64 = 1024 * 1024;
 
 impl SourceBot {
     /// The source bot `line` names, if it is one word naming a source file
-    /// (`.java`, `.c`, or a `.py` or `.js` that is not executable: an
-    /// executable script runs itself, by its `#!` line).
+    /// (`.java`, `.c`, or a `.py` or `.js` that is not an executable with a
+    /// `#!` line, which runs itself).
     fn from_line(game: &str, line: &str) -> anyhow::Result<Option<SourceBot>> {
         use std::os::unix::fs::PermissionsExt;
         let word = line.trim();
@@ -194,7 +201,9 @@ impl SourceBot {
         let lang = match ext {
             "java" => "java",
             "c" => "c",
-            _ if meta.permissions().mode() & 0o111 != 0 => return Ok(None),
+            // An executable script runs itself by its `#!` line; without
+            // one, the kernel would hand it to /bin/sh.
+            _ if meta.permissions().mode() & 0o111 != 0 && starts_with_shebang(path) => return Ok(None),
             "py" => "python",
             _ => "javascript",
         };
@@ -488,18 +497,9 @@ const FAULT_STDERR_CHARS_MAX: usize = 160;
 /// is quoted, escaped and cut; a timeout with no byte at all is most often
 /// an answer left in the bot's output buffer.
 pub(super) fn fault_text(fault: &SeatFault, stderr: &[String]) -> String {
-    use snakepit_bots::process::FaultReason;
     let mut text = fault.to_string();
-    if let SeatFault::Bot(f) = fault
-        && matches!(f.reason, FaultReason::Timeout { .. })
-        && f.received.is_empty()
-    {
-        text.push_str("; did you flush stdout after the answer?");
-    }
-    if let SeatFault::Spawn(why) = fault
-        && why.contains("(os error 13)")
-    {
-        text.push_str("; is the program executable (chmod +x), or does it need its interpreter (python3 bot.py)?");
+    if let Some(hint) = fault.hint() {
+        let _ = write!(text, "; {hint}");
     }
     if let Some(last) = stderr.iter().rev().find(|l| !l.trim().is_empty()) {
         let last = last.trim_end();

@@ -47,7 +47,9 @@ pub(super) fn setup_carrots(args: &GameFlags, bots: &[BotSpec], seed: u64) -> an
         // The board comes with no size: a bot written for CodeCarrots
         // waits for rows that never come, and times out.
         eprintln!(
-            "note: this board is {width}x{height}; CodeCarrots sends no size, so bots written for it read              {} rows of {} (the starters take the size as arguments: `bot.py {width} {height}`; JSON bots,              `json:...`, get the size)",
+            "note: this board is {width}x{height}; CodeCarrots sends no size, so bots written for it read \
+             {} rows of {} (the starters take the size as arguments: `bot.py {width} {height}`; JSON bots, \
+             `json:...`, get the size)",
             defaults.height, defaults.width
         );
     }
