@@ -154,11 +154,25 @@ fn recorded_player(label: &str, seat: usize) -> anyhow::Result<BotSpec> {
     };
     let spec: BotSpec = label.parse().map_err(cannot)?;
     if let BotSpec::Process { line, .. } = &spec {
-        // A program given by a path must still be where it was; a name is
-        // looked up in the sandbox's PATH when it starts.
+        // A program given by a path must still be where it was; a name must
+        // be in the sandbox's PATH. A game kept by a server names its seats
+        // by player, which is neither.
         let program = line.split_whitespace().next().unwrap_or("");
         if program.contains('/') && !Path::new(program).exists() {
             return Err(cannot(format!("{program} does not exist (paths are relative to the folder snakepit runs in)")).into());
+        }
+        let found = snakepit_bots::process::BotCommand::from_command_line(line, &[]).is_ok_and(|c| c.program_is_found());
+        if !program.contains('/') && !found {
+            // The server names its built-in bots `greedy-1`, `safe-2`, ...
+            let builtin = label
+                .rsplit_once('-')
+                .filter(|(name, n)| !name.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                .map(|(name, _)| format!(" (a built-in bot of a server? --bot {seat}=builtin:{name})"))
+                .unwrap_or_default();
+            return Err(cannot(format!(
+                "it is no program here (the game was kept by a server, which names seats by their players){builtin}"
+            ))
+            .into());
         }
     }
     Ok(spec)

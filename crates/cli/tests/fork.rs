@@ -125,6 +125,20 @@ fn players_that_cannot_play_are_named() {
     // Naming the seat's player is enough.
     let out = run(&moved, &["--from-tick", "3", "--bot", "1=builtin:greedy"]);
     assert!(out.status.success(), "{}", stderr(&out));
+    // A game kept by a server names its seats by player: a person, and a
+    // built-in bot as the server names them.
+    for (player, hint) in [("ann", ""), ("greedy-2", " (a built-in bot of a server? --bot 1=builtin:greedy)")] {
+        let text = std::fs::read_to_string(&original).unwrap().replacen("\"builtin:greedy\"", &format!("\"{player}\""), 1);
+        let kept = dir.write("kept.jsonl", text);
+        let out = run(&kept, &["--from-tick", "3"]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr(&out);
+        let expected = format!(
+            "seat 1: the recorded player \"{player}\" cannot play here: it is no program here (the game was kept by a server, \
+             which names seats by their players){hint}; name one with --bot 1=SPEC"
+        );
+        assert!(err.contains(&expected), "{err}");
+    }
 
     for (extra, needle) in [
         (&["--from-tick", "0"][..], "--from-tick must be between 1 and"),
