@@ -552,7 +552,8 @@ async fn register(st: &AppState, headers: &HeaderMap, r: Register) -> Result<imp
     let name = check_name(&r.name)?;
     let game = r.game.unwrap_or_else(|| st.cfg.games.first().cloned().unwrap_or_else(|| "snakebattle".to_string()));
     if !st.rooms.hosts(&game) {
-        return Err(AppError::Client(StatusCode::BAD_REQUEST, format!("this server hosts {}", crate::rooms::GAMES.join(", "))));
+        let why = format!("no game {game:?} here: this server hosts {}", st.cfg.games.join(", "));
+        return Err(AppError::Client(StatusCode::BAD_REQUEST, why));
     }
     let p = st.store.add_player(&name, &game).await?;
     let url = player_url(headers, &p.id, &p.code);

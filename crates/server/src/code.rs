@@ -385,7 +385,10 @@ impl Runner {
                     if let Some(mut b) = bot.take() {
                         let mut lines = Vec::new();
                         push_stderr(&mut lines, b.take_stderr());
-                        lines.push(format!("-- {} ended: its snake has no move to make", self.label));
+                        lines.push(format!(
+                            "-- {} ended: its snake has no move to make (it died, or the game is over); it starts again at the snake's next move",
+                            self.label
+                        ));
                         self.stderr(lines).await;
                     }
                 }

@@ -93,6 +93,9 @@ async fn the_games_offered_and_closed_registration() {
     let (status, text) = sign_up(r#"{"name":"sb","game":"snakebattle"}"#).await;
     assert_eq!(status, 400, "{text}");
     assert!(text.contains("does not offer snakebattle; it offers duel, hex"), "{text}");
+    let (status, text) = sign_up(r#"{"name":"sb","game":"nogame"}"#).await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains(r#"no game \"nogame\" here: this server hosts duel, hex"#), "{text}");
     let (status, text) = sign_up(r#"{"name":"first"}"#).await;
     assert_eq!(status, 201, "{text}");
     assert!(text.contains("\"game\":\"duel\""), "without a game, the contest's first: {text}");

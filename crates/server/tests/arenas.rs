@@ -379,7 +379,9 @@ async fn programs_that_do_not_compile_are_refused_with_the_compilers_words() {
     assert!(message.contains("SyntaxError") && message.contains("bot.py"), "{message}");
     let (status, body) = post("javascript", "function nextMove( {\n  return 0;\n}\n").await;
     assert_eq!(status, 422, "{body}");
-    assert!(body.contains("SyntaxError"), "{body}");
+    let message = json(&body)["error"].as_str().unwrap().to_string();
+    assert!(message.contains("SyntaxError") && message.contains("\nbot.js:2"), "{message}");
+    assert!(!message.contains("/bot.js"), "the file is named as its owner knows it: {message}");
     let (_, body) = http(addr, "GET", &format!("/api/code?user={id}&code={code}"), None, None).await;
     assert!(json(&body)["saved"]["source"].as_str().unwrap().contains("nextMove"), "the Java sample stays saved: {body}");
     // Their starters parse, and are saved.

@@ -195,7 +195,7 @@
       $('bot-view-help').textContent =
         'The state a WebSocket bot receives this tick as one JSON line (answer {"move":"up"}), drawn as a picture above the line itself. An uploaded program reads the same state in the game\'s own text format.';
       $('code-restart-rule').textContent =
-        game === 'carrots' ? 'your snake dies and respawns with the new program' : 'the new program takes over your snake at the next tick';
+        game === 'carrots' ? 'your snake dies and respawns with the new program' : 'the new program takes over your snake at its next move (a dead snake moves again in the next game)';
       loadCode();
     }
     $('snake-controls').classList.toggle('hidden', hex);
