@@ -963,7 +963,11 @@ async fn session(mut socket: WebSocket, st: Arc<AppState>, player: PlayerRef, ki
                 None => break None,
                 Some(Err(e)) => {
                     let (close, why) = read_error(&e.to_string(), limits.max_message_bytes);
-                    let _ = room.tx.try_send(note(format!("disconnected: {why}")));
+                    // A page closed without a goodbye (a tab shut) is no
+                    // news in its player's log of answers; its bot's is.
+                    if kind != ConnKind::Page || close.is_some() {
+                        let _ = room.tx.try_send(note(format!("disconnected: {why}")));
+                    }
                     break close.map(|code| (code, why));
                 }
                 Some(Ok(Message::Close(_))) => break None,

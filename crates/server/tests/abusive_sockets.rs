@@ -105,6 +105,38 @@ async fn binary_frames_are_noted_once_per_connection() {
     server.shutdown().await;
 }
 
+/// A player's page closed without a goodbye (a tab shut) is no news in
+/// the player's log of answers; their bot's connection lost is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lost_page_is_not_noted_but_a_lost_bot_is() {
+    let server = start(config(temp_db("lostpage"), 50)).await;
+    let addr = server.addr;
+    let (id, code) = register_for(addr, "dropper", "snakebattle").await;
+    let page_url = format!("ws://{addr}/ws/player?user={id}&code={code}");
+    let mut bot = connect_bot(addr, &id, &code).await;
+    assert!(next_text(&mut bot, Duration::from_secs(5)).await.is_some(), "the bot is seated");
+    let first_page = tokio_tungstenite::connect_async(&page_url).await.unwrap().0;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Both go without a close frame: the TCP connection just ends.
+    drop(first_page);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    drop(bot);
+    let mut page = tokio_tungstenite::connect_async(&page_url).await.unwrap().0;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut lost = None;
+    while Instant::now() < deadline && lost.is_none() {
+        let Some(msg) = next_text(&mut page, Duration::from_secs(2)).await else { continue };
+        let v: serde_json::Value = serde_json::from_str(&msg).unwrap();
+        let log = v["data"]["log"].as_array().cloned().unwrap_or_default();
+        let notes: Vec<String> = log.iter().filter_map(|e| e["note"].as_str()).filter(|n| n.contains("connection lost")).map(String::from).collect();
+        if !notes.is_empty() {
+            lost = Some(notes);
+        }
+    }
+    assert_eq!(lost.map(|n| n.len()), Some(1), "the bot's loss only");
+    server.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_of_inputs_does_not_stop_the_room_clock() {
     const TICK_MS: u64 = 50;
