@@ -124,6 +124,9 @@ fn defective_maps() {
     let glyph = dir.write("glyph.txt", good.replace("☼ ○ ☼", "☼ x ☼"));
     assert_bad_input(&play_with_map(&glyph), &glyph, "line 4: column 3: 'x' is not a map glyph");
 
+    let stone = dir.write("stone.txt", good.replace("☼#  ☼", "☼#● ☼"));
+    assert_bad_input(&play_with_map(&stone), &stone, "line 2: column 3: a stone '●' right of a start floor '#' would hit the snake");
+
     let no_floor = dir.write("no_floor.txt", good.replace('#', " "));
     assert_bad_input(&play_with_map(&no_floor), &no_floor, "line 1: the map has no start floor");
 
@@ -169,6 +172,11 @@ fn bad_settings_and_seats_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{zero}");
         assert!(stderr(&out).contains("at least 1"), "{zero}: {}", stderr(&out));
     }
+
+    // A snake's address without its scheme is no program either.
+    let address = snakepit(["play", "--game", "battlesnake", "--bot", "127.0.0.1:9", "--bot", "builtin:random"]);
+    assert_eq!(address.status.code(), Some(2), "{}", stderr(&address));
+    assert!(stderr(&address).contains("a Battlesnake's address is an URL: --bot http://127.0.0.1:9"), "{}", stderr(&address));
 
     let profile = snakepit(["play", "--bot", "builtin:random", "--profile", "chess"]);
     assert_eq!(profile.status.code(), Some(2), "{}", stderr(&profile));

@@ -531,6 +531,9 @@ async fn api_register(
     }
     // Without a game, the contest's first.
     let mut r = r;
+    if let Some(g) = &mut r.game {
+        *g = g.trim().to_ascii_lowercase();
+    }
     let game = r.game.get_or_insert_with(|| st.cfg.games.first().cloned().unwrap_or_default());
     if st.rooms.hosts(game) && !st.cfg.offers(game) {
         let why = format!("this contest does not offer {game}; it offers {}", st.cfg.games.join(", "));
@@ -550,7 +553,9 @@ async fn api_register(
 /// their secret URL.
 async fn register(st: &AppState, headers: &HeaderMap, r: Register) -> Result<impl IntoResponse + use<>, AppError> {
     let name = check_name(&r.name)?;
-    let game = r.game.unwrap_or_else(|| st.cfg.games.first().cloned().unwrap_or_else(|| "snakebattle".to_string()));
+    // Game names are lowercase; `Hex` as the lobby writes it means hex.
+    let game = r.game.map(|g| g.trim().to_ascii_lowercase());
+    let game = game.unwrap_or_else(|| st.cfg.games.first().cloned().unwrap_or_else(|| "snakebattle".to_string()));
     if !st.rooms.hosts(&game) {
         let why = format!("no game {game:?} here: this server hosts {}", st.cfg.games.join(", "));
         return Err(AppError::Client(StatusCode::BAD_REQUEST, why));

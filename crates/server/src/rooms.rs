@@ -427,12 +427,11 @@ impl Rooms {
         conn_id: u64,
         tx: mpsc::Sender<Outgoing>,
     ) -> Result<(RoomHandle, usize), String> {
-        // In a cluster the player goes back to the room the store says they
-        // sat in (its node may have changed), if this node runs it.
-        let mut stored = match &self.cluster {
-            Some(_) => self.store.seat(&player.id).await.map_err(|e| hidden("reading the player's room", e))?,
-            None => None,
-        };
+        // The player goes back to the room the store says they sat in,
+        // if this node runs it: after a restart, where the organiser seated
+        // them or they moved; in a cluster, also after their room changed
+        // node.
+        let mut stored = self.store.seat(&player.id).await.map_err(|e| hidden("reading the player's room", e))?;
         // Several connections may race for the last seat of a room; the losers
         // try again, and a new room is opened when none has a seat.
         for _ in 0..32 {
@@ -494,12 +493,11 @@ impl Rooms {
                         handle.kick(&player.id, close).await;
                         return Err(reason);
                     }
-                    if self.cluster.is_some()
-                        && stored.as_deref() != Some(handle.name.as_str())
+                    if stored.as_deref() != Some(handle.name.as_str())
                         && let Err(e) = self.store.set_seat(&player.id, &handle.name).await
                     {
-                        // The player plays on; only a later move to another
-                        // node would not find this room.
+                        // The player plays on; only a restart, or a later
+                        // move to another node, would not find this room.
                         tracing::warn!(player = %player.id, "recording the player's room: {e}");
                     }
                     return Ok((handle, seat));
@@ -619,9 +617,7 @@ impl Rooms {
         }
         // The new room is recorded before the old one closes the player's
         // connections, so that they reconnect to it.
-        if self.cluster.is_some() {
-            self.store.set_seat(&player.id, &target).await.map_err(|e| MoveError::Other(hidden("moving the player", e)))?;
-        }
+        self.store.set_seat(&player.id, &target).await.map_err(|e| MoveError::Other(hidden("moving the player", e)))?;
         {
             let mut inner = self.lock();
             *inner.moves.entry(player.id.clone()).or_default() += 1;

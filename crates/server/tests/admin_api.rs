@@ -93,6 +93,11 @@ async fn the_games_offered_and_closed_registration() {
     let (status, text) = sign_up(r#"{"name":"sb","game":"snakebattle"}"#).await;
     assert_eq!(status, 400, "{text}");
     assert!(text.contains("does not offer snakebattle; it offers duel, hex"), "{text}");
+    let (status, text) = sign_up(r#"{"name":"sb","game":"SnakeBattle"}"#).await;
+    assert_eq!(status, 400, "in any case, a game not offered: {text}");
+    let (status, text) = sign_up(r#"{"name":"capital","game":"Hex"}"#).await;
+    assert_eq!(status, 201, "{text}");
+    assert!(text.contains("\"game\":\"hex\""), "{text}");
     let (status, text) = sign_up(r#"{"name":"sb","game":"nogame"}"#).await;
     assert_eq!(status, 400, "{text}");
     assert!(text.contains(r#"no game \"nogame\" here: this server hosts duel, hex"#), "{text}");
@@ -246,36 +251,53 @@ async fn a_deleted_room_sends_its_players_elsewhere_and_stays_gone() {
 }
 
 /// The organiser seats two contestants in one room for a final: each sits
-/// there when their bot connects. A room of another game, a room or a
-/// player that does not exist are refused with the reason.
+/// there when their bot connects, after a restart of the server too. A
+/// room of another game, a room or a player that does not exist are
+/// refused with the reason.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_organiser_seats_players_in_a_room_of_their_game() {
-    let server = start(config(temp_db("adminseat"), 30)).await;
+    let db = temp_db("adminseat");
+    let server = start(config(db.clone(), 30)).await;
     let addr = server.addr;
-    for room in [r#"{"name":"final","game":"snakebattle"}"#, r#"{"name":"duels","game":"duel"}"#] {
+    let mut players = Vec::new();
+    for room in [r#"{"name":"zfinal","game":"snakebattle"}"#, r#"{"name":"duels","game":"duel"}"#] {
         let (status, text) = http(addr, "POST", "/api/admin/rooms", Some(room), Some(TOKEN)).await;
         assert_eq!(status, 201, "{text}");
     }
     let mut bots = Vec::new();
     for name in ["north", "south"] {
         let (id, code, _) = register(addr, name).await;
+        players.push((name, id.clone(), code.clone()));
         let path = format!("/api/admin/players/{id}/room");
-        let (status, _) = http(addr, "POST", &path, Some(r#"{"room":"final"}"#), None).await;
+        let (status, _) = http(addr, "POST", &path, Some(r#"{"room":"zfinal"}"#), None).await;
         assert_eq!(status, 401, "the admin token is needed");
-        let (status, text) = http(addr, "POST", &path, Some(r#"{"room":"final"}"#), Some(TOKEN)).await;
+        let (status, text) = http(addr, "POST", &path, Some(r#"{"room":"zfinal"}"#), Some(TOKEN)).await;
         assert_eq!(status, 200, "{text}");
-        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap()["room"], "final");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap()["room"], "zfinal");
         bots.push(connect_bot(addr, &id, &code).await);
-        assert_eq!(seated_in(addr, name).await, "final");
+        assert_eq!(seated_in(addr, name).await, "zfinal");
 
         let (status, text) = http(addr, "POST", &path, Some(r#"{"room":"duels"}"#), Some(TOKEN)).await;
         assert_eq!(status, 400, "a room of another game: {text}");
         let (status, text) = http(addr, "POST", &path, Some(r#"{"room":"nowhere"}"#), Some(TOKEN)).await;
         assert_eq!(status, 404, "{text}");
     }
-    let (status, text) = http(addr, "POST", "/api/admin/players/nobody/room", Some(r#"{"room":"final"}"#), Some(TOKEN)).await;
+    let (status, text) = http(addr, "POST", "/api/admin/players/nobody/room", Some(r#"{"room":"zfinal"}"#), Some(TOKEN)).await;
     assert_eq!(status, 404, "{text}");
     assert!(text.contains("no player"), "{text}");
+    drop(bots);
+    server.shutdown().await;
+
+    // The seating is kept: after a restart they sit in the final again,
+    // not in the first room of their game with a seat (by name, the
+    // public `snakebattle` comes first).
+    let server = start(config(db, 30)).await;
+    let addr = server.addr;
+    let mut bots = Vec::new();
+    for (name, id, code) in &players {
+        bots.push(connect_bot(addr, id, code).await);
+        assert_eq!(seated_in(addr, name).await, "zfinal", "{name} after a restart");
+    }
     drop(bots);
     server.shutdown().await;
 }

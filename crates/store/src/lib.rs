@@ -436,7 +436,7 @@ impl Store {
     }
 
     /// Records the room a player sits in (replacing the previous one), so
-    /// that every node can find it.
+    /// that every node can find it, and the node itself after a restart.
     pub async fn set_seat(&self, player_id: &str, room: &str) -> Result<(), StoreError> {
         dispatch!(self.set_seat(player_id, room))
     }

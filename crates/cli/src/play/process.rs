@@ -318,6 +318,13 @@ impl ProcessSeats {
                     }
                     if !command.program_is_found() {
                         let name = command.program_display();
+                        // `127.0.0.1:8000` was meant as a snake's address.
+                        if name.contains(':') && !name.contains('/') && kind.name() == "battlesnake" {
+                            return Err(BadInput(format!(
+                                "--bot {line:?}: no program {name}; a Battlesnake's address is an URL: --bot http://{name}"
+                            ))
+                            .into());
+                        }
                         return Err(BadInput(format!(
                             "--bot {line:?}: no program {name} in {} (the PATH bots run with; give a path like ./{name} for a program here)",
                             BotCommand::SANDBOX_PATH_DIRS
