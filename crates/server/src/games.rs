@@ -306,7 +306,7 @@ impl RoomGame for SnakeBattleRoom {
         codenjoy::render_boards(&self.game)
     }
 
-    fn describe_command(&self, _seat: usize, text: &str) -> String {
+    fn describe_command(&self, seat: usize, text: &str) -> String {
         let tokens = codenjoy::parse_command(text);
         let action = Action::from_tokens(&tokens, self.settings().commands);
         if text.trim().is_empty() {
@@ -331,7 +331,16 @@ impl RoomGame for SnakeBattleRoom {
         if action.suicide {
             parts.push("ACT(0)");
         }
-        format!("ok: {}", parts.join(", "))
+        // A valid answer the game cannot act on says so: the player sees
+        // why their snake did nothing.
+        let snake = self.game.snakes().get(seat);
+        let why_nothing = match snake {
+            Some(s) if s.alive && !s.active => " (asleep until the next round: no effect)",
+            Some(s) if !s.alive => " (dead until the next round: no effect)",
+            Some(s) if s.stones == 0 && action.drop.is_some() => " (no stone to drop)",
+            _ => "",
+        };
+        format!("ok: {}{why_nothing}", parts.join(", "))
     }
 
     fn builtin_names(&self) -> &'static [&'static str] {
@@ -549,5 +558,22 @@ mod tests {
         let ended = ended.expect("the first round ends within 100 ticks");
         assert_eq!(room.last_result(), Some(ended.as_slice()));
         assert_eq!(room.view().result, Some(ended));
+    }
+
+    /// A valid answer the game cannot act on is noted with why: a snake
+    /// asleep before its round, an ACT without a stone.
+    #[test]
+    fn answers_that_do_nothing_say_why() {
+        let settings = Settings::from_pairs([("countdown_ticks", "2")]).unwrap();
+        let game = SnakeBattle::new(settings, snakepit_engine::snakebattle::Map::default_map(), 2, 5).unwrap();
+        let mut room = SnakeBattleRoom::new(game);
+        room.set_present(0, true);
+        room.set_present(1, true);
+        assert_eq!(room.describe_command(0, "UP"), "ok: UP (asleep until the next round: no effect)");
+        while !room.game.snakes()[0].active {
+            room.step(&[None, None]);
+        }
+        assert_eq!(room.describe_command(0, "UP"), "ok: UP");
+        assert_eq!(room.describe_command(0, "ACT,UP"), "ok: ACT, UP (no stone to drop)");
     }
 }

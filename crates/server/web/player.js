@@ -312,7 +312,9 @@
         const note = String(a.note || '');
         // SnakeBattle and Hex notes say `ok: ...`; the programs of the
         // stdin/stdout arenas `ok after N ms` or `forfeit: why`.
-        const good = /(^|: )ok: /.test(note) || /^ok after \d+ ms$/.test(note) || /(^|: )(clone|jump) \[/.test(note) || note === 'bot connected';
+        // A valid answer that had no effect (a sleeping snake) is not good.
+        const idle = /no effect|no stone to drop/.test(note);
+        const good = !idle && (/(^|: )ok: /.test(note) || /^ok after \d+ ms$/.test(note) || /(^|: )(clone|jump) \[/.test(note) || note === 'bot connected');
         const bad = /^forfeit: |dropped|disconnected|no command|skips|ignored|empty|refused|cleared|does nothing|no move/.test(note);
         return h(
           'tr',
