@@ -72,6 +72,10 @@ pub struct Rooms {
     /// See `limits.idle_room_close_ms`; 0 never closes a room.
     idle_room_close_ms: u64,
     pages_per_player: usize,
+    /// The rooms of the configuration (the default rooms and `[[rooms]]`):
+    /// a newcomer sits in one of them, or in one opened for arrivals,
+    /// before any room the organiser or a player made for some players.
+    configured: BTreeSet<String>,
     /// Tick-to-last-board latency of every room.
     pub latency: Arc<Histogram>,
 }
@@ -196,6 +200,7 @@ impl Rooms {
             rooms_per_game_max: cfg.limits.rooms_per_game_max,
             idle_room_close_ms: cfg.limits.idle_room_close_ms,
             pages_per_player: cfg.limits.pages_per_player,
+            configured: cfg.rooms_at_start().into_iter().map(|spec| spec.name).collect(),
             latency: Arc::new(Histogram::default()),
         };
         let stored = store.rooms().await?;
@@ -442,9 +447,15 @@ impl Rooms {
             let find = |stored: &Option<String>| {
                 let inner = self.lock();
                 let current = inner.player_room.get(&player.id).and_then(|r| inner.rooms.get(r)).cloned();
-                current.or_else(|| stored.as_ref().and_then(|r| inner.rooms.get(r)).cloned()).or_else(|| {
-                    inner.rooms.values().find(|h| h.game == player.game && h.summary.borrow().free_seats > 0).cloned()
-                })
+                let open = |h: &&RoomHandle| h.game == player.game && h.summary.borrow().free_seats > 0;
+                let public = |h: &&RoomHandle| {
+                    self.configured.contains(&h.name)
+                        || (inner.for_arrivals.contains_key(&h.name) && !inner.opened_by.values().any(|o| o.contains(&h.name)))
+                };
+                current
+                    .or_else(|| stored.as_ref().and_then(|r| inner.rooms.get(r)).cloned())
+                    .or_else(|| inner.rooms.values().filter(open).find(public).cloned())
+                    .or_else(|| inner.rooms.values().find(open).cloned())
             };
             let handle = match find(&stored) {
                 Some(h) => h,

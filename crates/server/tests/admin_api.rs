@@ -250,6 +250,22 @@ async fn a_deleted_room_sends_its_players_elsewhere_and_stays_gone() {
     server.shutdown().await;
 }
 
+/// A room the organiser makes (for a final, say) is not where newcomers
+/// sit while a room of the configuration has a seat, even when its name
+/// comes first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn newcomers_sit_in_the_public_rooms_before_the_organisers() {
+    let server = start(config(temp_db("adminfirst"), 30)).await;
+    let addr = server.addr;
+    let (status, text) = http(addr, "POST", "/api/admin/rooms", Some(r#"{"name":"aaa-final","game":"snakebattle"}"#), Some(TOKEN)).await;
+    assert_eq!(status, 201, "{text}");
+    let (id, code, _) = register(addr, "newcomer").await;
+    let bot = connect_bot(addr, &id, &code).await;
+    assert_eq!(seated_in(addr, "newcomer").await, "snakebattle");
+    drop(bot);
+    server.shutdown().await;
+}
+
 /// The organiser seats two contestants in one room for a final: each sits
 /// there when their bot connects, after a restart of the server too. A
 /// room of another game, a room or a player that does not exist are
