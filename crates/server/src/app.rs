@@ -448,8 +448,14 @@ async fn api_ratings(State(st): Shared, Query(q): Query<GameQuery>) -> Result<im
 struct Register {
     name: String,
     /// The game to play; the contest's first game (SnakeBattle by default)
-    /// when absent.
+    /// when absent. Read in any case: `Hex` as the lobby writes it is hex.
+    #[serde(default, deserialize_with = "game_name")]
     game: Option<String>,
+}
+
+/// A game's name as sent, trimmed and lowercase, as games are named.
+fn game_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.map(|g| g.trim().to_ascii_lowercase()))
 }
 
 /// Checks a display name: trimmed, 1 to 40 characters, no control
@@ -531,9 +537,6 @@ async fn api_register(
     }
     // Without a game, the contest's first.
     let mut r = r;
-    if let Some(g) = &mut r.game {
-        *g = g.trim().to_ascii_lowercase();
-    }
     let game = r.game.get_or_insert_with(|| st.cfg.games.first().cloned().unwrap_or_default());
     if st.rooms.hosts(game) && !st.cfg.offers(game) {
         let why = format!("this contest does not offer {game}; it offers {}", st.cfg.games.join(", "));
@@ -553,9 +556,7 @@ async fn api_register(
 /// their secret URL.
 async fn register(st: &AppState, headers: &HeaderMap, r: Register) -> Result<impl IntoResponse + use<>, AppError> {
     let name = check_name(&r.name)?;
-    // Game names are lowercase; `Hex` as the lobby writes it means hex.
-    let game = r.game.map(|g| g.trim().to_ascii_lowercase());
-    let game = game.unwrap_or_else(|| st.cfg.games.first().cloned().unwrap_or_else(|| "snakebattle".to_string()));
+    let game = r.game.unwrap_or_else(|| st.cfg.games.first().cloned().unwrap_or_else(|| "snakebattle".to_string()));
     if !st.rooms.hosts(&game) {
         let why = format!("no game {game:?} here: this server hosts {}", st.cfg.games.join(", "));
         return Err(AppError::Client(StatusCode::BAD_REQUEST, why));
