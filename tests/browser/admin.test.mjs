@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, ADMIN_TOKEN, api, launch, register, uniqueName, until, unexpectedErrors } from './helpers.mjs';
 
-test('the admin page signs in, creates, pauses, resumes and closes a room', { timeout: 60000 }, async (t) => {
+test('the admin page signs in, creates, pauses, resumes and closes a room', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const page = await b.newPage();
   await page.goto(BASE + '/admin');
@@ -81,7 +81,7 @@ async function playerAndAdmin(t, prefix) {
   const me = await register(uniqueName(prefix));
   const player = await b.newPage();
   await player.goto(me.url);
-  await player.waitForFunction(() => window.__snakepit && window.__snakepit.player, null, { timeout: 15000 });
+  await player.waitForFunction(() => window.__snakepit && window.__snakepit.player, null, { timeout: 60000 });
   const admin = await b.newPage();
   await admin.addInitScript((tok) => sessionStorage.setItem('snakepit.adminToken', tok), ADMIN_TOKEN);
   await admin.goto(BASE + '/admin');
@@ -90,7 +90,7 @@ async function playerAndAdmin(t, prefix) {
   return { b, me, player, admin, row };
 }
 
-test('kicking a player from the admin page closes their page with the reason', { timeout: 60000 }, async (t) => {
+test('kicking a player from the admin page closes their page with the reason', { timeout: 300000 }, async (t) => {
   const { b, me, player, admin, row } = await playerAndAdmin(t, 'kickme');
   // Games go by their names, in the players' rows and the rooms' badges.
   assert.equal(await row.locator('td').nth(2).textContent(), 'SnakeBattle');
@@ -101,14 +101,14 @@ test('kicking a player from the admin page closes their page with the reason', {
   await admin.waitForSelector('#admin-ok:not(.hidden)');
   assert.match(await admin.locator('#admin-ok').textContent(), /Kicked/);
 
-  await player.waitForFunction(() => /kicked/.test(window.__snakepit.error || ''), null, { timeout: 10000 });
+  await player.waitForFunction(() => /kicked/.test(window.__snakepit.error || ''), null, { timeout: 60000 });
   assert.match(await player.locator('#player-error').textContent(), /kicked by the organiser/);
   // The page does not reconnect after a kick.
-  await player.waitForFunction(() => /disconnected/.test(document.getElementById('conn').textContent), null, { timeout: 5000 });
+  await player.waitForFunction(() => /disconnected/.test(document.getElementById('conn').textContent), null, { timeout: 60000 });
   assert.deepEqual(unexpectedErrors(b.problems), []);
 });
 
-test('removing a player from the admin page asks once more, then their page says so and their row goes', { timeout: 60000 }, async (t) => {
+test('removing a player from the admin page asks once more, then their page says so and their row goes', { timeout: 300000 }, async (t) => {
   const { b, me, player, admin, row } = await playerAndAdmin(t, 'removeme');
   await row.getByRole('button', { name: 'Remove' }).click();
   // The first click only asks.
@@ -116,16 +116,16 @@ test('removing a player from the admin page asks once more, then their page says
   assert.ok((await api('GET', '/api/admin/players', undefined, ADMIN_TOKEN)).data.some((p) => p.id === me.id), 'not removed yet');
   await row.getByRole('button', { name: 'Confirm removal' }).click();
   await until(async () => /Removed/.test((await admin.locator('#admin-ok').textContent()) || ''), { what: 'the answer' });
-  await row.waitFor({ state: 'detached', timeout: 10000 });
+  await row.waitFor({ state: 'detached', timeout: 60000 });
 
-  await player.waitForFunction(() => /removed by the organiser/.test(window.__snakepit.error || ''), null, { timeout: 10000 });
+  await player.waitForFunction(() => /removed by the organiser/.test(window.__snakepit.error || ''), null, { timeout: 60000 });
   const again = await api('GET', '/api/admin/players', undefined, ADMIN_TOKEN);
   assert.ok(!again.data.some((p) => p.id === me.id), 'gone from the players');
   assert.deepEqual(unexpectedErrors(b.problems), []);
   assert.deepEqual(b.problems.dialogs, []);
 });
 
-test('seating a player from the admin page moves their page to that room', { timeout: 60000 }, async (t) => {
+test('seating a player from the admin page moves their page to that room', { timeout: 300000 }, async (t) => {
   const { b, me, player, admin } = await playerAndAdmin(t, 'seatme');
   const name = uniqueName('final').toLowerCase();
   assert.equal((await api('POST', '/api/admin/rooms', { name, game: 'snakebattle' }, ADMIN_TOKEN)).status, 201);
@@ -137,6 +137,6 @@ test('seating a player from the admin page moves their page to that room', { tim
   await row().getByRole('button', { name: 'Seat' }).click();
   await until(async () => /Seated .* in /.test((await admin.locator('#admin-ok').textContent()) || ''), { what: 'the answer' });
   // Their page reconnects into the room.
-  await player.waitForFunction((room) => window.__snakepit.player && window.__snakepit.player.room === room, name, { timeout: 15000 });
+  await player.waitForFunction((room) => window.__snakepit.player && window.__snakepit.player.room === room, name, { timeout: 60000 });
   assert.deepEqual(unexpectedErrors(b.problems), []);
 });

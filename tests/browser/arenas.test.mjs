@@ -71,7 +71,7 @@ async function turnWith(page, keys) {
     // Walls on both sides: try again at a later tick, not at once (a try
     // per tick, so that a long corridor does not use up the tries).
     await until(() => page.evaluate((t0) => !!window.__snakepit.frame && window.__snakepit.frame.tick > t0, s.tick), {
-      timeout: 10000,
+      timeout: 60000,
       every: 20,
       what: 'the next tick',
     });
@@ -87,7 +87,7 @@ async function turnWith(page, keys) {
         const b = r.find((x) => x.tick === t0 + 2);
         return a && b ? { a, b } : null;
       }, s.tick),
-    { timeout: 10000, every: 20, what: 'two more ticks' }
+    { timeout: 60000, every: 20, what: 'two more ticks' }
   );
   const seat = await page.evaluate(() => window.__snakepit.seat);
   const head = (x) => {
@@ -179,7 +179,7 @@ test("an uploaded program runs, and its stderr shows on its owner's page only", 
   assert.match(await page.textContent('#stderr'), /<b>stderr-marker<\/b>/);
   assert.equal(await page.locator('#stderr b').count(), 0);
   // The program plays: its answers are in the log, and the page says it is the program.
-  await page.waitForFunction(() => /ok after \d+ ms/.test(document.getElementById('log').textContent), null, { timeout: 30000 });
+  await page.waitForFunction(() => /ok after \d+ ms/.test(document.getElementById('log').textContent), null, { timeout: 60000 });
   // Its good answers are marked as such.
   const okRow = page.locator('#log tr', { hasText: /ok after \d+ ms/ }).first();
   assert.match(await okRow.getAttribute('class'), /\bgood\b/);
@@ -189,7 +189,7 @@ test("an uploaded program runs, and its stderr shows on its owner's page only", 
   const room = await page.evaluate(() => window.__snakepit.player.room);
   const watcher = await newPage();
   await watcher.goto(BASE + '/room/' + encodeURIComponent(room));
-  await watcher.waitForFunction(() => window.__snakepit.frames > 10, null, { timeout: 30000 });
+  await watcher.waitForFunction(() => window.__snakepit.frames > 10, null, { timeout: 60000 });
   const seen = await watcher.evaluate(() => document.documentElement.outerHTML + JSON.stringify(window.__snakepit.frame));
   assert.ok(seen.includes(p.name), 'the spectator sees the player');
   assert.ok(!seen.includes('stderr-marker'), 'but not their stderr');
@@ -236,17 +236,17 @@ test('two people meet in a duel room of their choosing', async (t) => {
   await a.click('#move-go');
   await a.waitForFunction(() => /^You play in room /.test(document.getElementById('move-msg').textContent));
   const room = await a.evaluate(() => window.__snakepit.moved);
-  await a.waitForFunction((r) => document.getElementById('me-room').textContent === r, room, { timeout: 15000 });
+  await a.waitForFunction((r) => document.getElementById('me-room').textContent === r, room, { timeout: 60000 });
   assert.equal(await a.isVisible('#player-error'), false, 'no error on the page after the move');
   // Cid finds it in the list, with Ann in it, and follows her.
   await c.waitForFunction(
     ([r, name]) => Array.from(document.querySelectorAll('#move-room option')).some((o) => o.value === r && !o.disabled && o.textContent.includes(name)),
     [room, ann.name],
-    { timeout: 15000 }
+    { timeout: 60000 }
   );
   await c.selectOption('#move-room', room);
   await c.click('#move-go');
-  await c.waitForFunction((r) => document.getElementById('me-room').textContent === r, room, { timeout: 15000 });
+  await c.waitForFunction((r) => document.getElementById('me-room').textContent === r, room, { timeout: 60000 });
   // Both pages show a duel between the two of them.
   for (const pg of [a, c]) {
     await pg.waitForFunction(
@@ -255,7 +255,7 @@ test('two people meet in a duel room of their choosing', async (t) => {
         return !!f && names.every((n) => f.players.some((p) => p.name === n && !p.bot));
       },
       [ann.name, cid.name],
-      { timeout: 15000 }
+      { timeout: 60000 }
     );
   }
   const seats = await Promise.all([a, c].map((pg) => pg.evaluate(() => window.__snakepit.seat)));
@@ -267,7 +267,7 @@ test('two people meet in a duel room of their choosing', async (t) => {
   await l.waitForFunction(
     (r) => Array.from(document.querySelectorAll('#move-room option')).some((o) => o.value === r && o.disabled && / · full$/.test(o.textContent)),
     room,
-    { timeout: 15000 }
+    { timeout: 60000 }
   );
   assert.deepEqual(unexpectedErrors(problems), []);
 });

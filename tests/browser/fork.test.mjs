@@ -14,7 +14,7 @@ async function scrubTo(page, t) {
   }, t);
 }
 
-test('a kept duel is forked from a tick and the fork is played', { timeout: 150000 }, async (t) => {
+test('a kept duel is forked from a tick and the fork is played', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const page = await b.newPage();
   await page.goto(BASE + '/room/duel');

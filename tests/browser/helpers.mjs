@@ -46,6 +46,9 @@ export async function launch(t) {
   const problems = { errors: [], dialogs: [] };
   async function newPage() {
     const page = await context.newPage();
+    // Waits for what must happen are generous: a loaded machine is slow,
+    // never wrong. A wait that runs out still fails the test.
+    page.setDefaultTimeout(60000);
     page.on('pageerror', (e) => problems.errors.push('pageerror: ' + e.message));
     page.on('console', (m) => {
       // A failed WebSocket handshake logs an error too; the tests that
@@ -95,7 +98,7 @@ export function uniqueName(prefix) {
 }
 
 /** Polls `fn` until it returns a truthy value. */
-export async function until(fn, { timeout = 30000, every = 200, what = 'condition' } = {}) {
+export async function until(fn, { timeout = 60000, every = 200, what = 'condition' } = {}) {
   const end = Date.now() + timeout;
   let last;
   for (;;) {

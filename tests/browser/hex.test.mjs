@@ -14,7 +14,7 @@ async function havePiece(page) {
       return !!h && !!h.frame && h.seat !== null && !h.frame.paused && h.frame.pieces.some((p) => p[2] === h.seat);
     },
     null,
-    { timeout: 30000, polling: 20 }
+    { timeout: 60000, polling: 20 }
   );
 }
 
@@ -93,19 +93,19 @@ async function ownerAfter(page, tick, x, y) {
       return null;
     },
     [tick, x, y],
-    { timeout: 10000, polling: 'raf' }
+    { timeout: 60000, polling: 'raf' }
   );
   return handle.jsonValue();
 }
 
-test('a Hex player clones a piece by clicking it and then a free cell next to it', { timeout: 180000 }, async (t) => {
+test('a Hex player clones a piece by clicking it and then a free cell next to it', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const me = await register(uniqueName('hexer'), 'hex');
   assert.equal(me.game, 'hex');
   assert.match(me.url, /\/codenjoy-contest\/board\/player\/[^?]+\?code=.+/);
   const page = await b.newPage();
   await page.goto(me.url);
-  await page.waitForFunction(() => window.__snakepit && window.__snakepit.player && window.__snakepit.frame, null, { timeout: 15000 });
+  await page.waitForFunction(() => window.__snakepit && window.__snakepit.player && window.__snakepit.frame, null, { timeout: 60000 });
 
   // The page shows the Hex controls, not the snake pad, and the Hex board string.
   const info = await page.evaluate(() => ({
@@ -165,7 +165,7 @@ test('a Hex player clones a piece by clicking it and then a free cell next to it
     // The server logged the command as coming from the page either way.
     const entry = await until(
       () => page.evaluate((cmd) => (window.__snakepit.player.log || []).find((a) => a.text === cmd && /from the page/.test(a.note)), want),
-      { timeout: 5000, every: 50, what: 'the log entry for ' + want }
+      { timeout: 60000, every: 50, what: 'the log entry for ' + want }
     );
     if (/not your piece/.test(entry.note)) {
       // Captured between the page's frame and the command's arrival.
@@ -182,11 +182,11 @@ test('a Hex player clones a piece by clicking it and then a free cell next to it
   await page.waitForFunction(
     (cmd) => Array.from(document.querySelectorAll('#log tr td.text')).some((td) => td.textContent === cmd),
     clone.want,
-    { timeout: 5000 }
+    { timeout: 60000 }
   );
   assert.equal(await page.locator('#last-sent').textContent(), clone.want);
   await page.waitForFunction(() => /clone \[\d+,\d+\] (UP|DOWN|LEFT|RIGHT)/i.test(document.getElementById('last-note').textContent), null, {
-    timeout: 5000,
+    timeout: 60000,
   });
 
   // Keyboard: after selecting a piece, Shift+arrow jumps it.
@@ -208,7 +208,7 @@ test('a Hex player clones a piece by clicking it and then a free cell next to it
     }
     const entry = await until(
       () => page.evaluate((cmd) => (window.__snakepit.player.log || []).find((a) => a.text === cmd && /from the page/.test(a.note)), want),
-      { timeout: 5000, every: 50, what: 'the log entry for ' + want }
+      { timeout: 60000, every: 50, what: 'the log entry for ' + want }
     );
     if (/not your piece/.test(entry.note)) continue; // captured meanwhile
     assert.equal(entry.note, 'from the page: jump [' + move.from[0] + ',' + move.from[1] + '] ' + move.target.dir);
@@ -241,17 +241,17 @@ test('a Hex player clones a piece by clicking it and then a free cell next to it
   assert.deepEqual(b.problems.dialogs, []);
 });
 
-test('the room page draws a Hex room: pieces, players and their piece counts', { timeout: 60000 }, async (t) => {
+test('the room page draws a Hex room: pieces, players and their piece counts', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const page = await b.newPage();
   await page.goto(BASE + '/room/hex');
   await page.waitForFunction(
     () => window.__snakepit && window.__snakepit.frame && window.__snakepit.frame.game === 'hex' && window.__snakepit.view.draws > 0,
     null,
-    { timeout: 15000 }
+    { timeout: 60000 }
   );
   // Wait for a frame with pieces (a restart can leave the field nearly empty).
-  await page.waitForFunction(() => window.__snakepit.frame.pieces.length > 0, null, { timeout: 15000 });
+  await page.waitForFunction(() => window.__snakepit.frame.pieces.length > 0, null, { timeout: 60000 });
 
   const panel = await page.evaluate(() => {
     const f = window.__snakepit.frame;
@@ -289,9 +289,9 @@ test('the room page draws a Hex room: pieces, players and their piece counts', {
   // stands still until the engine restarts it (`still_restart_ticks`, 30
   // ticks), so the wait allows for that.
   const png1 = await page.evaluate(() => document.getElementById('board').toDataURL('image/png'));
-  await page.waitForFunction((t0) => window.__snakepit.frame.tick >= t0 + 5, panel.tick, { timeout: 15000 });
+  await page.waitForFunction((t0) => window.__snakepit.frame.tick >= t0 + 5, panel.tick, { timeout: 60000 });
   await until(async () => (await page.evaluate(() => document.getElementById('board').toDataURL('image/png'))) !== png1, {
-    timeout: 15000,
+    timeout: 60000,
     every: 200,
     what: 'the board pixels to change',
   });
@@ -301,7 +301,7 @@ test('the room page draws a Hex room: pieces, players and their piece counts', {
   assert.deepEqual(b.problems.dialogs, []);
 });
 
-test('the lobby registers a Hex player when Hex is chosen', { timeout: 60000 }, async (t) => {
+test('the lobby registers a Hex player when Hex is chosen', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const lobby = await b.newPage();
   await lobby.goto(BASE + '/');
@@ -309,7 +309,7 @@ test('the lobby registers a Hex player when Hex is chosen', { timeout: 60000 }, 
   await lobby.waitForFunction(
     () => ['hex', 'snakebattle'].every((g) => document.querySelector('.room-card .badge.game[data-game="' + g + '"]')),
     null,
-    { timeout: 15000 }
+    { timeout: 60000 }
   );
   const name = uniqueName('lobbyhex');
   await lobby.check('input[name="game"][value="hex"]');
@@ -321,7 +321,7 @@ test('the lobby registers a Hex player when Hex is chosen', { timeout: 60000 }, 
   const url = await lobby.locator('#register-url').getAttribute('href');
   const page = await b.newPage();
   await page.goto(url);
-  await page.waitForFunction(() => window.__snakepit && window.__snakepit.player && window.__snakepit.frame, null, { timeout: 15000 });
+  await page.waitForFunction(() => window.__snakepit && window.__snakepit.player && window.__snakepit.frame, null, { timeout: 60000 });
   assert.equal(await page.evaluate(() => window.__snakepit.frame.game), 'hex');
   assert.equal(await page.evaluate(() => window.__snakepit.player.room), 'hex');
   assert.deepEqual(unexpectedErrors(b.problems), []);

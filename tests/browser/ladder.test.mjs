@@ -11,7 +11,7 @@ import { BASE, api, launch, register, uniqueName, until, unexpectedErrors } from
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-test('the ladder lists rated programs with links to their games', { timeout: 150000 }, async (t) => {
+test('the ladder lists rated programs with links to their games', { timeout: 300000 }, async (t) => {
   const source = fs.readFileSync(path.join(ROOT, 'starters/duel/python/bot.py'), 'utf8');
   const players = [];
   for (const prefix of ['lad-a', 'lad-b']) {

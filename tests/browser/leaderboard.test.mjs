@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, api, launch, register, uniqueName, until, unexpectedErrors } from './helpers.mjs';
 
-test('the leaderboard lists players who have played', { timeout: 150000 }, async (t) => {
+test('the leaderboard lists players who have played', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const p1 = await register(uniqueName('lb-one'));
   const p2 = await register(uniqueName('lb-two'));
@@ -41,7 +41,7 @@ test('the leaderboard lists players who have played', { timeout: 150000 }, async
       return names.every((n) => cells.includes(n));
     },
     [p1.name, p2.name],
-    { timeout: 15000 }
+    { timeout: 60000 }
   );
 
   // Each row shows the same numbers as the API, best score first.

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, api, launch, register, serverWith, uniqueName, unexpectedErrors } from './helpers.mjs';
 
-test('a failed sign-up hides the answer to the one before', { timeout: 60000 }, async (t) => {
+test('a failed sign-up hides the answer to the one before', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const taken = await register(uniqueName('taken'));
   const page = await b.newPage();
@@ -23,17 +23,17 @@ test('a failed sign-up hides the answer to the one before', { timeout: 60000 }, 
   assert.deepEqual(unexpectedErrors(b.problems, [/status of 409/]), []);
 });
 
-test('a seated player without a bot is "offline", and the how-to lists the editor\'s languages', { timeout: 60000 }, async (t) => {
+test('a seated player without a bot is "offline", and the how-to lists the editor\'s languages', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const me = await register(uniqueName('idle'));
   const mine = await b.newPage();
   await mine.goto(me.url);
-  await mine.waitForFunction(() => window.__snakepit && window.__snakepit.player, null, { timeout: 15000 });
+  await mine.waitForFunction(() => window.__snakepit && window.__snakepit.player, null, { timeout: 60000 });
 
   const page = await b.newPage();
   await page.goto(BASE + '/');
   const seat = page.locator('.room-card .seats li', { hasText: me.name });
-  await seat.waitFor({ timeout: 15000 });
+  await seat.waitFor({ timeout: 60000 });
   assert.equal(await seat.locator('.badge').textContent(), 'offline');
 
   const duelist = await register(uniqueName('langs'), 'duel');
@@ -45,12 +45,12 @@ test('a seated player without a bot is "offline", and the how-to lists the edito
   assert.deepEqual(unexpectedErrors(b.problems), []);
 });
 
-test('a contest with two games and closed registration: the lobby offers no sign-up and says why', { timeout: 60000 }, async (t) => {
+test('a contest with two games and closed registration: the lobby offers no sign-up and says why', { timeout: 300000 }, async (t) => {
   const url = await serverWith(t, 'games = ["duel", "hex"]\nregistration = "closed"\n');
   const b = await launch(t);
   const page = await b.newPage();
   await page.goto(url + '/');
-  await page.locator('#register-closed').waitFor({ state: 'visible', timeout: 15000 });
+  await page.locator('#register-closed').waitFor({ state: 'visible', timeout: 60000 });
   assert.ok(!(await page.locator('#register-form').isVisible()), 'no sign-up form');
   const offered = await page.evaluate(() =>
     Array.from(document.querySelectorAll('#register-form input[name="game"]'))
@@ -59,7 +59,7 @@ test('a contest with two games and closed registration: the lobby offers no sign
   );
   assert.deepEqual(offered, ['hex', 'duel']);
   // The rooms are the two games'.
-  await page.locator('.room-card').nth(1).waitFor({ timeout: 15000 });
+  await page.locator('.room-card').nth(1).waitFor({ timeout: 60000 });
   const games = await page.evaluate(() => Array.from(document.querySelectorAll('.room-card .badge.game')).map((e) => e.dataset.game).sort());
   assert.deepEqual(games, ['duel', 'hex']);
   assert.deepEqual(unexpectedErrors(b.problems), []);

@@ -8,7 +8,7 @@ import { BASE, api, launch, register, uniqueName, unexpectedErrors } from './hel
 
 const BOT = 'import sys\nn = 0\nfor line in sys.stdin:\n    n += 1\n    print("mine-marker %d" % n, file=sys.stderr, flush=True)\n    print(n % 4, flush=True)\n';
 
-test("a player's finished games open with their program's stderr, for them only", { timeout: 150000 }, async (t) => {
+test("a player's finished games open with their program's stderr, for them only", { timeout: 300000 }, async (t) => {
   const me = await register(uniqueName('mine'), 'duel');
   const saved = await api('POST', '/api/code', { user: me.id, code: me.code, lang: 'python', name: 'marker', source: BOT });
   assert.equal(saved.status, 200, JSON.stringify(saved.data));

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, ROOM, launch, register, uniqueName, unexpectedErrors } from './helpers.mjs';
 
-test('every page fits a 375 px screen', { timeout: 120000 }, async (t) => {
+test('every page fits a 375 px screen', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const player = await register(uniqueName('narrow'));
   const paths = ['/', '/leaderboard', '/replays', '/admin', '/room/' + ROOM, new URL(player.url).pathname + new URL(player.url).search];
@@ -29,7 +29,7 @@ test('every page fits a 375 px screen', { timeout: 120000 }, async (t) => {
   assert.deepEqual(unexpectedErrors(b.problems), []);
 });
 
-test("on a phone the player's controls come right under the board", { timeout: 60000 }, async (t) => {
+test("on a phone the player's controls come right under the board", { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const player = await register(uniqueName('thumbs'));
   const page = await b.newPage();
@@ -44,7 +44,7 @@ test("on a phone the player's controls come right under the board", { timeout: 6
     );
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto(player.url);
-  await page.waitForFunction(() => window.__snakepit && window.__snakepit.player, null, { timeout: 15000 });
+  await page.waitForFunction(() => window.__snakepit && window.__snakepit.player, null, { timeout: 60000 });
   const phone = await tops();
   const board = phone['.board-frame'];
   assert.ok(phone['#play-panel'].top >= board.bottom && phone['#play-panel'].top < board.bottom + 40, JSON.stringify(phone));
@@ -60,7 +60,7 @@ test("on a phone the player's controls come right under the board", { timeout: 6
   assert.deepEqual(unexpectedErrors(b.problems), []);
 });
 
-test('the leaderboard fits a phone: its title, every game tab and every column', { timeout: 60000 }, async (t) => {
+test('the leaderboard fits a phone: its title, every game tab and every column', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const page = await b.newPage();
   await page.setViewportSize({ width: 375, height: 800 });

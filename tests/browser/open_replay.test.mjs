@@ -16,7 +16,7 @@ if (!BIN) throw new Error('SNAKEPIT_BIN is not set: run the tests through script
 // A duel bot that says on stderr which move it is at.
 const BOT = 'import sys\nn = 0\nfor line in sys.stdin:\n    n += 1\n    print("open-marker %d" % n, file=sys.stderr, flush=True)\n    print(n % 4, flush=True)\n';
 
-test('a replay file opens in the viewer from the replays page', { timeout: 120000 }, async (t) => {
+test('a replay file opens in the viewer from the replays page', { timeout: 300000 }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snakepit-open-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   fs.writeFileSync(path.join(dir, 'bot.py'), BOT);
@@ -61,7 +61,7 @@ test('a replay file opens in the viewer from the replays page', { timeout: 12000
   assert.deepEqual(unexpectedErrors(b.problems, [/400/]), []);
 });
 
-test('the replays page goes to older games and back, a page at a time', { timeout: 120000 }, async (t) => {
+test('the replays page goes to older games and back, a page at a time', { timeout: 300000 }, async (t) => {
   // 33 kept duels, played by a worker into the store the server then opens;
   // no rooms, so no other game is kept meanwhile.
   const url = await serverWith(t, 'games = ["duel"]\n[duel]\nfill_bots = []\n[[rooms]]\nname = "only"\ngame = "duel"\n', (dir) => {

@@ -79,7 +79,7 @@ async function turn(page, keyOf) {
   const entry = await until(
     () =>
       page.evaluate((cmd) => (window.__snakepit.player.log || []).find((a) => a.text === cmd && /from the page/.test(a.note)), CMD[want]),
-    { timeout: 5000, every: 50, what: 'the log entry for ' + CMD[want] }
+    { timeout: 60000, every: 50, what: 'the log entry for ' + CMD[want] }
   );
   assert.match(entry.note, /^from the page: ok/);
   // A later frame shows the head turned, or the snake died on that very
@@ -89,7 +89,7 @@ async function turn(page, keyOf) {
       const m = await mine(page);
       return m && m.frame.tick > t0 && (m.snake.dir === want || !m.snake.alive || m.snake.sleeping) ? m : null;
     },
-    { timeout: 5000, every: 20, what: 'a frame after the key' }
+    { timeout: 60000, every: 20, what: 'a frame after the key' }
   );
   // The log on the page shows it as well.
   const shown = await page.locator('#log tr td.text', { hasText: CMD[want] }).count();
@@ -97,13 +97,13 @@ async function turn(page, keyOf) {
   return { want, after };
 }
 
-test('keys on the player page turn the player snake', { timeout: 150000 }, async (t) => {
+test('keys on the player page turn the player snake', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const me = await register(uniqueName('keys'));
   assert.match(me.url, /\/codenjoy-contest\/board\/player\/[^?]+\?code=.+/);
   const page = await b.newPage();
   await page.goto(me.url);
-  await page.waitForFunction(() => window.__snakepit && window.__snakepit.player, null, { timeout: 15000 });
+  await page.waitForFunction(() => window.__snakepit && window.__snakepit.player, null, { timeout: 60000 });
 
   // The page shows who we are, the bot's view and the URLs for a bot.
   const info = await page.evaluate(() => ({
@@ -151,7 +151,7 @@ test('keys on the player page turn the player snake', { timeout: 150000 }, async
   await page.keyboard.press('Space');
   assert.equal(await page.evaluate(() => window.__snakepit.sent.slice(-1)[0]), 'ACT');
   await until(() => page.evaluate(() => (window.__snakepit.player.log || []).some((a) => a.text === 'ACT')), {
-    timeout: 5000,
+    timeout: 60000,
     what: 'ACT in the log',
   });
 
@@ -160,14 +160,14 @@ test('keys on the player page turn the player snake', { timeout: 150000 }, async
   assert.deepEqual(b.problems.dialogs, []);
 });
 
-test('the player page reports a wrong code instead of showing a board', { timeout: 30000 }, async (t) => {
+test('the player page reports a wrong code instead of showing a board', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const me = await register(uniqueName('badcode'));
   const page = await b.newPage();
   let sockets = 0;
   page.on('websocket', () => (sockets += 1));
   await page.goto(me.url.replace(/code=.*/, 'code=wrong'));
-  await page.waitForFunction(() => window.__snakepit && window.__snakepit.refused === true, null, { timeout: 20000 });
+  await page.waitForFunction(() => window.__snakepit && window.__snakepit.refused === true, null, { timeout: 60000 });
   const text = await page.locator('#player-error').textContent();
   assert.match(text, /does not know this player id and code/);
   assert.match(await page.textContent('#conn'), /disconnected/);
@@ -178,7 +178,7 @@ test('the player page reports a wrong code instead of showing a board', { timeou
   assert.deepEqual(unexpectedErrors(b.problems, [/WebSocket connection to .* failed/, /status of 401/]), []);
 });
 
-test('a player page says the server cannot be reached when it stops, not that the address is wrong', { timeout: 60000 }, async (t) => {
+test('a player page says the server cannot be reached when it stops, not that the address is wrong', { timeout: 300000 }, async (t) => {
   const { url, child } = await ownServer(t, 'games = ["duel"]\n');
   const res = await fetch(url + '/api/register', {
     method: 'POST',
@@ -189,9 +189,9 @@ test('a player page says the server cannot be reached when it stops, not that th
   const b = await launch(t);
   const page = await b.newPage();
   await page.goto(me.url);
-  await page.waitForFunction(() => window.__snakepit && window.__snakepit.player, null, { timeout: 15000 });
+  await page.waitForFunction(() => window.__snakepit && window.__snakepit.player, null, { timeout: 60000 });
   child.kill('SIGKILL');
-  await page.waitForFunction(() => /Cannot reach the server/.test(window.__snakepit.error || ''), null, { timeout: 30000 });
+  await page.waitForFunction(() => /Cannot reach the server/.test(window.__snakepit.error || ''), null, { timeout: 60000 });
   assert.doesNotMatch(await page.locator('#player-error').textContent(), /id and code/);
   // The failed reconnections are the expected console errors.
   assert.deepEqual(unexpectedErrors(b.problems, [/ERR_CONNECTION_REFUSED|WebSocket|Failed to fetch|net::/]), []);

@@ -89,7 +89,7 @@ async function cellPixel(page, x, y) {
 
 const hex = (c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16));
 
-test('a replay page scrubbed to a tick shows that tick\'s board and stderr', { timeout: 180000 }, async (t) => {
+test('a replay page scrubbed to a tick shows that tick\'s board and stderr', { timeout: 300000 }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snakepit-replay-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const bot = path.join(dir, 'bot.py');

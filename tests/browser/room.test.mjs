@@ -3,11 +3,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, ROOM, launch, unexpectedErrors } from './helpers.mjs';
 
-test('the room page shows the board changing from tick to tick', { timeout: 60000 }, async (t) => {
+test('the room page shows the board changing from tick to tick', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const page = await b.newPage();
   await page.goto(BASE + '/room/' + ROOM);
-  await page.waitForFunction(() => window.__snakepit && window.__snakepit.frame && window.__snakepit.view.draws > 0, null, { timeout: 15000 });
+  await page.waitForFunction(() => window.__snakepit && window.__snakepit.frame && window.__snakepit.view.draws > 0, null, { timeout: 60000 });
 
   const snap = () =>
     page.evaluate(() => ({
@@ -19,7 +19,7 @@ test('the room page shows the board changing from tick to tick', { timeout: 6000
   // The room's own counter is named apart from the round's tick in the head.
   assert.match(first.shownTick, /^room tick \d+$/);
   // Several ticks later (100 ms each), and after the slide has finished.
-  await page.waitForFunction((t0) => window.__snakepit.frame.tick >= t0 + 5, first.tick, { timeout: 15000 });
+  await page.waitForFunction((t0) => window.__snakepit.frame.tick >= t0 + 5, first.tick, { timeout: 60000 });
   await page.waitForTimeout(150);
   const second = await snap();
   assert.ok(second.tick > first.tick, 'the frame tick advanced');
@@ -43,7 +43,7 @@ test('the room page shows the board changing from tick to tick', { timeout: 6000
   assert.deepEqual(b.problems.dialogs, []);
 });
 
-test('a room that does not exist is a 404 page that leads back to the lobby', { timeout: 30000 }, async (t) => {
+test('a room that does not exist is a 404 page that leads back to the lobby', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const page = await b.newPage();
   const res = await page.goto(BASE + '/room/no-such-room');
@@ -55,7 +55,7 @@ test('a room that does not exist is a 404 page that leads back to the lobby', { 
   assert.deepEqual(unexpectedErrors(b.problems, [/status of 404/]), []);
 });
 
-test('an events panel says so while it is empty', { timeout: 30000 }, async (t) => {
+test('an events panel says so while it is empty', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   const page = await b.newPage();
   await page.goto(BASE + '/room/' + ROOM);

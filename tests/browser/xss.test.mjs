@@ -10,7 +10,7 @@ async function noMarkup(page) {
   return page.evaluate(() => document.querySelectorAll('img, [onerror]').length);
 }
 
-test('a player named <img src=x onerror=alert(1)> appears as literal text', { timeout: 150000 }, async (t) => {
+test('a player named <img src=x onerror=alert(1)> appears as literal text', { timeout: 300000 }, async (t) => {
   const b = await launch(t);
   let me;
   try {
@@ -26,11 +26,11 @@ test('a player named <img src=x onerror=alert(1)> appears as literal text', { ti
   // The player page: title, name, player list.
   const player = await b.newPage();
   await player.goto(me.url);
-  await player.waitForFunction(() => window.__snakepit && window.__snakepit.player && window.__snakepit.frame, null, { timeout: 15000 });
+  await player.waitForFunction(() => window.__snakepit && window.__snakepit.player && window.__snakepit.frame, null, { timeout: 60000 });
   await player.waitForFunction(
     (name) => Array.from(document.querySelectorAll('#players .pname')).some((e) => e.textContent === name),
     EVIL,
-    { timeout: 10000 }
+    { timeout: 60000 }
   );
   assert.equal(await player.locator('#me-name').textContent(), EVIL);
   assert.equal(await player.locator('#player-title').textContent(), EVIL);
@@ -42,7 +42,7 @@ test('a player named <img src=x onerror=alert(1)> appears as literal text', { ti
   await lobby.waitForFunction(
     (name) => Array.from(document.querySelectorAll('.seats .name')).some((e) => e.textContent === name),
     EVIL,
-    { timeout: 15000 }
+    { timeout: 60000 }
   );
   assert.equal(await noMarkup(lobby), 0);
 
@@ -68,7 +68,7 @@ test('a player named <img src=x onerror=alert(1)> appears as literal text', { ti
       window.__snakepit.frame.game === 'hex' &&
       Array.from(document.querySelectorAll('#players .pname')).some((e) => e.textContent === name),
     EVIL + '!',
-    { timeout: 15000 }
+    { timeout: 60000 }
   );
   assert.equal(await hexPlayer.locator('#me-name').textContent(), EVIL + '!');
   assert.equal(await noMarkup(hexPlayer), 0);
@@ -77,14 +77,14 @@ test('a player named <img src=x onerror=alert(1)> appears as literal text', { ti
   await hexRoom.waitForFunction(
     (name) => Array.from(document.querySelectorAll('#players .pname')).some((e) => e.textContent === name),
     EVIL + '!',
-    { timeout: 15000 }
+    { timeout: 60000 }
   );
   assert.equal(await noMarkup(hexRoom), 0);
   await lobby.reload();
   await lobby.waitForFunction(
     (name) => Array.from(document.querySelectorAll('.room-card[data-room="hex"] .seats .name')).some((e) => e.textContent === name),
     EVIL + '!',
-    { timeout: 15000 }
+    { timeout: 60000 }
   );
   assert.equal(await noMarkup(lobby), 0);
 
@@ -94,7 +94,7 @@ test('a player named <img src=x onerror=alert(1)> appears as literal text', { ti
   await room.waitForFunction(
     (name) => Array.from(document.querySelectorAll('#players .pname')).some((e) => e.textContent === name),
     EVIL,
-    { timeout: 10000 }
+    { timeout: 60000 }
   );
   assert.equal(await noMarkup(room), 0);
 
@@ -108,7 +108,7 @@ test('a player named <img src=x onerror=alert(1)> appears as literal text', { ti
   await lb.waitForFunction(
     (name) => Array.from(document.querySelectorAll('#lb-body td.name-cell')).some((e) => e.textContent === name),
     EVIL,
-    { timeout: 15000 }
+    { timeout: 60000 }
   );
   assert.equal(await noMarkup(lb), 0);
 
@@ -120,7 +120,7 @@ test('a player named <img src=x onerror=alert(1)> appears as literal text', { ti
   await admin.waitForFunction(
     (name) => Array.from(document.querySelectorAll('#players-body td.name-cell')).some((e) => e.textContent === name),
     EVIL,
-    { timeout: 15000 }
+    { timeout: 60000 }
   );
   assert.equal(await noMarkup(admin), 0);
 

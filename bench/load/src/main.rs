@@ -1,15 +1,24 @@
 //! Load generator for `snakepit serve`.
 //!
 //! Starts the server binary as a child process on a loopback port with a
-//! fresh database, registers N players through the admin API, connects N
-//! WebSocket bots that answer every board, waits for a warm-up, resets the
-//! server's latency histogram, measures for a fixed time, and prints the
-//! server's own figures: p50 and p99 of the time from a room's tick to the
-//! last board of that tick written to its socket, and the server's RSS.
-//! Everything is bounded: the bot count, the run time, and the child server,
-//! which is killed at the end whatever happens.
+//! fresh database and every limit raised for the bots it will hold (rooms
+//! per game, connections per address, open files), registers N players
+//! through the admin API, connects N WebSocket bots that answer every
+//! board, waits for a warm-up, resets the server's latency histogram and
+//! measures for a fixed time. It prints:
 //!
-//! `cargo run --release -p snakepit-load -- --server target/release/snakepit --bots 1000 --seconds 30`
+//! - what the clients saw: boards per second against bots per tick, and per
+//!   bot the gap between consecutive boards minus the tick period (p50, p99,
+//!   max over every gap of every bot);
+//! - the server's own figures: p50 and p99 of the time from a room's tick to
+//!   the last board of that tick written to its socket, and its RSS.
+//!
+//! It exits non-zero, after printing, when it did not measure what it
+//! claims: a bot that got no board while measuring, or far fewer boards
+//! than one per bot per tick. Everything is bounded: the bot count, the run
+//! time, and the child server, which is killed at the end whatever happens.
+//!
+//! `cargo run --release -p snakepit-load -- --server target/release/snakepit --bots 10000 --seconds 30`
 
 use anyhow::{Context, bail};
 use clap::Parser;
@@ -17,8 +26,8 @@ use futures_util::{SinkExt, StreamExt};
 use std::net::SocketAddr;
 use std::process::Stdio;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -72,13 +81,26 @@ async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> anyhow:
     Ok((status, body))
 }
 
-/// Ten thousand sockets need more descriptors than the usual soft limit;
-/// raise it to the hard limit.
-fn raise_nofile() {
-    match rlimit::increase_nofile_limit(u64::MAX) {
-        Ok(n) => eprintln!("open files limit: {n}"),
-        Err(e) => eprintln!("cannot raise the open files limit: {e}"),
+/// Boards per bot per tick, at least, for a run to count: every bot
+/// answers at once, so it is offered a board every tick; a round's start
+/// and a bot's death cost a few.
+const BOARDS_PER_BOT_TICK_MIN: f64 = 0.9;
+
+/// What one bot saw while measuring.
+#[derive(Default)]
+struct BotSeen {
+    boards: u64,
+    /// Gaps between consecutive boards minus the tick period, in µs
+    /// (negative when a board came early, after a late one).
+    lateness_us: Vec<i64>,
+}
+
+/// The `q` quantile of sorted values.
+fn quantile(sorted: &[i64], q: f64) -> i64 {
+    if sorted.is_empty() {
+        return 0;
     }
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
 }
 
 #[tokio::main]
@@ -87,7 +109,14 @@ async fn main() -> anyhow::Result<()> {
     if args.bots == 0 || args.bots > MAX_BOTS || args.seconds > MAX_SECONDS || args.warmup_seconds > MAX_SECONDS {
         bail!("at most {MAX_BOTS} bots and {MAX_SECONDS} s");
     }
-    raise_nofile();
+    // Ten thousand sockets need more descriptors than the usual soft limit.
+    let open_files = snakepit_server::os_limits::raise_open_files_limit()?;
+    anyhow::ensure!(
+        open_files as usize > args.bots + 256,
+        "the open-files limit is {open_files}: too low for {} sockets (run as root, or raise the hard limit)",
+        args.bots
+    );
+    eprintln!("open files limit: {open_files}");
     let dir = std::env::temp_dir().join(format!("snakepit-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     // Every bot comes from 127.0.0.1: the per-address limits are raised to
@@ -97,8 +126,10 @@ async fn main() -> anyhow::Result<()> {
     std::fs::write(
         &config,
         format!(
-            "[limits]\nsockets_per_ip = {per_ip}\nconnections_per_ip = {per_ip}\nmax_connections = {all}\nconnections_max = {all}\n",
-            all = per_ip.max(20_000)
+            "[limits]\nsockets_per_ip = {per_ip}\nconnections_per_ip = {per_ip}\nmax_connections = {all}\nconnections_max = {all}\nrooms_per_game_max = {rooms}\n",
+            all = per_ip.max(20_000),
+            // Five snakes a room, and a few rooms to spare.
+            rooms = args.bots / 5 + 16
         ),
     )?;
     let mut child = tokio::process::Command::new(&args.server)
@@ -132,23 +163,34 @@ async fn main() -> anyhow::Result<()> {
         players.push((v["id"].as_str().unwrap_or_default().to_string(), v["code"].as_str().unwrap_or_default().to_string()));
     }
     eprintln!("connecting {} bots", args.bots);
-    let boards = Arc::new(AtomicU64::new(0));
-    let stop = Arc::new(tokio::sync::Notify::new());
+    let tick = Duration::from_millis(args.tick_ms);
+    let measuring = Arc::new(AtomicBool::new(false));
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let mut tasks = Vec::new();
     for (id, code) in players {
         let url = format!("ws://{addr}/codenjoy-contest/ws?user={id}&code={code}");
         // Small buffers: the generator holds every socket in one process.
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(8192).write_buffer_size(0);
         let (mut ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), false).await.context("websocket")?;
-        let boards = boards.clone();
-        let stop = stop.clone();
+        let measuring = measuring.clone();
+        let mut stop = stop_rx.clone();
         tasks.push(tokio::spawn(async move {
+            let mut seen = BotSeen::default();
             let mut turn = 0u32;
+            let mut last: Option<Instant> = None;
             loop {
                 tokio::select! {
                     msg = ws.next() => match msg {
                         Some(Ok(Message::Text(_))) => {
-                            boards.fetch_add(1, Ordering::Relaxed);
+                            let now = Instant::now();
+                            if measuring.load(Ordering::Relaxed) {
+                                seen.boards += 1;
+                                if let Some(last) = last {
+                                    let gap = now - last;
+                                    seen.lateness_us.push(gap.as_micros() as i64 - tick.as_micros() as i64);
+                                }
+                            }
+                            last = Some(now);
                             turn += 1;
                             let cmd = ["UP", "RIGHT", "DOWN", "LEFT"][(turn / 3 % 4) as usize];
                             if ws.send(Message::Text(cmd.into())).await.is_err() { break; }
@@ -156,35 +198,61 @@ async fn main() -> anyhow::Result<()> {
                         Some(Ok(_)) => {}
                         _ => break,
                     },
-                    _ = stop.notified() => break,
+                    _ = stop.changed() => break,
                 }
             }
+            seen
         }));
     }
     eprintln!("warming up {} s", args.warmup_seconds);
     tokio::time::sleep(Duration::from_secs(args.warmup_seconds)).await;
     http(addr, "POST", "/api/admin/metrics/reset", "").await?;
-    let before = boards.load(Ordering::Relaxed);
+    measuring.store(true, Ordering::Relaxed);
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
-    let received = boards.load(Ordering::Relaxed) - before;
+    measuring.store(false, Ordering::Relaxed);
     let (_, metrics) = http(addr, "GET", "/api/metrics", "").await?;
     let m: serde_json::Value = serde_json::from_str(&metrics)?;
-    stop.notify_waiters();
+    let _ = stop_tx.send(true);
+    let mut received = 0;
+    let mut unserved = 0;
+    let mut lateness = Vec::new();
+    for task in tasks {
+        let seen = task.await?;
+        received += seen.boards;
+        unserved += usize::from(seen.boards == 0);
+        lateness.extend(seen.lateness_us);
+    }
     drop(child);
+    lateness.sort_unstable();
+    let ms = |us: i64| us as f64 / 1000.0;
     let rss_mb = m["rss_bytes"].as_u64().unwrap_or(0) as f64 / 1e6;
+    let ticks = args.seconds as f64 * 1000.0 / args.tick_ms as f64;
+    let per_bot_tick = received as f64 / (args.bots as f64 * ticks);
     println!(
-        "bots={} rooms={} tick_ms={} seconds={} boards_received={} ({:.0}/s) ticks_measured={} p50_ms={} p99_ms={} max_ms={} server_rss_mb={rss_mb:.0}",
+        "bots={} rooms={} tick_ms={} seconds={} boards_received={} ({:.0}/s, {per_bot_tick:.3} per bot per tick) bots_without_boards={unserved} \
+client_lateness_ms p50={:.1} p99={:.1} max={:.1} \
+server_tick_to_last_board_ms p50={} p99={} max={} ticks_measured={} server_rss_mb={rss_mb:.0}",
         args.bots,
         m["rooms"],
         args.tick_ms,
         args.seconds,
         received,
         received as f64 / args.seconds as f64,
-        m["ticks"],
+        ms(quantile(&lateness, 0.5)),
+        ms(quantile(&lateness, 0.99)),
+        ms(lateness.last().copied().unwrap_or(0)),
         m["tick_to_last_board_p50_ms"],
         m["tick_to_last_board_p99_ms"],
         m["tick_to_last_board_max_ms"],
+        m["ticks"],
     );
     let _ = std::fs::remove_dir_all(&dir);
+    // The figures mean nothing unless every bot played all along.
+    if unserved > 0 {
+        bail!("{unserved} of {} bots got no board while measuring: the server did not serve them all", args.bots);
+    }
+    if per_bot_tick < BOARDS_PER_BOT_TICK_MIN {
+        bail!("{per_bot_tick:.3} boards per bot per tick, under {BOARDS_PER_BOT_TICK_MIN}: bots waited without boards");
+    }
     Ok(())
 }

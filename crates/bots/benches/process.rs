@@ -118,3 +118,36 @@ fn spawn_ask_kill(bencher: Bencher) {
         bot.kill()
     });
 }
+
+/// Files a bot leaves in its folder for `drop_of_a_bot_with_many_files`.
+const DROPPED_FILES: usize = 40_000;
+
+/// Dropping a bot whose folder holds many files: the drop only sends the
+/// kill and hands the removal to the reaper thread, so it takes about as
+/// long as dropping any bot. (Removing the files in place takes about
+/// 0.6 s on a small VM and would hold the async task that drops it.)
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn drop_of_a_bot_with_many_files(bencher: Bencher) {
+    let rt = runtime();
+    let limits = SandboxLimits {
+        // The files must be in the folder the runner removes, not in the
+        // quota's tmpfs (which holds at most 4096 entries).
+        layers: snakepit_bots::process::LayerSet::ALL.without(snakepit_bots::process::Layer::FolderQuota),
+        ..SandboxLimits::default()
+    };
+    let cmd = BotCommand::shell(format!("read x; seq {DROPPED_FILES} | xargs touch; echo made"));
+    bencher
+        .with_inputs(|| {
+            let _entered = rt.enter();
+            let mut bot = ProcessBot::spawn(&cmd, &limits).unwrap();
+            assert_eq!(rt.block_on(bot.ask("go\n", Duration::from_secs(60))).unwrap().line, "made");
+            // The bench measures nothing if the files are not there.
+            let made = std::fs::read_dir(bot.folder()).map_or(0, Iterator::count);
+            assert_eq!(made, DROPPED_FILES, "files in the bot's folder");
+            bot
+        })
+        .bench_local_values(|bot| {
+            let _entered = rt.enter();
+            drop(bot);
+        });
+}

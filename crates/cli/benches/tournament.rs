@@ -19,7 +19,16 @@ fn setting(name: &str, default: u64) -> u64 {
 
 fn starter() -> PathBuf {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../starters/duel/c/bot.c");
-    let bin = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-duel-c-starter");
+    // A folder of its own: the bot's folder is copied into its sandbox at
+    // every start, so it must hold the bot alone, not the bench's output
+    // or the other files of the target folder.
+    let folder = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-duel-c-starter");
+    if folder.is_file() {
+        // The bot itself, where an older bench put it.
+        std::fs::remove_file(&folder).expect("the old bot removed");
+    }
+    std::fs::create_dir_all(&folder).expect("the bot's folder");
+    let bin = folder.join("bot");
     let ok = Command::new("cc").args(["-O2", "-o"]).arg(&bin).arg(src).status();
     assert!(ok.expect("cc must be installed").success(), "cc failed");
     bin

@@ -25,7 +25,7 @@ mod process;
 mod snakebattle;
 mod stdio;
 
-pub(crate) use process::register_run_bots;
+pub(crate) use process::{register_run_bots, register_run_output};
 
 use crate::bot_spec::BotSpec;
 use crate::exit::BadInput;
@@ -320,7 +320,10 @@ impl ReplayFiles {
     /// Creates (truncates) `path`.
     pub(crate) fn create(path: &Path) -> anyhow::Result<ReplayFiles> {
         let file = File::create(path).map_err(|e| BadInput(format!("{}: cannot create the replay: {e}", path.display())))?;
-        Ok(ReplayFiles { replay: (path.to_path_buf(), file), log: stderr_log_path(path) })
+        let log = stderr_log_path(path);
+        process::register_run_output(path);
+        process::register_run_output(&log);
+        Ok(ReplayFiles { replay: (path.to_path_buf(), file), log })
     }
 
     /// Removes the (still empty) replay file.

@@ -97,8 +97,13 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let cfg = config(&args)?;
     // Every bot is a socket; the usual soft limit of 1024 descriptors would
     // cap a contest at about a thousand bots.
-    if let Err(e) = rlimit::increase_nofile_limit(u64::MAX) {
-        tracing::warn!("cannot raise the open files limit: {e}");
+    match snakepit_server::os_limits::raise_open_files_limit() {
+        Ok(open_files) if (open_files as usize) < cfg.limits.connections_max => tracing::warn!(
+            "the open-files limit is {open_files}, under [limits] connections_max = {}: connections past it will fail",
+            cfg.limits.connections_max
+        ),
+        Ok(_) => {}
+        Err(e) => tracing::warn!("cannot read the open-files limit: {e}"),
     }
     let rt = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     // Uploaded programs run in the sandbox: say which layers hold here.

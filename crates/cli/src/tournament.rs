@@ -143,6 +143,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
     let games_dir = args.out.join("games");
     std::fs::create_dir_all(&games_dir).map_err(|e| BadInput(format!("{}: cannot create: {e}", games_dir.display())))?;
+    // A bot run from the folder that holds --out must not get the results.
+    play::register_run_output(&args.out);
     let settings_path = args.out.join("tournament.json");
     let results_path = args.out.join("results.jsonl");
     let settings = settings_json(&args, seats);

@@ -284,7 +284,9 @@ fn an_interrupt_stops_running_games_of_slow_programs_promptly() {
     assert!(killed.success());
     let out = child.wait_with_output().unwrap();
     let took = sent.elapsed();
-    assert!(took < Duration::from_secs(10), "the tournament took {took:?} to stop");
+    // Waiting for the games to end would take 200 s at least, whatever the
+    // machine; stopping them takes a moment, however loaded it is.
+    assert!(took < Duration::from_secs(120), "the tournament took {took:?} to stop");
     assert!(stderr(&out).contains("interrupted after 0 of 2 games"), "{}", stderr(&out));
 }
 

@@ -323,7 +323,7 @@ async fn a_queued_game_is_played_when_an_http_snake_cannot_join() {
         .enqueue_matches(&[NewMatch { game: "battlesnake".into(), spec: spec.to_string(), seed: 7 }])
         .await
         .unwrap();
-    let out = finish(spawn_worker(&db.url, "w", 1, 30_000, true), Duration::from_secs(60));
+    let out = finish(spawn_worker(&db.url, "w", 1, 30_000, true), Duration::from_secs(300));
     assert!(out.status.success(), "{}", stderr(&out));
     let result: serde_json::Value =
         serde_json::from_str(&store.match_result(ids[0]).await.unwrap().unwrap()).unwrap();

@@ -1,5 +1,6 @@
 //! Speed of the Codenjoy wire format on the default 30x30 map with five
-//! snakes: the goal is one engine tick plus all five boards in 5 us.
+//! snakes, over the states of a real game: the five boards of a tick, a
+//! board read back, answers parsed.
 //!
 //! Run with `cargo bench -p snakepit-protocol --bench codenjoy`.
 
@@ -31,57 +32,63 @@ fn sensible_actions(g: &SnakeBattle, rng: &mut Rng) -> Vec<Action> {
         .collect()
 }
 
-/// The state with the most snake cells in the first 300 ticks of a game
-/// (longer snakes mean more cells to patch per seat), and the actions of
-/// its next tick.
-fn mid_game() -> (SnakeBattle, Vec<Action>) {
-    let mut g = SnakeBattle::new(Settings::default(), Map::default_map(), 5, 42).unwrap();
-    let mut rng = Rng::new(42);
-    let cells = |g: &SnakeBattle| g.snakes().iter().map(|s| s.len()).sum::<usize>();
-    let mut best = g.clone();
-    for _ in 0..300 {
-        let a = sensible_actions(&g, &mut rng);
-        g.step(&a);
-        if cells(&g) > cells(&best) && g.snakes().iter().all(|s| s.alive) {
-            best = g.clone();
+/// States of a real game, ticks 1 to 300, with every snake alive in each
+/// (more snakes on the board mean more cells to patch per seat). The
+/// benches step through them in turn, so that a figure is an average over
+/// a game, not one state measured again and again.
+fn game_states() -> &'static [SnakeBattle] {
+    static STATES: std::sync::OnceLock<Vec<SnakeBattle>> = std::sync::OnceLock::new();
+    STATES.get_or_init(|| {
+        let mut g = SnakeBattle::new(Settings::default(), Map::default_map(), 5, 42).unwrap();
+        let mut rng = Rng::new(42);
+        let mut states = Vec::new();
+        for _ in 0..300 {
+            let a = sensible_actions(&g, &mut rng);
+            g.step(&a);
+            if g.snakes().iter().all(|s| s.alive) {
+                states.push(g.clone());
+            }
         }
-    }
-    let a = sensible_actions(&best, &mut rng);
-    (best, a)
+        // Too few states would measure a handful again and again.
+        assert!(states.len() >= 100, "only {} states with five live snakes", states.len());
+        states
+    })
 }
 
-#[divan::bench]
-fn tick_and_five_boards(bencher: Bencher) {
-    let (g, actions) = mid_game();
-    bencher.with_inputs(|| g.clone()).bench_local_values(|mut g| {
-        g.step(&actions);
-        render_boards(&g)
-    });
+/// The next of [`game_states`], round and round.
+fn next_state(cursor: &mut usize) -> &'static SnakeBattle {
+    let states = game_states();
+    *cursor += 1;
+    &states[*cursor % states.len()]
 }
 
-#[divan::bench]
-fn tick_only(bencher: Bencher) {
-    let (g, actions) = mid_game();
-    bencher.with_inputs(|| g.clone()).bench_local_values(|mut g| g.step(&actions));
-}
+// The tick with its five boards is measured over a whole game by
+// `cargo bench -p snakepit-engine --bench tick` (`step_and_render`).
 
 #[divan::bench]
 fn five_boards(bencher: Bencher) {
-    let (g, _) = mid_game();
-    bencher.bench_local(|| render_boards(black_box(&g)));
+    let mut cursor = 0;
+    bencher.with_inputs(|| next_state(&mut cursor)).bench_local_values(|g| render_boards(black_box(g)));
 }
 
 #[divan::bench]
 fn five_boards_one_by_one(bencher: Bencher) {
-    let (g, _) = mid_game();
-    bencher.bench_local(|| (0..5).map(|seat| render_board(black_box(&g), Some(seat))).collect::<Vec<_>>());
+    let mut cursor = 0;
+    bencher
+        .with_inputs(|| next_state(&mut cursor))
+        .bench_local_values(|g| (0..5).map(|seat| render_board(black_box(g), Some(seat))).collect::<Vec<_>>());
 }
 
 #[divan::bench]
 fn parse_board(bencher: Bencher) {
-    let (g, _) = mid_game();
-    let m = message(&render_board(&g, Some(0)));
-    bencher.bench_local(|| Board::parse(black_box(&m)));
+    let messages: Vec<String> = game_states().iter().map(|g| message(&render_board(g, Some(0)))).collect();
+    let mut cursor = 0;
+    bencher
+        .with_inputs(|| {
+            cursor += 1;
+            &messages[cursor % messages.len()]
+        })
+        .bench_local_values(|m| Board::parse(black_box(m)));
 }
 
 #[divan::bench(args = ["UP", "act,stop", "ACT(2,3),LEFT", "message('hello, world'),down"])]

@@ -32,6 +32,7 @@
 //!   player's program on the node that runs their new room).
 //! - [`web`]: the embedded web UI.
 //! - [`metrics`]: latency histogram and RSS for load tests.
+//! - [`os_limits`]: the open-files limit raised at start.
 
 pub mod app;
 pub mod arenas;
@@ -39,6 +40,7 @@ pub mod code;
 pub mod config;
 pub mod games;
 pub mod metrics;
+pub mod os_limits;
 pub mod peer;
 pub mod record;
 pub mod replays;

@@ -86,7 +86,7 @@ async fn binary_frames_are_noted_once_per_connection() {
     // The page is sent the seat's log (the last 20 entries) as it changes;
     // wait until the log shows the text answer, which came after the
     // binary frames.
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + Duration::from_secs(60);
     let mut notes = None;
     while Instant::now() < deadline {
         let Some(msg) = next_text(&mut page, Duration::from_secs(2)).await else { continue };
@@ -101,7 +101,7 @@ async fn binary_frames_are_noted_once_per_connection() {
         }
     }
     assert_eq!(notes, Some(1), "15 binary frames, one note");
-    assert!(next_text(&mut bot, Duration::from_secs(3)).await.is_some(), "the bot is still playing");
+    assert!(next_text(&mut bot, FRAME_WAIT).await.is_some(), "the bot is still playing");
     server.shutdown().await;
 }
 
@@ -114,7 +114,7 @@ async fn a_lost_page_is_not_noted_but_a_lost_bot_is() {
     let (id, code) = register_for(addr, "dropper", "snakebattle").await;
     let page_url = format!("ws://{addr}/ws/player?user={id}&code={code}");
     let mut bot = connect_bot(addr, &id, &code).await;
-    assert!(next_text(&mut bot, Duration::from_secs(5)).await.is_some(), "the bot is seated");
+    assert!(next_text(&mut bot, FRAME_WAIT).await.is_some(), "the bot is seated");
     let first_page = tokio_tungstenite::connect_async(&page_url).await.unwrap().0;
     tokio::time::sleep(Duration::from_millis(200)).await;
     // Both go without a close frame: the TCP connection just ends.
@@ -122,7 +122,7 @@ async fn a_lost_page_is_not_noted_but_a_lost_bot_is() {
     tokio::time::sleep(Duration::from_millis(200)).await;
     drop(bot);
     let mut page = tokio_tungstenite::connect_async(&page_url).await.unwrap().0;
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + Duration::from_secs(60);
     let mut lost = None;
     while Instant::now() < deadline && lost.is_none() {
         let Some(msg) = next_text(&mut page, Duration::from_secs(2)).await else { continue };
@@ -173,24 +173,25 @@ async fn a_flood_of_inputs_does_not_stop_the_room_clock() {
     let mut watcher = spectator(addr, "hex").await.unwrap();
     // Let the flood fill the room's queue before measuring.
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let measure = Duration::from_secs(3);
+    // The room ticks on under the flood: a starved room never gets 5 ticks
+    // further, however long one waits. How many it makes a second depends
+    // on the machine (the flood runs on the same two threads as the server)
+    // and is only reported.
     let start = Instant::now();
     let (mut first, mut last) = (None, None);
-    while start.elapsed() < measure {
-        let Some(msg) = next_text(&mut watcher, measure.saturating_sub(start.elapsed())).await else { break };
+    while last.unwrap_or(0) < first.unwrap_or(u64::MAX).saturating_add(5) {
+        assert!(start.elapsed() < Duration::from_secs(60), "the room ticked from {first:?} to {last:?} in 60 s under the flood");
+        let Some(msg) = next_text(&mut watcher, FRAME_WAIT).await else { break };
         if let Some(t) = tick_of(&msg) {
             first.get_or_insert(t);
             last = Some(t);
         }
     }
+    let took = start.elapsed();
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let sent = sent.load(std::sync::atomic::Ordering::Relaxed);
-    let ticks = last.unwrap_or(0) - first.unwrap_or(0);
-    println!("room ticks in {measure:?} under a flood of {sent} messages: {ticks}");
-    // 3 s of 50 ms ticks is 60; a loaded machine may lose many (the flood
-    // runs on the same two threads as the server), a starved room loses
-    // them all.
-    assert!(ticks >= 5, "the room ticked {ticks} times in {measure:?} while {sent} messages were sent");
+    println!("the room ticked from {first:?} to {last:?} in {took:?} under a flood of {sent} messages");
+    assert!(last >= first.map(|f| f + 5), "the room stopped ticking under the flood: {first:?} to {last:?}");
     for f in flooders {
         let _ = tokio::time::timeout(Duration::from_secs(5), f).await;
     }
@@ -205,7 +206,7 @@ async fn spectators_are_sent_frames_only_when_the_room_publishes() {
     let server = start(cfg).await;
     let addr = server.addr;
     let mut ws = spectator(addr, "hex").await.unwrap();
-    assert!(next_text(&mut ws, Duration::from_secs(3)).await.is_some(), "the current frame at once");
+    assert!(next_text(&mut ws, FRAME_WAIT).await.is_some(), "the current frame at once");
     // Pings are allowed (at 20 a second, under the limit) and answered by
     // pongs, never by frames.
     let span = Duration::from_secs(2);
@@ -232,7 +233,7 @@ async fn spectators_are_sent_frames_only_when_the_room_publishes() {
     assert!(frames >= 1, "frames still come with the ticks");
     // A spectator that sends a message is told it sends nothing.
     send(&mut ws, "").await;
-    let why = close_reason(&mut ws, Duration::from_secs(5)).await;
+    let why = close_reason(&mut ws, FRAME_WAIT).await;
     assert_eq!(why.as_deref(), Some(snakepit_server::ws::SPECTATOR_SENT_REASON));
     server.shutdown().await;
 }
@@ -267,7 +268,7 @@ async fn one_address_holds_at_most_sockets_per_ip() {
     // A closed socket frees its place.
     let mut one = open.pop().unwrap();
     one.close(None).await.unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
+    let deadline = Instant::now() + Duration::from_secs(60);
     let mut bot = loop {
         match tokio_tungstenite::connect_async(bot_url.as_str()).await {
             Ok((ws, _)) => break ws,
@@ -275,7 +276,7 @@ async fn one_address_holds_at_most_sockets_per_ip() {
             Err(e) => panic!("the bot never got the freed place: {e}"),
         }
     };
-    assert!(next_text(&mut bot, Duration::from_secs(5)).await.is_some(), "the bot plays");
+    assert!(next_text(&mut bot, FRAME_WAIT).await.is_some(), "the bot plays");
     server.shutdown().await;
 }
 
@@ -341,7 +342,7 @@ const ROOMS_REQUEST: &str = "GET /api/rooms HTTP/1.1\r\nHost: x\r\nConnection: c
 /// Asks for the rooms from `from` until the answer is 200, for at most 5 s
 /// (a freed place is taken again once the server has seen the close).
 async fn served_within_5_s(from: &str, addr: SocketAddr) {
-    let deadline = Instant::now() + Duration::from_secs(5);
+    let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let again = ask_from(from, addr, ROOMS_REQUEST).await;
         if again.starts_with("HTTP/1.1 200") {
@@ -413,23 +414,23 @@ async fn idle_connections_close_unless_they_are_websockets() {
     let mut half = send_from("127.0.0.1:0", addr, UNFINISHED_REQUEST).await;
     let sent = Instant::now();
     let mut buf = [0u8; 64];
-    let read = tokio::time::timeout(Duration::from_secs(10), half.read(&mut buf)).await;
+    let read = tokio::time::timeout(FRAME_WAIT, half.read(&mut buf)).await;
     assert!(matches!(read, Ok(Ok(0)) | Ok(Err(_))), "closed: {read:?}");
     assert!(sent.elapsed() >= Duration::from_millis(400), "not before the idle time: {:?}", sent.elapsed());
     // A kept-alive connection that idles after its answer closes too.
     let mut kept = tokio::net::TcpStream::connect(addr).await.unwrap();
     kept.write_all(b"GET /api/rooms HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
     let mut got = Vec::new();
-    let read = tokio::time::timeout(Duration::from_secs(10), kept.read_to_end(&mut got)).await;
+    let read = tokio::time::timeout(FRAME_WAIT, kept.read_to_end(&mut got)).await;
     assert!(read.is_ok(), "the connection closes after its idle time");
     assert!(String::from_utf8_lossy(&got).starts_with("HTTP/1.1 200"), "the request was answered first");
     // The spectator has said nothing all along and still gets frames.
     let frame = |m: Option<String>| m.as_deref().and_then(tick_of).expect("a frame with its tick");
-    let before = frame(next_text(&mut watcher, Duration::from_secs(5)).await);
+    let before = frame(next_text(&mut watcher, FRAME_WAIT).await);
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let mut after = before;
     while after <= before + 10 {
-        after = frame(next_text(&mut watcher, Duration::from_secs(5)).await);
+        after = frame(next_text(&mut watcher, FRAME_WAIT).await);
     }
     server.shutdown().await;
 }

@@ -47,7 +47,7 @@ async fn spectators_see_live_games_of_all_three_arenas() {
         let mut moved = false;
         let mut first_heads = None;
         for _ in 0..40 {
-            let f = json(&next_text(&mut ws, Duration::from_secs(5)).await.expect("frames"));
+            let f = json(&next_text(&mut ws, FRAME_WAIT).await.expect("frames"));
             let d = &f["data"];
             assert_eq!(d["game"], room);
             assert_eq!((d["width"].as_u64().unwrap(), d["height"].as_u64().unwrap()), (w, h), "{room}");
@@ -88,7 +88,7 @@ async fn a_python_bot_plays_duels_over_the_json_protocol() {
     assert!(stdout.contains("moves played as sent"), "{stdout}");
     // The game that ended is counted for the player: a win, or a death.
     let mut row = None;
-    for _ in 0..50 {
+    for _ in 0..600 {
         let (_, body) = http(addr, "GET", "/api/leaderboard?game=duel", None, None).await;
         row = json(&body).as_array().unwrap().iter().find(|r| r["player_id"] == id.as_str()).cloned();
         if row.is_some() {
@@ -108,7 +108,7 @@ async fn refused_answers_are_shown_on_the_players_page() {
     let (id, code, _) = register_for(addr, "badduel", "duel").await;
     let mut bot = connect_bot(addr, &id, &code).await;
     let mut page = page(addr, &id, &code).await;
-    let board = next_text(&mut bot, Duration::from_secs(5)).await.expect("a board");
+    let board = next_text(&mut bot, FRAME_WAIT).await.expect("a board");
     let state = json(&board);
     assert_eq!(state["game"], "duel", "the board is the game's JSON line, without board=");
     send(&mut bot, "jump!").await;
@@ -178,7 +178,7 @@ async fn uploaded_code_runs_in_the_sandbox_and_only_its_owner_sees_its_stderr() 
     let moved = wait_for(&mut page, 10, |m| m.contains("\"type\":\"player\"") && m.contains("ok after")).await;
     assert!(moved.is_some(), "its answers are played");
     for _ in 0..30 {
-        let f = next_text(&mut watcher, Duration::from_secs(5)).await.expect("frames");
+        let f = next_text(&mut watcher, FRAME_WAIT).await.expect("frames");
         assert!(!f.contains("stderr-marker"), "spectators never see a program's stderr");
     }
     // A bad answer is a fault with its exact bytes, and the snake forfeits.
@@ -451,7 +451,7 @@ async fn two_people_meet_in_a_room_of_their_choosing() {
     assert_eq!(status, 200, "{moved}");
     let new_room = moved["room"].as_str().unwrap().to_string();
     assert!(new_room != people[0].2 && new_room != people[2].2, "{moved}");
-    let why = close_reason(&mut people[0].3, Duration::from_secs(5)).await.expect("ann's page is closed");
+    let why = close_reason(&mut people[0].3, FRAME_WAIT).await.expect("ann's page is closed");
     assert_eq!(why, format!("you moved to room {new_room}; reconnect"));
     let (room, ann_seat, _, _ann) = seated(addr, &people[0].0, &people[0].1).await;
     assert_eq!(room, new_room);
@@ -579,56 +579,74 @@ async fn players_cannot_fill_the_server_with_empty_rooms() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_program_that_hangs_holds_the_tick_only_until_its_deadline() {
-    let server = start(arena_config("hang", 50)).await;
+    const MOVE_TIMEOUT_MS: u64 = 3000;
+    let mut cfg = arena_config("hang", 50);
+    cfg.duel.move_timeout_ms = Some(MOVE_TIMEOUT_MS);
+    let server = start(cfg).await;
     let addr = server.addr;
     let (id, code, _) = register_for(addr, "sleeper", "duel").await;
     let mut page = page(addr, &id, &code).await;
-    let room = json(&wait_for(&mut page, 10, |m| m.contains("\"type\":\"player\"")).await.expect("a seat"))["data"]["room"]
+    let room = json(&wait_for(&mut page, 60, |m| m.contains("\"type\":\"player\"")).await.expect("a seat"))["data"]["room"]
         .as_str()
         .unwrap()
         .to_string();
     // One answer, then silence.
     let hang = "import sys, time\nsys.stdin.readline()\nprint(1, flush=True)\nsys.stdin.readline()\nprint('thinking', file=sys.stderr, flush=True)\ntime.sleep(600)\n";
+    // Every frame the room publishes, with when it came.
     let mut watcher = spectator(addr, &room).await;
+    let frames = std::sync::Arc::new(std::sync::Mutex::new(Vec::<(tokio::time::Instant, u64)>::new()));
+    let watching = {
+        let frames = frames.clone();
+        tokio::spawn(async move {
+            while let Some(f) = next_text(&mut watcher, FRAME_WAIT).await {
+                frames.lock().unwrap().push((tokio::time::Instant::now(), json(&f)["data"]["tick"].as_u64().unwrap()));
+            }
+        })
+    };
     let (status, body) = upload(addr, &id, &code, "sleeper", hang).await;
     assert_eq!(status, 200, "{body}");
     // The room waits for the program, as the arena waits for its bots:
-    // while it thinks (past its first answer), no tick comes, for up to its
-    // deadline of 1 s; then the fault is its forfeit and the room goes on.
-    let thinking = wait_for(&mut page, 30, |m| m.contains("\"type\":\"stderr\"") && m.contains("thinking")).await;
-    assert!(thinking.is_some(), "the program answered once and thinks");
-    // The frames so far end at the held tick.
-    let mut held = 0;
-    let drained_by = tokio::time::Instant::now() + Duration::from_secs(2);
-    while let Some(f) = next_text(&mut watcher, Duration::from_millis(150)).await {
-        held = json(&f)["data"]["tick"].as_u64().unwrap();
-        assert!(tokio::time::Instant::now() < drained_by, "the room ticks on (at {held}) while its program thinks");
-    }
-    let quiet_until = tokio::time::Instant::now() + Duration::from_millis(400);
-    while let Ok(Some(f)) = tokio::time::timeout_at(quiet_until, next_text(&mut watcher, Duration::from_secs(1))).await {
-        let tick = json(&f)["data"]["tick"].as_u64().unwrap();
-        assert!(tick <= held, "the room ticked on while its program thought ({held} -> {tick})");
-    }
-    let fault = wait_for(&mut page, 30, |m| m.contains("\"type\":\"stderr\"") && m.contains("fault: ")).await.expect("a fault");
-    assert!(fault.contains("1000 ms") || fault.contains("1 s") || fault.contains("deadline"), "{fault}");
-    let mut later = held;
-    let end = tokio::time::Instant::now() + Duration::from_secs(10);
-    while later < held + 3 && tokio::time::Instant::now() < end {
-        let Some(f) = next_text(&mut watcher, Duration::from_secs(2)).await else { break };
-        later = json(&f)["data"]["tick"].as_u64().unwrap();
-    }
-    assert!(later >= held + 3, "the room went on after the fault ({held} -> {later})");
+    // while it thinks (past its first answer), no tick comes, up to its
+    // deadline; then the fault is its forfeit (with what it wrote to stderr
+    // meanwhile) and the room goes on.
+    let fault = wait_for(&mut page, 120, |m| m.contains("\"type\":\"stderr\"") && m.contains("fault: ")).await.expect("a fault");
+    assert!(fault.contains(&format!("no answer within {MOVE_TIMEOUT_MS} ms")), "{fault}");
+    assert!(fault.contains("thinking"), "the stderr of the move comes with its fault: {fault}");
+    // The held tick: the one before the longest wait between two frames.
+    let longest_wait = || {
+        let frames = frames.lock().unwrap();
+        let wait = frames.windows(2).map(|w| (w[1].0 - w[0].0, w[0].1)).max();
+        (wait, frames.last().map(|f| f.1))
+    };
+    let until = tokio::time::Instant::now() + Duration::from_secs(60);
+    let (held, last) = loop {
+        // After the fault the room goes on: ticks past the held one.
+        if let (Some(held), Some(last)) = longest_wait()
+            && last >= held.1 + 3
+        {
+            break (held, last);
+        }
+        assert!(tokio::time::Instant::now() < until, "the room did not go on after the fault: {:?}", longest_wait());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    watching.abort();
+    // The hold is a gap between two frames as long as most of the deadline
+    // (the program was asked at the previous frame): a loaded machine makes
+    // gaps longer, never shorter, so this cannot fail for want of speed.
+    assert!(held.0 >= Duration::from_millis(MOVE_TIMEOUT_MS / 2), "the longest wait between frames was {:?}: the room did not wait for its program", held.0);
+    eprintln!("the room held tick {} for {:?}, then went on to {last}", held.1, held.0);
     server.shutdown().await;
 }
 
 /// `[duel] move_timeout_ms` gives uploaded programs more time per move
 /// (KingOfBots waits seconds for a move): a program that takes 1.5 s a
-/// move, a fault at the default 1 s, plays on at 2.5 s.
+/// move, a fault at the default 1 s, plays on at 10 s (far more than it
+/// needs, for a loaded machine).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_organiser_gives_programs_more_time_per_move() {
     let mut cfg = arena_config("slowmoves", 50);
-    cfg.duel.move_timeout_ms = Some(2500);
-    assert_eq!(cfg.program_settings("duel").move_deadline, Duration::from_millis(2500));
+    cfg.duel.move_timeout_ms = Some(10_000);
+    assert_eq!(cfg.program_settings("duel").move_deadline, Duration::from_millis(10_000));
     let server = start(cfg).await;
     let addr = server.addr;
     let (id, code, _) = register_for(addr, "ponderer", "duel").await;
@@ -637,9 +655,9 @@ async fn an_organiser_gives_programs_more_time_per_move() {
     let slow = "import sys, time\nn = 0\nwhile sys.stdin.readline():\n    if n:\n        time.sleep(1.5)\n    n += 1\n    print(1, flush=True)\n    print('answered', n, file=sys.stderr, flush=True)\n";
     let (status, body) = upload(addr, &id, &code, "ponderer", slow).await;
     assert_eq!(status, 200, "{body}");
-    let third = wait_for(&mut page, 30, |m| (m.contains("\"type\":\"stderr\"") && m.contains("fault: ")) || m.contains("answered 3")).await;
+    let third = wait_for(&mut page, 60, |m| (m.contains("\"type\":\"stderr\"") && m.contains("fault: ")) || m.contains("answered 3")).await;
     let third = third.expect("the program's third answer");
-    assert!(third.contains("answered 3"), "a slow program at 2.5 s per move: {third}");
+    assert!(third.contains("answered 3"), "a slow program at 10 s per move: {third}");
     server.shutdown().await;
 }
 
@@ -774,7 +792,7 @@ async fn a_duel_total_is_the_sum_of_its_games_even_below_zero() {
     assert!(shown.first().is_some_and(|&p| p <= -4), "two lost games: {shown:?}");
     // The room writes its points within a second or so.
     let mut total = None;
-    for _ in 0..50 {
+    for _ in 0..600 {
         let (status, body) = http(addr, "GET", "/api/leaderboard?game=duel", None, None).await;
         assert_eq!(status, 200);
         let rows = json(&body);
@@ -811,7 +829,7 @@ async fn a_program_in_a_closed_room_starts_again_elsewhere() {
     let started = json(&body)["programs"]["closer"].as_str().unwrap_or_default().to_string();
     assert_eq!(started, "started", "{body}");
     // It plays there: the room lists its seat as connected.
-    let end = tokio::time::Instant::now() + Duration::from_secs(10);
+    let end = tokio::time::Instant::now() + Duration::from_secs(60);
     loop {
         let (_, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
         let rooms = json(&rooms);

@@ -223,11 +223,11 @@ async fn plays(lang: &str, build: Build, run: Run) {
 
     // The seat shows the bot connected while it plays; an admin kick drops
     // the connection, and the bot comes back by itself.
-    wait_connected(addr, &name, true, Duration::from_secs(30)).await;
+    wait_connected(addr, &name, true, Duration::from_secs(60)).await;
     let (status, body) = http(addr, "POST", &format!("/api/admin/players/{id}/kick"), None, Some(TOKEN)).await;
     assert_eq!(status, 200, "{body}");
-    wait_connected(addr, &name, false, Duration::from_secs(10)).await;
-    wait_connected(addr, &name, true, Duration::from_secs(30)).await;
+    wait_connected(addr, &name, false, Duration::from_secs(60)).await;
+    wait_connected(addr, &name, true, Duration::from_secs(60)).await;
 
     let (status, out, err) = bot.finish(Duration::from_secs(60)).await;
     assert!(status.success(), "the {lang} template exited with {status}:\n{out}\n{err}");

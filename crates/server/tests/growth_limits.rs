@@ -52,7 +52,7 @@ async fn arrivals_open_rooms_up_to_the_limit_and_are_then_told_so() {
     }
     let third = pages.last_mut().unwrap();
     let mut said = String::new();
-    while let Some(text) = next_text(third, Duration::from_secs(10)).await {
+    while let Some(text) = next_text(third, FRAME_WAIT).await {
         said += &text;
         if said.contains("room is full") {
             break;
@@ -116,7 +116,7 @@ async fn rooms_opened_for_arrivals_close_when_no_player_has_sat_in_them_for_long
         urls.push(query);
     }
     // The configured room seats two; the third opens a room.
-    let rooms = until_rooms(addr, Duration::from_secs(10), |r| r.len() == 2 && r.values().any(|p| p == &["third"])).await;
+    let rooms = until_rooms(addr, Duration::from_secs(60), |r| r.len() == 2 && r.values().any(|p| p == &["third"])).await;
     let opened = rooms.iter().find(|(_, p)| *p == &["third"]).map(|(n, _)| n.clone()).expect("a room for the third");
     assert_ne!(opened, "duel", "{rooms:?}");
     // While someone sits there, the room stays, however long.
@@ -126,7 +126,7 @@ async fn rooms_opened_for_arrivals_close_when_no_player_has_sat_in_them_for_long
     // Everyone leaves: the seats go to bots, and the room opened for the
     // third player closes after the idle time; the configured one stays.
     pages.clear();
-    let rooms = until_rooms(addr, Duration::from_secs(10), |r| !r.contains_key(&opened)).await;
+    let rooms = until_rooms(addr, Duration::from_secs(60), |r| !r.contains_key(&opened)).await;
     assert!(!rooms.contains_key(&opened), "{rooms:?}");
     // The game the third left still counts for them when it ends, so
     // their points are read once the room is gone: nothing changes them
@@ -147,7 +147,7 @@ async fn rooms_opened_for_arrivals_close_when_no_player_has_sat_in_them_for_long
     for query in &urls {
         pages.push(tokio_tungstenite::connect_async(format!("ws://{addr}/ws/player?{query}")).await.unwrap().0);
     }
-    let rooms = until_rooms(addr, Duration::from_secs(10), |r| r.values().flatten().any(|p| p == "third")).await;
+    let rooms = until_rooms(addr, Duration::from_secs(60), |r| r.values().flatten().any(|p| p == "third")).await;
     assert!(rooms.values().flatten().any(|p| p == "third"), "{rooms:?}");
     drop(pages);
     server.shutdown().await;

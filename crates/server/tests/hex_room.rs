@@ -43,7 +43,7 @@ async fn hex_boards_and_bad_commands() {
     let mut page = tokio_tungstenite::connect_async(page_url).await.unwrap().0;
     let mut saw_mine = false;
     for (i, junk) in ["ACT(99,99),UP", "ACT(0,0),LEFT", "ACT(((", "LEFT,ACT(1,1)", "hello"].iter().cycle().take(15).enumerate() {
-        let msg = next_text(&mut ws, Duration::from_secs(5)).await.expect("a board every tick");
+        let msg = next_text(&mut ws, FRAME_WAIT).await.expect("a board every tick");
         let board = msg.strip_prefix("board=").unwrap();
         assert_eq!(board.chars().count(), 225, "15x15");
         saw_mine |= i > 2 && board.contains('☺');
@@ -90,7 +90,7 @@ async fn an_absent_player_leaves_the_hex_field_after_a_grace() {
             assert!(b.starts_with("board="));
             send(&mut ws, "").await;
         }
-        let f = next_text(&mut spectator, Duration::from_secs(2)).await.unwrap();
+        let f = next_text(&mut spectator, FRAME_WAIT).await.unwrap();
         if pieces_of(&f).unwrap_or(0) > 0 {
             present = true;
             break;
@@ -105,7 +105,7 @@ async fn an_absent_player_leaves_the_hex_field_after_a_grace() {
     let ws = connect_bot(addr, &id, &code).await;
     let until = Instant::now() + Duration::from_millis(1500);
     while Instant::now() < until {
-        let f = next_text(&mut spectator, Duration::from_secs(2)).await.unwrap();
+        let f = next_text(&mut spectator, FRAME_WAIT).await.unwrap();
         assert!(pieces_of(&f).unwrap_or(0) > 0, "a player who came back at once lost their pieces: {f}");
     }
 
@@ -114,15 +114,17 @@ async fn an_absent_player_leaves_the_hex_field_after_a_grace() {
     drop(ws);
     let left = Instant::now();
     let gone_after = loop {
-        let f = next_text(&mut spectator, Duration::from_secs(2)).await.unwrap();
+        let f = next_text(&mut spectator, FRAME_WAIT).await.unwrap();
         if pieces_of(&f).unwrap_or(0) == 0 {
             break left.elapsed();
         }
-        assert!(left.elapsed() < Duration::from_millis(ABSENT_STEP_OUT_MS + 3000), "still on the field: {f}");
+        // The grace and far more, for a loaded machine: a player who never
+        // leaves fails; exactly when after the grace is not asserted.
+        assert!(left.elapsed() < Duration::from_millis(ABSENT_STEP_OUT_MS) + Duration::from_secs(60), "still on the field: {f}");
     };
     assert!(gone_after >= Duration::from_millis(ABSENT_STEP_OUT_MS - 500), "left after {gone_after:?}, before the grace");
     for _ in 0..30 {
-        let f = next_text(&mut spectator, Duration::from_secs(2)).await.unwrap();
+        let f = next_text(&mut spectator, FRAME_WAIT).await.unwrap();
         assert_eq!(pieces_of(&f).unwrap_or(0), 0, "pieces of an absent player: {f}");
         assert!(!f.contains("fleeting has no pieces left"), "{f}");
     }

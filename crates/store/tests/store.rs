@@ -489,7 +489,9 @@ async fn cluster_spreads_rooms_and_moves_them_off_a_dead_node(s: Store) {
         let room = RoomRow { name: format!("r{i}"), game: "hex".into(), tick_ms: 100, paused: false, seed: i, for_arrivals: false };
         s.save_room(&room).await.unwrap();
     }
-    let lease_ms = 400;
+    // Leases far longer than any step takes on a loaded machine: none lapses
+    // until the test lets one.
+    let lease_ms = 600_000;
     let (c1, c2) = (Cluster::new(s.clone(), "n1", "http://n1", lease_ms), Cluster::new(s.clone(), "n2", "http://n2", lease_ms));
     let (h1, h2) = (Host::default(), Host::default());
     // Alone, the first node takes every room.
@@ -509,8 +511,12 @@ async fn cluster_spreads_rooms_and_moves_them_off_a_dead_node(s: Store) {
     let moved = h2.running().into_iter().next().unwrap();
     assert_eq!(c1.owner_url(&moved).await.unwrap().as_deref(), Some("http://n2"));
     // The first node dies (stops stepping): once its leases lapse, the
-    // second takes its rooms.
-    tokio::time::sleep(std::time::Duration::from_millis(lease_ms + 100)).await;
+    // second takes its rooms. Its last step renews them for 1 ms only, so
+    // that they lapse at once instead of in ten minutes.
+    let dying = Cluster::new(s.clone(), "n1", "http://n1", 1);
+    let r = dying.step(&h1).await.unwrap();
+    assert_eq!((r.started.len(), r.stopped.len(), r.held), (0, 0, 3), "{r:?}");
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     let r = c2.step(&h2).await.unwrap();
     assert_eq!((r.started.len(), r.held), (3, 6), "{r:?}");
     // The first node comes back to find its rooms gone: it stops them.

@@ -171,18 +171,34 @@ impl BotCommand {
     /// the file alone would have been, so the command line is unchanged.
     /// Gives the folder copied, or `None` when there is none to copy.
     ///
+    ///
+    /// What the runner itself writes into that folder (`left_out`: a
+    /// tournament's `--out`, a replay file, given as absolute paths) is
+    /// neither counted nor copied: a bot run from its own folder would
+    /// otherwise get the run's growing results at every start.
+    ///
     /// # Errors
     /// A bigger folder (it could be a whole project or a home directory),
     /// or one that cannot be read or copied, is left alone: the command
     /// still copies the named files only, and the error says which folder
     /// and why.
-    pub fn copy_folder_of_first_file(&mut self, entries_max: usize, bytes_max: u64, snapshot: &Path) -> Result<Option<PathBuf>, String> {
+    pub fn copy_folder_of_first_file(
+        &mut self,
+        entries_max: usize,
+        bytes_max: u64,
+        snapshot: &Path,
+        left_out: &[PathBuf],
+    ) -> Result<Option<PathBuf>, String> {
         let Some(folder) = self.first_file_folder() else {
             return Ok(None);
         };
+        // Entries are matched by their place under the folder's real path,
+        // as `left_out` holds real paths.
+        let real = folder.canonicalize().map_err(|e| format!("{}: it cannot be read: {e}", folder.display()))?;
+        let skip = LeftOut { folder: &real, paths: left_out };
         let mut budget = FolderBudget { entries_left: entries_max, bytes_left: bytes_max };
-        budget.count(&folder).map_err(|why| format!("{}: {why}", folder.display()))?;
-        copy_tree(&folder, snapshot).map_err(|e| format!("{}: it cannot be copied: {e}", folder.display()))?;
+        budget.count(&folder, &skip).map_err(|why| format!("{}: {why}", folder.display()))?;
+        copy_tree(&folder, snapshot, &skip, Path::new("")).map_err(|e| format!("{}: it cannot be copied: {e}", folder.display()))?;
         self.files[0] = snapshot.to_path_buf();
         Ok(Some(folder))
     }
@@ -219,6 +235,25 @@ impl BotCommand {
     }
 }
 
+/// The paths a folder copy leaves out, and the real path of the folder
+/// they are matched under.
+struct LeftOut<'a> {
+    folder: &'a Path,
+    paths: &'a [PathBuf],
+}
+
+impl LeftOut<'_> {
+    /// Whether the entry at `relative` (to the folder) is left out.
+    fn skips(&self, relative: &Path) -> bool {
+        !self.paths.is_empty() && self.paths.iter().any(|p| *p == self.folder.join(relative))
+    }
+}
+
+/// A copy that leaves nothing out.
+fn leave_nothing_out() -> LeftOut<'static> {
+    LeftOut { folder: Path::new(""), paths: &[] }
+}
+
 /// What is left of the size allowed for a copied folder.
 struct FolderBudget {
     entries_left: usize,
@@ -229,22 +264,26 @@ impl FolderBudget {
     /// Counts `folder`'s entries, through its subfolders (links are
     /// counted, not followed, as [`copy_tree`] recreates them), stopping
     /// at the first that does not fit.
-    fn count(&mut self, folder: &Path) -> Result<(), String> {
+    fn count(&mut self, folder: &Path, skip: &LeftOut<'_>) -> Result<(), String> {
         let (entries_max, bytes_max) = (self.entries_left, self.bytes_left);
-        self.count_inner(folder).map_err(|e| match e {
+        self.count_inner(folder, skip, Path::new("")).map_err(|e| match e {
             BudgetError::Entries => format!("it holds more than {entries_max} files and folders"),
             BudgetError::Bytes => format!("its files hold more than {bytes_max} bytes"),
             BudgetError::Io(e) => format!("it cannot be read: {e}"),
         })
     }
 
-    fn count_inner(&mut self, folder: &Path) -> Result<(), BudgetError> {
+    fn count_inner(&mut self, folder: &Path, skip: &LeftOut<'_>, relative: &Path) -> Result<(), BudgetError> {
         for entry in fs::read_dir(folder).map_err(BudgetError::Io)? {
             let entry = entry.map_err(BudgetError::Io)?;
+            let here = relative.join(entry.file_name());
+            if skip.skips(&here) {
+                continue;
+            }
             self.entries_left = self.entries_left.checked_sub(1).ok_or(BudgetError::Entries)?;
             let kind = entry.file_type().map_err(BudgetError::Io)?;
             if kind.is_dir() {
-                self.count_inner(&entry.path())?;
+                self.count_inner(&entry.path(), skip, &here)?;
             } else if kind.is_file() {
                 let len = entry.metadata().map_err(BudgetError::Io)?.len();
                 self.bytes_left = self.bytes_left.checked_sub(len).ok_or(BudgetError::Bytes)?;
@@ -299,7 +338,7 @@ pub(crate) fn fill_folder(
         };
         let meta = fs::metadata(source).map_err(err)?;
         if meta.is_dir() {
-            copy_tree(source, folder).map_err(err)?;
+            copy_tree(source, folder, &leave_nothing_out(), Path::new("")).map_err(err)?;
         } else {
             let name = source
                 .file_name()
@@ -316,10 +355,16 @@ pub(crate) fn fill_folder(
     Ok(())
 }
 
-/// Copies the contents of `from` into `to`, recreating symbolic links.
-fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
+/// Copies the contents of `from` (at `relative` under the folder `skip`
+/// matches against) into `to`, recreating symbolic links, leaving out what
+/// `skip` names.
+fn copy_tree(from: &Path, to: &Path, skip: &LeftOut<'_>, relative: &Path) -> io::Result<()> {
     for entry in fs::read_dir(from)? {
         let entry = entry?;
+        let here = relative.join(entry.file_name());
+        if skip.skips(&here) {
+            continue;
+        }
         let target = to.join(entry.file_name());
         let kind = entry.file_type()?;
         if kind.is_symlink() {
@@ -327,7 +372,7 @@ fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
         } else if kind.is_dir() {
             fs::create_dir_all(&target)?;
             fs::set_permissions(&target, entry.metadata()?.permissions())?;
-            copy_tree(&entry.path(), &target)?;
+            copy_tree(&entry.path(), &target, skip, &here)?;
         } else if kind.is_file() {
             fs::copy(entry.path(), &target)?;
         }
@@ -375,7 +420,7 @@ mod tests {
         let cmd = BotCommand::from_command_line(&line, &[PathBuf::from("/usr")]).unwrap();
         let snapshot = tempfile::tempdir().unwrap();
         let mut wide = cmd.clone();
-        assert_eq!(wide.copy_folder_of_first_file(2, 100, snapshot.path()), Ok(Some(dir.path().to_path_buf())));
+        assert_eq!(wide.copy_folder_of_first_file(2, 100, snapshot.path(), &[]), Ok(Some(dir.path().to_path_buf())));
         assert_eq!(wide.files, [snapshot.path().to_path_buf()]);
         assert_eq!(wide.args, ["bot.py"], "the command line is unchanged");
         // Taken once: a file written into the folder later is not copied.
@@ -383,15 +428,44 @@ mod tests {
         assert!(snapshot.path().join("helper.py").exists() && !snapshot.path().join("late.txt").exists());
         let again = tempfile::tempdir().unwrap();
         let mut exe = BotCommand::from_command_line(&script.display().to_string(), &[]).unwrap();
-        assert!(exe.copy_folder_of_first_file(3, 100, again.path()).unwrap().is_some());
+        assert!(exe.copy_folder_of_first_file(3, 100, again.path(), &[]).unwrap().is_some());
         assert!(exe.program_is_found(), "found in the folder copied");
         let mut same = cmd.clone();
-        let why = same.copy_folder_of_first_file(1, 100, again.path()).unwrap_err();
+        let why = same.copy_folder_of_first_file(1, 100, again.path(), &[]).unwrap_err();
         assert!(why.contains("more than 1 files"), "{why}");
         assert_eq!(same, cmd);
-        let why = same.copy_folder_of_first_file(3, 5, again.path()).unwrap_err();
+        let why = same.copy_folder_of_first_file(3, 5, again.path(), &[]).unwrap_err();
         assert!(why.contains("more than 5 bytes"), "{why}");
-        assert_eq!(BotCommand::new("python3").copy_folder_of_first_file(2, 100, again.path()), Ok(None));
+        assert_eq!(BotCommand::new("python3").copy_folder_of_first_file(2, 100, again.path(), &[]), Ok(None));
+    }
+
+    #[test]
+    fn what_the_runner_writes_in_the_folder_is_neither_counted_nor_copied() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("bot.py");
+        fs::write(&script, "import helper").unwrap();
+        fs::write(dir.path().join("helper.py"), "x = 1").unwrap();
+        // A tournament's output of many files, and a replay beside the bot.
+        let out = dir.path().join("tournament");
+        fs::create_dir_all(out.join("games")).unwrap();
+        for k in 0..50 {
+            fs::write(out.join("games").join(format!("{k}.jsonl")), "x".repeat(100)).unwrap();
+        }
+        fs::write(dir.path().join("game.jsonl"), "x").unwrap();
+        let line = format!("/usr/bin/python3 {}", script.display());
+        let cmd = BotCommand::from_command_line(&line, &[PathBuf::from("/usr")]).unwrap();
+        let real = |p: &Path| p.canonicalize().unwrap();
+        let left_out = [real(&out), real(&dir.path().join("game.jsonl"))];
+        let snapshot = tempfile::tempdir().unwrap();
+        // Two entries and 18 bytes fit: the output is not counted.
+        let mut copy = cmd.clone();
+        assert_eq!(copy.copy_folder_of_first_file(2, 18, snapshot.path(), &left_out), Ok(Some(dir.path().to_path_buf())));
+        let mut copied: Vec<_> = fs::read_dir(snapshot.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        copied.sort();
+        assert_eq!(copied, ["bot.py", "helper.py"]);
+        // Without leaving them out, the same folder is too big.
+        let mut all = cmd.clone();
+        assert!(all.copy_folder_of_first_file(2, 18, tempfile::tempdir().unwrap().path(), &[]).is_err());
     }
 
     #[test]

@@ -103,6 +103,31 @@ pub(crate) const BOT_FOLDER_BYTES_MAX: u64 = 16 * 1024 * 1024;
 /// of their folders: each would read the others' code.
 static RUN_BOTS: std::sync::Mutex<std::collections::BTreeSet<String>> = std::sync::Mutex::new(std::collections::BTreeSet::new());
 
+/// What this run writes (a tournament's `--out`, `play`'s replay and its
+/// stderr log), by real path: never copied into a bot's folder, where a bot
+/// run from its own folder would otherwise find the run's growing results
+/// at every start.
+static RUN_OUTPUTS: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Registers `path` (a file or folder this run writes, made or not yet) as
+/// one of [`RUN_OUTPUTS`].
+pub(crate) fn register_run_output(path: &Path) {
+    let real = path.canonicalize().ok().or_else(|| {
+        // Not made yet: its folder's real path and its name.
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        Some(parent.canonicalize().ok()?.join(path.file_name()?))
+    });
+    if let Some(real) = real.or_else(|| std::path::absolute(path).ok()) {
+        let mut outputs = RUN_OUTPUTS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !outputs.contains(&real) {
+            outputs.push(real);
+        }
+    }
+}
+
 /// Registers the process bots of `bots` as this run's (see [`RUN_BOTS`]).
 pub(crate) fn register_run_bots(bots: &[BotSpec]) {
     let mut run = RUN_BOTS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -302,7 +327,9 @@ impl ProcessSeats {
                                 .prefix("snakepit-bot-folder-")
                                 .tempdir()
                                 .map_err(|e| anyhow::anyhow!("a folder for the copy of --bot {line:?}'s folder: {e}"))?;
-                            let copied = command.copy_folder_of_first_file(BOT_FOLDER_ENTRIES_MAX, BOT_FOLDER_BYTES_MAX, snapshot.path());
+                            let left_out = RUN_OUTPUTS.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+                            let copied =
+                                command.copy_folder_of_first_file(BOT_FOLDER_ENTRIES_MAX, BOT_FOLDER_BYTES_MAX, snapshot.path(), &left_out);
                             snapshots.push(snapshot);
                             copied.map(drop)
                         }

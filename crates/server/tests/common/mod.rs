@@ -14,6 +14,12 @@ use tokio_tungstenite::tungstenite::Message;
 
 pub type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
+/// How long a test waits for a message the server must send (a board, a
+/// frame, a close): far longer than a tick on any machine, however loaded.
+/// A message that never comes fails the test; how soon it comes is not
+/// asserted. Waits for a message that must *not* come stay short.
+pub const FRAME_WAIT: Duration = Duration::from_secs(30);
+
 pub const TOKEN: &str = "test-admin-token";
 
 /// A unique temporary database path.
