@@ -56,6 +56,17 @@ def main():
     def suite(name):
         return suites.setdefault(name, {"passed": 0, "failed": 0, "ignored": 0, "binaries": 0, "bad": []})
 
+    def target_key(source):
+        """The target a `Running` line's source names, as cargo's list of
+        failed targets names it: `lib`, `bin`, `doc`, or `test NAME`."""
+        if source == "doc-tests":
+            return "doc"
+        if source.startswith("tests/"):
+            return "test " + source[len("tests/"):].removesuffix(".rs")
+        return "lib" if source.endswith("lib.rs") else "bin"
+
+    # The targets that printed a failing result, as (package, target).
+    reported = set()
     current = None
     with open(cargo_log, encoding="utf-8", errors="replace") as f:
         for line in f:
@@ -64,12 +75,13 @@ def main():
             if m:
                 source, binary = m.groups()
                 pkg = owners.get(binary, binary.rsplit("-", 1)[0])
-                current = (suite(pkg), source)
+                current = (suite(pkg), (pkg, target_key(source)))
                 current[0]["binaries"] += 1
                 continue
             m = DOCTESTS.match(line)
             if m:
-                current = (suite(m.group(1).replace("_", "-")), "doc-tests")
+                pkg = m.group(1).replace("_", "-")
+                current = (suite(pkg), (pkg, "doc"))
                 continue
             m = FAILED_TEST.match(line)
             if m and current:
@@ -81,15 +93,17 @@ def main():
                 s["passed"] += int(m.group(2))
                 s["failed"] += int(m.group(3))
                 s["ignored"] += int(m.group(4))
+                if m.group(1) != "ok":
+                    reported.add(current[1])
                 continue
             m = FAILED_TARGET.match(line)
             if m:
                 pkg, kind, name = m.groups()
-                s = suite(pkg)
-                label = name or kind
-                if not any(label in b for b in s["bad"]):
-                    # A binary that crashed or timed out prints no result.
-                    s["bad"].append(f"{label} (no result: crashed or killed)")
+                key = f"test {name}" if kind == "test" else kind
+                if (pkg, key) not in reported:
+                    # A binary that crashed or was killed prints no result.
+                    s = suite(pkg)
+                    s["bad"].append(f"{name or kind} (no result: crashed or killed)")
                     s["failed"] += 1
 
     rows = []

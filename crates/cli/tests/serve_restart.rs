@@ -92,7 +92,9 @@ async fn play_until_scored(addr: SocketAddr, id: &str, code: &str, name: &str) -
     let url = format!("ws://{addr}/codenjoy-contest/ws?user={id}&code={code}");
     let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
     let mut bot = safe_mover();
-    let deadline = Instant::now() + Duration::from_secs(60);
+    // A snake that joins sleeps until the next round, and a loaded machine
+    // ticks slowly: minutes, to be sure, for what takes seconds.
+    let deadline = Instant::now() + Duration::from_secs(300);
     let mut boards = 0;
     while Instant::now() < deadline {
         let Some(Ok(Message::Text(t))) = ws.next().await else { panic!("socket closed") };
@@ -105,7 +107,7 @@ async fn play_until_scored(addr: SocketAddr, id: &str, code: &str, name: &str) -
             }
         }
     }
-    panic!("no score after 60 s");
+    panic!("no score after 300 s");
 }
 
 /// A tiny safe mover, enough to eat apples now and then; the real built-in
