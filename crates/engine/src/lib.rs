@@ -9,6 +9,26 @@
 //! Bot misbehaviour never surfaces as an error here: a missing or nonsensical
 //! command is a legal input (it means "keep going"), and every consequence of
 //! a move is reported as an event.
+//!
+//! What `clippy.toml` bans, in the crate's code, tests and benchmarks alike
+//! (clippy runs with `-D warnings` in the test command): the types `HashMap`,
+//! `HashSet`, `Instant` and `SystemTime`; the clock and threads
+//! (`Instant::now`, `SystemTime::now`, `thread::sleep`, `thread::spawn`);
+//! seeding from the operating system (`SeedableRng::from_os_rng`); the
+//! environment and command line (`env::var`, `var_os`, `vars`, `vars_os`,
+//! `args`, `args_os`, `current_dir`, `set_current_dir`, `temp_dir`); files
+//! (the `std::fs` functions, opening a `File` or `OpenOptions`,
+//! `DirBuilder::create`, and `Path`'s queries of the disk); `io::stdin`,
+//! `stdout` and `stderr`; `process::Command::new` and `process::exit`; sockets
+//! (`TcpStream::connect`, `TcpListener::bind`, `UdpSocket::bind`); and the
+//! macros `print!`, `println!`, `eprint!`, `eprintln!` and `dbg!`. The few
+//! tests and benchmarks that read `SIM_SEED` or print a summary allow the
+//! lint on that one function and say why.
+//!
+//! Within a tick every loop over snakes runs in seat order, so simultaneous
+//! moves resolve the same way every time. Engine types are not `Serialize`:
+//! the text forms that replays need (`Action::to_text`, `Settings::to_pairs`)
+//! are plain strings, and every wire format lives in `snakepit_protocol`.
 
 pub mod battlesnake;
 pub mod carrots;

@@ -10,6 +10,53 @@
 //! them as the cluster's steps decide ([`RoomHost`]), and records each
 //! player's room in the store so that any node can tell where a player
 //! belongs ([`Rooms::route_player`]). With SQLite every room is this node's.
+//!
+//! # Moving a player
+//!
+//! A player moves to another room of their game, or to a new one
+//! ([`Rooms::move_player`], `POST /api/player/room`): the new room is recorded
+//! first (in the store too, in a cluster), then the old room closes the
+//! player's connections with code 1012 and "you moved to room NAME;
+//! reconnect", so that they reconnect into it; a saved program is started
+//! again there. When the new room runs on another node of a cluster, the node
+//! that took the move asks that node to start it (`peer::post_json`, `POST
+//! /api/code/start` with the player's own id and code; the other request one
+//! node makes of another is an organiser's action; everything else goes
+//! through the store). The organiser seats a player the same way (`POST
+//! /api/admin/players/ID/room`). Moves are serialised (and rooms close, when
+//! idle or when the organiser closes them, `Rooms::close_locked`, under the
+//! same lock, after looking again; a closed room's saved programs start again
+//! in another room); a connection that was being seated in the old room while
+//! the player moved (the per-player move count changed) is sent away the same
+//! way. A player asking for a new room gets back one they opened that nobody
+//! else sits in, at most `EMPTY_OPENED_ROOMS_MAX` rooms opened by players
+//! stand empty per game, and CodeCarrots (one board for everyone) opens none.
+//!
+//! # Rooms opened for arrivals
+//!
+//! Rooms opened for arriving players carry `for_arrivals` (migration 009).
+//! The node that runs one closes it once no player has sat in it for
+//! `limits.idle_room_close_ms`: the row goes first (with its seats and lobby
+//! view), so no node starts it again, then the room writes its scores and
+//! closes its sockets with code 1001.
+//!
+//! # Several nodes
+//!
+//! Every node runs `snakepit_store::cluster::Cluster::step` a few times per
+//! lease, with `Rooms` as its `RoomHost`: a node runs the rooms whose leases
+//! it holds, takes its fair share of the free ones, and stops a room whose
+//! lease it lost (its connections close with code 1012, "the room moved to
+//! another node: reconnect"). A request for a room is routed ([`Route`]:
+//! here, elsewhere, unavailable): pages answer 307 to the owner's advertised
+//! URL, WebSockets (bot, page, spectator) are proxied to the owner, marked
+//! with `x-snakepit-forwarded` so that they are never forwarded twice, and
+//! 503 says that no node runs the room yet. An organiser's action on a room
+//! of another node (kick, remove, seat, pause, tick, close) is sent on by
+//! `app::forward_admin` with the same method, path, token and body, and the
+//! owner's answer comes back as it is. Which room a player sits in is kept in
+//! the store (`seats`, migration 005), so any node can route them; a single
+//! node reads it too, so that after a restart players sit where the organiser
+//! seated them or they moved.
 
 use crate::config::Config;
 use crate::metrics::Histogram;
