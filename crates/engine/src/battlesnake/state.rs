@@ -1206,6 +1206,25 @@ impl Game for Battlesnake {
             .collect()
     }
 
+    fn relabel_seats(&self, from: &[usize]) -> Battlesnake {
+        let to = crate::game::relabel_inverse(from);
+        let mut g = self.clone();
+        let cap = 1usize << self.ring_shift;
+        for (i, &j) in from.iter().enumerate() {
+            let mut s = self.snakes[j];
+            if let Some(e) = &mut s.eliminated {
+                e.cause = match e.cause {
+                    Cause::Collision(by) => Cause::Collision(to[by]),
+                    Cause::HeadToHead(by) => Cause::HeadToHead(to[by]),
+                    c => c,
+                };
+            }
+            g.snakes[i] = s;
+            g.ring[i * cap..(i + 1) * cap].copy_from_slice(&self.ring[j * cap..(j + 1) * cap]);
+        }
+        g
+    }
+
     fn action_to_text(action: &Action) -> String {
         match action {
             Some(d) => d.letter().to_string(),

@@ -637,6 +637,13 @@ impl Game for Carrots {
         self.snakes.iter().map(|s| i64::from(s.best)).collect()
     }
 
+    fn relabel_seats(&self, from: &[usize]) -> Carrots {
+        let mut g = self.clone();
+        g.snakes = from.iter().map(|&j| self.snakes[j].clone()).collect();
+        g.moved = from.iter().map(|&j| self.moved[j]).collect();
+        g
+    }
+
     fn action_to_text(action: &Action) -> String {
         action.to_text()
     }

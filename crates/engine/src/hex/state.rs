@@ -759,6 +759,18 @@ impl Game for Hex {
         self.players.iter().map(|p| p.score).collect()
     }
 
+    fn relabel_seats(&self, from: &[usize]) -> Hex {
+        let to = crate::game::relabel_inverse(from);
+        let mut g = self.clone();
+        g.players = from.iter().map(|&j| self.players[j].clone()).collect();
+        for c in &mut g.cells {
+            if let Cell::Piece(s) = c {
+                *s = to[*s];
+            }
+        }
+        g
+    }
+
     fn action_to_text(action: &Action) -> String {
         action.to_text()
     }

@@ -605,6 +605,28 @@ impl Game for Multisnake {
         keys.iter().map(|k| keys.iter().filter(|o| *o < k).count() as i64).collect()
     }
 
+    fn relabel_seats(&self, from: &[usize]) -> Multisnake {
+        let to = crate::game::relabel_inverse(from);
+        let mut g = self.clone();
+        g.snakes = from.iter().map(|&j| self.snakes[j].clone()).collect();
+        g.plans = from
+            .iter()
+            .map(|&j| {
+                self.plans[j].map(|p| match p.blocked {
+                    Some(Blocker::Snake(b)) => Plan { blocked: Some(Blocker::Snake(to[b])), ..p },
+                    _ => p,
+                })
+            })
+            .collect();
+        if let Some(end) = &mut g.end {
+            for w in &mut end.winners {
+                *w = to[*w];
+            }
+            end.winners.sort_unstable();
+        }
+        g
+    }
+
     fn action_to_text(action: &Action) -> String {
         action.to_text()
     }

@@ -1130,6 +1130,12 @@ impl Game for SnakeBattle {
         self.snakes.iter().map(|s| s.score).collect()
     }
 
+    fn relabel_seats(&self, from: &[usize]) -> SnakeBattle {
+        let mut g = self.clone();
+        g.snakes = from.iter().map(|&j| self.snakes[j].clone()).collect();
+        g
+    }
+
     fn action_to_text(action: &Action) -> String {
         action.to_text()
     }
