@@ -758,15 +758,23 @@ impl Battlesnake {
         (1..self.snakes[seat].len).any(|k| self.seg(seat, k) == p)
     }
 
-    /// Seats by length, longest first, ties in seat order: the official
-    /// order for crediting a collision.
+    /// Seats by length, longest first: the official order for crediting a
+    /// collision. The official engine breaks ties by seat, so that of two
+    /// equally long snakes meeting a third head to head the lower seat was
+    /// named as its eliminator; here ties go by where the snakes lie (their
+    /// cells from the head on), so that relabelling the seats changes no
+    /// outcome. Two live snakes never lie on the very same cells.
     fn by_length(&self) -> ([u8; SNAKES_MAX], usize) {
         let n = self.snakes.len();
         let mut order = [0u8; SNAKES_MAX];
         for (i, slot) in order.iter_mut().enumerate().take(n) {
             *slot = i as u8;
         }
-        order[..n].sort_by_key(|&i| std::cmp::Reverse(self.snakes[usize::from(i)].len));
+        let cells = |i: usize| (0..self.snakes[i].len).map(move |k| self.seg(i, k)).map(|p| (p.x, p.y));
+        order[..n].sort_by(|&a, &b| {
+            let (a, b) = (usize::from(a), usize::from(b));
+            self.snakes[b].len.cmp(&self.snakes[a].len).then_with(|| cells(a).cmp(cells(b))).then(a.cmp(&b))
+        });
         (order, n)
     }
 
