@@ -84,7 +84,8 @@ impl Snake {
     /// taken. The cells stay on the field until the next move (the seed's
     /// movement step 2), but the seed's example 2 counts the survivor as
     /// "11-7=4" long from the fight on, so whatever judges a snake by its
-    /// length at the end of a tick (the round's end and its win) uses this.
+    /// length later in the tick uses this: the second fight, a stone, a
+    /// kill's pay, the round's end and its win.
     pub fn len_after_owed(&self) -> usize {
         self.len().saturating_sub(self.shrink as usize)
     }
@@ -208,7 +209,8 @@ pub enum Event {
         /// Cells the victim lost, the bitten cell included.
         cut: usize,
     },
-    /// Two snakes met head to head (or head to neck).
+    /// Two snakes met head to head (or head to neck). When both heads
+    /// entered the other's (the same cell), there is one event each way.
     HeadOn {
         /// The snake whose head moved into the other.
         attacker: SnakeIdx,
