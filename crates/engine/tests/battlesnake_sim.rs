@@ -315,7 +315,7 @@ fn every_elimination_cause_occurs() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     /// Relabelling the seats relabels the outcome and changes nothing else
     /// (`tests/seats/mod.rs`), on every turn of a random game of each

@@ -247,7 +247,7 @@ fn invariants_reject_broken_states() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// Relabelling the seats relabels the outcome and changes nothing else
     /// (`tests/seats/mod.rs`), on every tick of a random game.

@@ -170,7 +170,7 @@ fn invariants_reject_broken_states() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
     /// Relabelling the two seats swaps the outcome and changes nothing else
     /// (`tests/seats/mod.rs`), on every round of a random game.

@@ -410,7 +410,7 @@ fn small_action() -> impl Strategy<Value = Action> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     /// Relabelling the seats relabels the outcome and changes nothing else
     /// (`tests/seats/mod.rs`), on every tick of a random game (both

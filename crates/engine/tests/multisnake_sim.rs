@@ -245,7 +245,7 @@ fn map_text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
     /// Relabelling the seats relabels the outcome and changes nothing else
     /// (`tests/seats/mod.rs`), on every turn of a random game.
