@@ -26,10 +26,34 @@ pub trait Game: Clone {
     /// The score of each seat, by seat index.
     fn scores(&self) -> Vec<i64>;
 
+    /// The same game with its seats relabelled: seat `i` of the result is
+    /// seat `from[i]` of this one, and every seat number inside the state
+    /// (an owner, a killer, a winner) follows. Everything else, the random
+    /// stream included, stays as it is. `from` must be a permutation of
+    /// `0..seats`.
+    ///
+    /// **Invariant:** the rules treat every seat alike, so stepping the
+    /// relabelled game with the relabelled actions gives the relabelled
+    /// result of stepping this one (the `seat_order_does_not_matter`
+    /// property of every game's `tests/*_sim.rs` checks it). The one exception is a random cell drawn for a seat
+    /// (a respawn, a new piece): which of two waiting seats gets which cell
+    /// is up to the draw.
+    fn relabel_seats(&self, from: &[usize]) -> Self;
+
     /// The compact text form of an action, as replays store it.
     fn action_to_text(action: &Self::Action) -> String;
     /// Inverse of [`Game::action_to_text`].
     fn action_from_text(text: &str) -> Result<Self::Action, ParseActionError>;
+}
+
+/// The inverse of a relabelling for [`Game::relabel_seats`]: entry `j` is
+/// the new seat of old seat `j`.
+pub fn relabel_inverse(from: &[usize]) -> Vec<usize> {
+    let mut to = vec![0; from.len()];
+    for (i, &j) in from.iter().enumerate() {
+        to[j] = i;
+    }
+    to
 }
 
 /// A replay action that does not follow the game's compact action syntax.

@@ -34,7 +34,7 @@ fn is_snake_line(line: &str) -> bool {
 fn rule_table_matches_tests() {
     let table = notation::table_tests(include_str!("../src/battlesnake/mod.rs"));
     let tests = notation::test_fns(include_str!("battlesnake_rules.rs"));
-    notation::assert_table_matches("src/battlesnake/mod.rs", &table, &tests, 31);
+    notation::assert_table_matches("src/battlesnake/mod.rs", &table, &tests, 33);
 }
 
 // ---------------------------------------------------------------------------
@@ -388,6 +388,64 @@ fn head_to_head_equal_both_eliminated() {
             A: out on turn 1 (head-collision with B) len=2 health=99 head=[2,0]
             B: out on turn 1 (head-collision with A) len=2 health=99 head=[2,0]
             C: out on turn 1 (wall-collision) len=2 health=99 head=[0,3]
+        "#]],
+    );
+}
+
+#[test]
+fn three_heads_credit_by_place_not_seat() {
+    // A (2) meets B and C (3 each) on one cell: all are out, and A is
+    // credited to the longer snakes' first by where they lie (C, whose neck
+    // comes first from the top), not to the lower seat.
+    // `three_heads_credit_whatever_the_seats` swaps B and C.
+    check(
+        r#"
+        ..cc...
+        ...C...
+        .aA.Bbb
+        > A=R B=L C=D
+        "#,
+        expect![[r#"
+            turn 1: A=R B=L C=D
+              A out: head-collision with C
+              B out: head-collision with C
+              C out: head-collision with B
+              game over, no winner
+            turn 1
+            .......
+            .......
+            .......
+            A: out on turn 1 (head-collision with C) len=2 health=99 head=[3,2]
+            B: out on turn 1 (head-collision with C) len=3 health=99 head=[3,2]
+            C: out on turn 1 (head-collision with B) len=3 health=99 head=[3,2]
+        "#]],
+    );
+}
+
+#[test]
+fn three_heads_credit_whatever_the_seats() {
+    // `three_heads_credit_by_place_not_seat` with B and C swapped: the same
+    // outcome, relabelled.
+    check(
+        r#"
+        ..bb...
+        ...B...
+        .aA.Ccc
+        > A=R B=D C=L
+        "#,
+        expect![[r#"
+            turn 1: A=R B=D C=L
+              A out: head-collision with B
+              B out: head-collision with C
+              C out: head-collision with B
+              game over, no winner
+            turn 1
+            .......
+            .......
+            .......
+            A: out on turn 1 (head-collision with B) len=2 health=99 head=[3,2]
+            B: out on turn 1 (head-collision with C) len=3 health=99 head=[3,2]
+            C: out on turn 1 (head-collision with B) len=3 health=99 head=[3,2]
         "#]],
     );
 }

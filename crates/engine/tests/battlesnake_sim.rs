@@ -9,6 +9,8 @@
 //! A failure names its seed; `SIM_SEED=<seed>` runs just that game (the
 //! variable is read here, in the test, never by the engine).
 
+mod seats;
+
 use proptest::prelude::*;
 use snakepit_engine::battlesnake::{Action, Battlesnake, Event, HEALTH_MAX, Ruleset, Settings};
 use snakepit_engine::{Dir, Game, Pos, Rng};
@@ -310,6 +312,30 @@ fn every_elimination_cause_occurs() {
     }
     let all = ["out-of-health", "hazard", "wall-collision", "snake-self-collision", "snake-collision", "head-collision"];
     assert_eq!(seen, all.into_iter().collect(), "not every cause happened");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Relabelling the seats relabels the outcome and changes nothing else
+    /// (`tests/seats/mod.rs`), on every turn of a random game of each
+    /// ruleset. (`setup` multiplies the seed, so it stays small.)
+    #[test]
+    fn seat_order_does_not_matter(seed in 0..1u64 << 40) {
+        for ruleset in [Ruleset::Standard, Ruleset::Royale, Ruleset::Wrapped, Ruleset::Constrictor] {
+            let (settings, snakes) = setup(ruleset, seed);
+            let mut game = Battlesnake::new(settings, snakes, seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let mut rng = Rng::new(seed ^ 0x5ea7);
+            for _ in 0..300 {
+                if game.is_over() {
+                    break;
+                }
+                let acts = actions(&game, &mut rng);
+                seats::step_checked(&mut game, &acts, &mut rng, |_| false)
+                    .map_err(|e| TestCaseError::fail(format!("{ruleset:?}, seed {seed}, turn {}: {e}", game.turn())))?;
+            }
+        }
+    }
 }
 
 proptest! {

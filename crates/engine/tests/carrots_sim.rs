@@ -7,6 +7,8 @@
 //! A failure names its seed and tick; `SIM_SEED=<seed>` runs just that game
 //! (the variable is read here, in the test, never by the engine).
 
+mod seats;
+
 use proptest::prelude::*;
 use snakepit_engine::carrots::{Action, Carrots, Event, Life, Settings};
 use snakepit_engine::{Dir, Game, Rng};
@@ -242,6 +244,24 @@ fn invariants_reject_broken_states() {
     assert!(dead("false", 5, 6, vec![p(2, 2), p(1, 2)]).is_err(), "a body left on the board");
     assert!(dead("true", 5, 7, vec![p(2, 2), p(1, 2)]).is_err(), "dead past the respawn");
     assert!(dead("false", 5, 7, vec![]).is_err(), "dead past the respawn");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Relabelling the seats relabels the outcome and changes nothing else
+    /// (`tests/seats/mod.rs`), on every tick of a random game.
+    #[test]
+    fn seat_order_does_not_matter(seed in any::<u64>()) {
+        let mut game = Carrots::new(settings(seed), SEATS, seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let mut rng = Rng::new(seed ^ 0x5ea7);
+        for tick in 1..=200 {
+            let actions = random_actions(&game, &mut rng);
+            let drawn = |ev: &[Event]| ev.iter().any(|e| matches!(e, Event::Spawned { .. }));
+            seats::step_checked(&mut game, &actions, &mut rng, drawn)
+                .map_err(|e| TestCaseError::fail(format!("seed {seed}, tick {tick}: {e}")))?;
+        }
+    }
 }
 
 proptest! {

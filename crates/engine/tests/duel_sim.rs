@@ -7,6 +7,8 @@
 //! A failure names its seed and round; `SIM_SEED=<seed>` runs just that
 //! game (the variable is read here, in the test, never by the engine).
 
+mod seats;
+
 use proptest::prelude::*;
 use snakepit_engine::duel::{Action, Duel, DuelMap, EndReason, Event, Outcome, Settings};
 use snakepit_engine::{Dir, Game, Rng};
@@ -165,6 +167,27 @@ fn invariants_reject_broken_states() {
     game.step(&[Action::Move(Dir::Right), Action::Move(Dir::Left)]);
     assert_eq!(game.outcome(), Some((Outcome::Draw, EndReason::Death)), "heads met at [2,1]");
     assert_eq!(game.check_invariants(), Ok(()));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Relabelling the two seats swaps the outcome and changes nothing else
+    /// (`tests/seats/mod.rs`), on every round of a random game.
+    #[test]
+    fn seat_order_does_not_matter(seed in any::<u64>()) {
+        let settings = if seed % 2 == 0 { Settings::default() } else {
+            Settings::from_pairs([("rows", "8"), ("cols", "9"), ("inner_walls", "6")]).expect("valid")
+        };
+        let mut game = Duel::new(settings, seed);
+        let mut rng = Rng::new(seed ^ 0x5ea7);
+        let careful = [seed % 3 != 0, seed % 5 != 0];
+        while !game.is_over() {
+            let actions = random_actions(&game, &mut rng, careful);
+            seats::step_checked(&mut game, &actions, &mut rng, |_| false)
+                .map_err(|e| TestCaseError::fail(format!("seed {seed}, round {}: {e}", game.round())))?;
+        }
+    }
 }
 
 proptest! {

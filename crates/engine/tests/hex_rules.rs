@@ -904,12 +904,54 @@ fn capture_converts_the_whole_neighbourhood() {
 }
 
 #[test]
-fn adjacent_new_pieces_capture_nothing() {
-    // A's and B's new pieces land diagonally next to each other: neither
-    // captures, though A's is next to B's old piece at [3,1] and B's is next
-    // to A's old piece at [2,3].
+fn new_piece_placed_this_tick_is_not_captured() {
+    // Seed: enemy pieces next to a new piece become its player's, except
+    // a piece the opponent moved (placed) in the same tick. A's and B's new
+    // pieces land diagonally next to each other and keep each other; A's
+    // takes B's old piece at [3,1], B's takes A's old piece at [2,3].
     check(
         r#"
+        ☼☼☼☼☼☼☼
+        ☼A.B..☼
+        ☼...B.☼
+        ☼.A...☼
+        ☼.....☼
+        ☼.....☼
+        ☼☼☼☼☼☼☼
+        > A=C1,1R B=C4,2L
+        "#,
+        expect![[r#"
+            tick 1: A=C1,1R B=C4,2L
+              A cloned [1,1] to [2,1]
+              B cloned [4,2] to [3,2]
+              A captured [3,1] from B
+              B captured [2,3] from A
+              A -10 (1 lost)
+              A +60 (2 gained)
+              B -10 (1 lost)
+              B +60 (2 gained)
+            ☼☼☼☼☼☼☼
+            ☼AAA..☼
+            ☼..BB.☼
+            ☼.B...☼
+            ☼.....☼
+            ☼.....☼
+            ☼☼☼☼☼☼☼
+            A: pieces=3 score=60
+            B: pieces=3 score=60
+        "#]],
+    );
+}
+
+#[test]
+fn codenjoy_adjacent_new_pieces_capture_nothing() {
+    // Upstream's annihilation: A's and B's new pieces land diagonally next
+    // to each other, so neither captures, though A's is next to B's old
+    // piece at [3,1] and B's is next to A's old piece at [2,3]. The same
+    // moves under the seed's rule: `new_piece_placed_this_tick_is_not_captured`.
+    check(
+        r#"
+        game: profile=codenjoy
         ☼☼☼☼☼☼☼
         ☼A.B..☼
         ☼...B.☼
@@ -978,9 +1020,11 @@ fn clone_source_can_be_captured() {
 }
 
 #[test]
-fn contested_piece_goes_to_lower_seat() {
+fn contested_piece_stays_with_its_owner() {
     // C's piece at [3,2] is next to A's and B's new pieces, which are two
-    // cells apart: A, the lower seat, takes it.
+    // cells apart: both reach it in the same tick, so neither takes it (and
+    // the outcome does not depend on which of them holds the lower seat:
+    // `contested_piece_stays_whatever_the_seats` swaps them).
     check(
         r#"
         ☼☼☼☼☼☼☼
@@ -996,20 +1040,53 @@ fn contested_piece_goes_to_lower_seat() {
             tick 1: A=C1,2R B=C5,2L
               A cloned [1,2] to [2,2]
               B cloned [5,2] to [4,2]
-              A captured [3,2] from C
-              A +60 (2 gained)
+              A +30 (1 gained)
               B +30 (1 gained)
-              C -10 (1 lost)
             ☼☼☼☼☼☼☼
             ☼.....☼
-            ☼AAABB☼
+            ☼AACBB☼
             ☼.....☼
             ☼.....☼
             ☼.....☼
             ☼☼☼☼☼☼☼
-            A: pieces=3 score=60
+            A: pieces=2 score=30
             B: pieces=2 score=30
-            C: pieces=0 score=0
+            C: pieces=1 score=0
+        "#]],
+    );
+}
+
+#[test]
+fn contested_piece_stays_whatever_the_seats() {
+    // `contested_piece_stays_with_its_owner` with A and B swapped: the
+    // same position and the same moves give the same board, relabelled.
+    check(
+        r#"
+        ☼☼☼☼☼☼☼
+        ☼.....☼
+        ☼B.C.A☼
+        ☼.....☼
+        ☼.....☼
+        ☼.....☼
+        ☼☼☼☼☼☼☼
+        > B=C1,2R A=C5,2L
+        "#,
+        expect![[r#"
+            tick 1: B=C1,2R A=C5,2L
+              A cloned [5,2] to [4,2]
+              B cloned [1,2] to [2,2]
+              A +30 (1 gained)
+              B +30 (1 gained)
+            ☼☼☼☼☼☼☼
+            ☼.....☼
+            ☼BBCAA☼
+            ☼.....☼
+            ☼.....☼
+            ☼.....☼
+            ☼☼☼☼☼☼☼
+            A: pieces=2 score=30
+            B: pieces=2 score=30
+            C: pieces=1 score=0
         "#]],
     );
 }
@@ -1204,12 +1281,13 @@ fn three_pieces_on_one_cell() {
 }
 
 #[test]
-fn wall_pieces_still_neutralise_neighbours() {
-    // A and B meet at [3,1]; C's new piece at [4,2] is next to that cell,
-    // so it captures nothing, though B's piece at [4,1] and A's at [5,3]
-    // are next to it.
+fn codenjoy_wall_pieces_still_neutralise_neighbours() {
+    // Upstream's annihilation: A and B meet at [3,1]; C's new piece at
+    // [4,2] is next to that cell, so it captures nothing, though B's piece
+    // at [4,1] and A's at [5,3] are next to it.
     check(
         r#"
+        game: annihilation=true
         ☼☼☼☼☼☼☼
         ☼.A.B.☼
         ☼.....☼

@@ -7,6 +7,8 @@
 //! A failure names its seed and tick; `SIM_SEED=<seed>` runs just that game
 //! (the variable is read here, in the test, never by the engine).
 
+mod seats;
+
 use proptest::prelude::*;
 use snakepit_engine::hex::{Action, Cell, Event, Hex, Ignored, Map, Restart, ScoreReason, Settings};
 use snakepit_engine::{Dir, Game, Pos, Rng};
@@ -405,6 +407,30 @@ fn small_action() -> impl Strategy<Value = Action> {
         9 => (-1..10i32, -1..10i32, 0..4usize, any::<bool>())
             .prop_map(|(x, y, d, jump)| Action::Move { from: Pos::new(x, y), dir: Dir::ALL[d], jump }),
     ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Relabelling the seats relabels the outcome and changes nothing else
+    /// (`tests/seats/mod.rs`), on every tick of a random game (both
+    /// profiles, 1 to 11 players) in which players now and then join or
+    /// leave.
+    #[test]
+    fn seat_order_does_not_matter(seed in any::<u64>()) {
+        let (settings, map, players) = setup(seed);
+        let mut game = Hex::new(settings, map, players, seed).expect("the game starts");
+        let mut rng = Rng::new(seed ^ 0x5ea7_0bde);
+        for tick in 1..=150 {
+            if let Some(p) = random_presence(&game, &mut rng) {
+                apply(&mut game, Some(p));
+            }
+            let actions = random_actions(&game, &mut rng);
+            let drawn = |ev: &[Event]| ev.iter().any(|e| matches!(e, Event::Placed { .. }));
+            seats::step_checked(&mut game, &actions, &mut rng, drawn)
+                .map_err(|e| TestCaseError::fail(format!("seed {seed}, tick {tick}: {e}")))?;
+        }
+    }
 }
 
 proptest! {

@@ -22,7 +22,7 @@ use snakepit_engine::multisnake::{MAPS, Map, MapProblem, MapSpec};
 fn rule_table_matches_tests() {
     let table = notation::table_tests(include_str!("../src/multisnake/mod.rs"));
     let tests = notation::test_fns(include_str!("multisnake_rules.rs"));
-    notation::assert_table_matches("src/multisnake/mod.rs", &table, &tests, 25);
+    notation::assert_table_matches("src/multisnake/mod.rs", &table, &tests, 28);
 }
 
 // ---------------------------------------------------------------------------
@@ -307,6 +307,169 @@ fn heads_meeting_die_after_moving() {
             B: dead (turn 1) len=2 dir=< score=0
             result: A B tie (all died)
             places: A=1 B=1
+        "#]],
+    );
+}
+
+#[test]
+fn blocked_by_two_dead_heads_names_one_by_place() {
+    // B and C meet and die on one tile; A runs into it next turn (D only
+    // keeps the game going). Two
+    // snakes hold the tile, and A's death names the one whose tiles come
+    // first (B, whose body lies left), not the lower seat:
+    // `blocked_by_two_dead_heads_whatever_the_seats` swaps B and C.
+    check(
+        r#"
+        #######
+        #.....#
+        #>B.C<#
+        #.....#
+        #..A..#
+        #D.^..#
+        #######
+        > A=^ B=> C=< D=^
+        > A=^ D=^
+        "#,
+        expect![[r#"
+            turn 1: A=^ B=> C=< D=^
+              B died: head-on with C
+              C died: head-on with B
+            turn 2: A=^ D=^
+              A died: blocked by B
+              game over: D wins (last alive)
+            after turn 2
+            #######
+            #.....#
+            #.>@<.#
+            #D.@..#
+            #..^..#
+            #.....#
+            #######
+            A: dead (turn 2) len=2 dir=^ score=2
+            B: dead (turn 1) len=2 dir=> score=0
+            C: dead (turn 1) len=2 dir=< score=0
+            D: len=1 dir=^ score=3
+            result: D wins (last alive)
+            places: A=2 B=3 C=3 D=1
+        "#]],
+    );
+}
+
+#[test]
+fn blocked_by_two_dead_heads_whatever_the_seats() {
+    // `blocked_by_two_dead_heads_names_one_by_place` with B and C swapped:
+    // the same outcome, relabelled.
+    check(
+        r#"
+        #######
+        #.....#
+        #>C.B<#
+        #.....#
+        #..A..#
+        #D.^..#
+        #######
+        > A=^ B=< C=> D=^
+        > A=^ D=^
+        "#,
+        expect![[r#"
+            turn 1: A=^ B=< C=> D=^
+              B died: head-on with C
+              C died: head-on with B
+            turn 2: A=^ D=^
+              A died: blocked by C
+              game over: D wins (last alive)
+            after turn 2
+            #######
+            #.....#
+            #.>@<.#
+            #D.@..#
+            #..^..#
+            #.....#
+            #######
+            A: dead (turn 2) len=2 dir=^ score=2
+            B: dead (turn 1) len=2 dir=< score=0
+            C: dead (turn 1) len=2 dir=> score=0
+            D: len=1 dir=^ score=3
+            result: D wins (last alive)
+            places: A=2 B=3 C=3 D=1
+        "#]],
+    );
+}
+
+#[test]
+fn blocked_by_two_dead_heads_of_length_one() {
+    // B and C, one tile long, meet and lie on the same tile, so only their
+    // last moves tell them apart: A's death names the one that moved right
+    // (up, right, down, left), B here and C in the second case, where
+    // their seats are swapped.
+    check(
+        r#"
+        #######
+        #.....#
+        #.B.C.#
+        #.....#
+        #..A..#
+        #D.^..#
+        #######
+        > A=^ B=> C=< D=^
+        > A=^ D=^
+        "#,
+        expect![[r#"
+            turn 1: A=^ B=> C=< D=^
+              B died: head-on with C
+              C died: head-on with B
+            turn 2: A=^ D=^
+              A died: blocked by B
+              game over: D wins (last alive)
+            after turn 2
+            #######
+            #.....#
+            #..@..#
+            #D.@..#
+            #..^..#
+            #.....#
+            #######
+            A: dead (turn 2) len=2 dir=^ score=2
+            B: dead (turn 1) len=1 dir=> score=0
+            C: dead (turn 1) len=1 dir=< score=0
+            D: len=1 dir=^ score=3
+            result: D wins (last alive)
+            places: A=2 B=3 C=3 D=1
+        "#]],
+    );
+    check(
+        r#"
+        #######
+        #.....#
+        #.C.B.#
+        #.....#
+        #..A..#
+        #D.^..#
+        #######
+        > A=^ B=< C=> D=^
+        > A=^ D=^
+        "#,
+        expect![[r#"
+            turn 1: A=^ B=< C=> D=^
+              B died: head-on with C
+              C died: head-on with B
+            turn 2: A=^ D=^
+              A died: blocked by C
+              game over: D wins (last alive)
+            after turn 2
+            #######
+            #.....#
+            #..@..#
+            #D.@..#
+            #..^..#
+            #.....#
+            #######
+            A: dead (turn 2) len=2 dir=^ score=2
+            B: dead (turn 1) len=1 dir=< score=0
+            C: dead (turn 1) len=1 dir=> score=0
+            D: len=1 dir=^ score=3
+            result: D wins (last alive)
+            places: A=2 B=3 C=3 D=1
         "#]],
     );
 }

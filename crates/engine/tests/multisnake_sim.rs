@@ -7,6 +7,8 @@
 //! A failure names its seed and turn; `SIM_SEED=<seed>` runs just that game
 //! (the variable is read here, in the test, never by the engine).
 
+mod seats;
+
 use proptest::prelude::*;
 use snakepit_engine::multisnake::{
     Action, EndReason, Event, MAPS, Map, MapSpec, Multisnake, Settings, Tile, builtin_map, generate,
@@ -240,6 +242,24 @@ fn map_text() -> impl Strategy<Value = String> {
         proptest::collection::vec(proptest::collection::vec(glyph.clone(), w..w + slack + 1), h..h + 1)
             .prop_map(|rows| rows.into_iter().map(|r| r.into_iter().collect::<String>() + "\n").collect::<String>())
     })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Relabelling the seats relabels the outcome and changes nothing else
+    /// (`tests/seats/mod.rs`), on every turn of a random game.
+    #[test]
+    fn seat_order_does_not_matter(seed in any::<u64>()) {
+        let (settings, map) = setup(seed);
+        let mut game = Multisnake::new(settings, map, seed);
+        let mut rng = Rng::new(seed ^ 0x5ea7);
+        while !game.is_over() {
+            let actions = random_actions(&game, &mut rng);
+            seats::step_checked(&mut game, &actions, &mut rng, |_| false)
+                .map_err(|e| TestCaseError::fail(format!("seed {seed}, turn {}: {e}", game.turn())))?;
+        }
+    }
 }
 
 proptest! {

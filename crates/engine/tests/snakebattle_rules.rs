@@ -25,7 +25,7 @@ fn rule_table_matches_tests() {
     // The table writes the examples as a range.
     table.extend((2..=4).map(|i| format!("fight_example_{i}")));
     let tests = notation::test_fns(include_str!("snakebattle_rules.rs"));
-    notation::assert_table_matches("src/snakebattle/mod.rs", &table, &tests, 41);
+    notation::assert_table_matches("src/snakebattle/mod.rs", &table, &tests, 48);
 }
 
 // ---------------------------------------------------------------------------
@@ -342,35 +342,97 @@ fn gold_scores() {
 
 #[test]
 fn eaten_objects_respawn() {
-    // A eats the only stone: a new stone appears at once, somewhere free.
-    // In the next tick the missing apples are made up, one a tick (upstream's
-    // spawner places at most one object per tick).
+    // Seed step 6: in one tick A eats an apple, B gold, C a fury pill and D
+    // a stone (with fury, so it keeps its length). Each comes back in that
+    // tick as one of its kind on a free cell; upstream's dice may add one
+    // more object (here an apple).
     check(
         r#"
-        game: spawning seed=3
-        ☼☼☼☼☼☼☼
-        ☼aA●..☼
-        ☼.....☼
-        ☼.....☼
-        ☼☼☼☼☼☼☼
-        A: fury=5
-        > A=R
-        > A=R
+        game: spawning seed=3 rounds=false
+        ☼☼☼☼☼☼☼☼☼
+        ☼aA○....☼
+        ☼bB$....☼
+        ☼cC®....☼
+        ☼dD●....☼
+        ☼.......☼
+        ☼.......☼
+        ☼☼☼☼☼☼☼☼☼
+        D: fury=5
+        > A=R B=R C=R D=R
         "#,
         expect![[r#"
-            tick 1: A=R
-              A ate stone at [3,1]
-              A +15 (stone)
-              stone appeared at [1,2]
-            tick 2: A=R
-              apple appeared at [5,1]
-            round 1 tick 2
-            ☼☼☼☼☼☼☼
-            ☼..aA○☼
-            ☼●....☼
-            ☼.....☼
-            ☼☼☼☼☼☼☼
-            A: len=2 dir=R fury=3 stones=1 score=15
+            tick 1: A=R B=R C=R D=R
+              A ate apple at [3,1]
+              A +1 (apple)
+              B ate gold at [3,2]
+              B +10 (gold)
+              C ate fury pill at [3,3]
+              D ate stone at [3,4]
+              D +15 (stone)
+              apple appeared at [3,5]
+              gold appeared at [7,1]
+              fury pill appeared at [5,2]
+              stone appeared at [6,3]
+              apple appeared at [6,6]
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼
+            ☼aaA...$☼
+            ☼.bB.®..☼
+            ☼.cC..●.☼
+            ☼.dD....☼
+            ☼..○....☼
+            ☼.....○.☼
+            ☼☼☼☼☼☼☼☼☼
+            A: len=3 dir=R score=1
+            B: len=2 dir=R score=10
+            C: len=2 dir=R fury=15 score=0
+            D: len=2 dir=R fury=4 stones=1 score=15
+        "#]],
+    );
+}
+
+#[test]
+fn codenjoy_eaten_objects_wait_for_the_dice() {
+    // The same meals under upstream's spawner (`replace_eaten=false`, as in
+    // the `codenjoy` profile): only its dice places objects, at most one a
+    // tick, here a stone (none is left on the board).
+    check(
+        r#"
+        game: spawning seed=3 rounds=false replace_eaten=false
+        ☼☼☼☼☼☼☼☼☼
+        ☼aA○....☼
+        ☼bB$....☼
+        ☼cC®....☼
+        ☼dD●....☼
+        ☼.......☼
+        ☼.......☼
+        ☼☼☼☼☼☼☼☼☼
+        D: fury=5
+        > A=R B=R C=R D=R
+        "#,
+        expect![[r#"
+            tick 1: A=R B=R C=R D=R
+              A ate apple at [3,1]
+              A +1 (apple)
+              B ate gold at [3,2]
+              B +10 (gold)
+              C ate fury pill at [3,3]
+              D ate stone at [3,4]
+              D +15 (stone)
+              stone appeared at [3,5]
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼
+            ☼aaA....☼
+            ☼.bB....☼
+            ☼.cC....☼
+            ☼.dD....☼
+            ☼..●....☼
+            ☼.......☼
+            ☼☼☼☼☼☼☼☼☼
+            A: len=3 dir=R score=1
+            B: len=2 dir=R score=10
+            C: len=2 dir=R fury=15 score=0
+            D: len=2 dir=R fury=4 stones=1 score=15
         "#]],
     );
 }
@@ -585,6 +647,7 @@ fn head_on_shorter_dies() {
         expect![[r#"
             tick 1: A=R B=L
               A head-on B
+              B head-on A
               A died: head-on with B
               B +50 (kill A)
             round 1 tick 1
@@ -614,6 +677,7 @@ fn head_on_equal_lengths_both_die() {
         expect![[r#"
             tick 1: A=R B=L
               A head-on B
+              B head-on A
               A died: head-on with B
               B died: head-on with A
             round 1 tick 1
@@ -661,6 +725,244 @@ fn head_on_survivor_shrinks_on_next_move() {
 }
 
 #[test]
+fn two_head_ons_in_one_fight() {
+    // A (10) meets B (5) head to head while C (4) enters A's neck. The
+    // meetings happen at once and A owes both: 10 - 5 = 5, then 5 - 4 < 2,
+    // so A dies too. Nobody is left, and nobody wins the round.
+    check(
+        r#"
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼.........c......☼
+        ☼.........c......☼
+        ☼.........c......☼
+        ☼.........C......☼
+        ☼aaaaaaaaaA.Bbbbb☼
+        ☼................☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        > A=R B=L C=D
+        "#,
+        expect![[r#"
+            tick 1: A=R B=L C=D
+              A head-on B
+              B head-on A
+              C head-on A
+              A died: shrink
+              B died: head-on with A
+              C died: head-on with A
+              round 1 ended (last alive), winners: none
+            countdown 5 after round 1
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼................☼
+            ☼.........c......☼
+            ☼.........c......☼
+            ☼.........c......☼
+            ☼.aaaaaaaaCBbbbb.☼
+            ☼................☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=10 dir=R shrink=9 score=0
+            B: dead len=5 dir=L score=0
+            C: dead len=4 dir=D score=0
+            hidden: A at [11,5], a at [10,5]
+        "#]],
+    );
+}
+
+#[test]
+fn head_on_then_stone() {
+    // B (11) beats A (7) head to head on a stone: B is 11 - 7 = 4 long from
+    // the fight on, and the stone's 3 leaves it below 2, so B dies too.
+    check(
+        r#"
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼aaaaaaA●Bbbbbbbbbbb☼
+        ☼...................☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        > A=R B=L
+        "#,
+        expect![[r#"
+            tick 1: A=R B=L
+              A head-on B
+              B head-on A
+              A died: head-on with B
+              B +70 (kill A)
+              B ate stone at [8,1]
+              B died: stone
+              round 1 ended (last alive), winners: none
+            countdown 5 after round 1
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼.aaaaaaBbbbbbbbbbb.☼
+            ☼...................☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=7 dir=R score=0
+            B: dead len=11 dir=L stones=1 shrink=7 score=70
+            hidden: A at [8,1]
+        "#]],
+    );
+}
+
+#[test]
+fn head_on_then_fury_bite() {
+    // A (10) beats B (6) head to head and owes 6; in the same fight the
+    // furious C bites A's fifth cell, so A keeps 4 cells, fewer than 6 + 2:
+    // A dies of what it owes. C is paid for the 5 cells behind
+    // its bite; A's kill of B is not paid, A being dead.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼......c..........☼
+        ☼......C..........☼
+        ☼aaaaaaaaaA.Bbbbbb☼
+        ☼.................☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        C: fury=5
+        > A=R B=L C=D
+        "#,
+        expect![[r#"
+            tick 1: A=R B=L C=D
+              A head-on B
+              B head-on A
+              C bit A, who loses 6
+              A died: shrink
+              B died: head-on with A
+              C +50 (bite A)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼.................☼
+            ☼......c..........☼
+            ☼......CaaaBbbbbb.☼
+            ☼.................☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=4 dir=R shrink=6 score=0
+            B: dead len=6 dir=L score=0
+            C: len=2 dir=D fury=4 score=50
+            hidden: A at [11,3]
+        "#]],
+    );
+}
+
+#[test]
+fn head_on_then_second_fight() {
+    // A (10) and B (5) meet on the cell C's tail leaves, and C eats an apple,
+    // so its tail grows back there. First fight: B dies, A owes 5. Second
+    // fight: A's head is on C's tail, A dies, and C is paid for A as 10 - 5
+    // = 5 long, not 10; A's kill of B was paid at the end of the first.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        ☼.....C○.....☼
+        ☼.....c......☼
+        ☼aaaaAcBbbbb.☼
+        ☼a...........☼
+        ☼a...........☼
+        ☼a...........☼
+        ☼a...........☼
+        ☼a...........☼
+        ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+        > A=R B=L C=R
+        "#,
+        expect![[r#"
+            tick 1: A=R B=L C=R
+              A head-on B
+              B head-on A
+              B died: head-on with A
+              A +50 (kill B)
+              C ate apple at [7,1]
+              C +1 (apple)
+              A died: crashed into C
+              C +50 (kill A)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            ☼.....cC.....☼
+            ☼.....c......☼
+            ☼aaaaacbbbb..☼
+            ☼a...........☼
+            ☼a...........☼
+            ☼a...........☼
+            ☼a...........☼
+            ☼............☼
+            ☼☼☼☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=10 dir=R shrink=5 score=50
+            B: dead len=5 dir=L score=0
+            C: len=4 dir=R score=51
+            hidden: A at [6,3], B at [6,3]
+        "#]],
+    );
+}
+
+#[test]
+fn head_on_into_neck_while_crashed_into() {
+    // A (7) enters B's neck, a head-on, while B (4) enters A's body, a
+    // crash. Both happen: B dies, A owes B's 4 cells and is paid for B once.
+    // `head_on_into_neck_whatever_the_seats` swaps the seats.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼☼
+        ☼....bbb..☼
+        ☼...AB....☼
+        ☼...aaaaaa☼
+        ☼.........☼
+        ☼☼☼☼☼☼☼☼☼☼☼
+        > A=R B=D
+        "#,
+        expect![[r#"
+            tick 1: A=R B=D
+              A head-on B
+              B died: head-on with A
+              A +40 (kill B)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼☼
+            ☼....bb...☼
+            ☼...aA....☼
+            ☼...aaaaa.☼
+            ☼.........☼
+            ☼☼☼☼☼☼☼☼☼☼☼
+            A: len=7 dir=R shrink=4 score=40
+            B: dead len=4 dir=D score=0
+            hidden: B at [5,3], b at [5,2]
+        "#]],
+    );
+}
+
+#[test]
+fn head_on_into_neck_whatever_the_seats() {
+    // `head_on_into_neck_while_crashed_into` with A and B swapped: the same
+    // outcome, relabelled. (Judging one snake after the other, the lower
+    // seat first, gave the survivor a debt of 4 in one order and none in
+    // the other.)
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼☼☼
+        ☼....aaa..☼
+        ☼...BA....☼
+        ☼...bbbbbb☼
+        ☼.........☼
+        ☼☼☼☼☼☼☼☼☼☼☼
+        > A=D B=R
+        "#,
+        expect![[r#"
+            tick 1: A=D B=R
+              B head-on A
+              A died: head-on with B
+              B +40 (kill A)
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼☼☼☼
+            ☼....aa...☼
+            ☼...bB....☼
+            ☼...bbbbb.☼
+            ☼.........☼
+            ☼☼☼☼☼☼☼☼☼☼☼
+            A: dead len=4 dir=D score=0
+            B: len=7 dir=R shrink=4 score=40
+            hidden: A at [5,3], a at [5,2]
+        "#]],
+    );
+}
+
+#[test]
 fn head_on_fury_wins() {
     // The furious 3 beats the calm 7 and is not shortened.
     check(
@@ -676,6 +978,7 @@ fn head_on_fury_wins() {
         expect![[r#"
             tick 1: A=R B=L
               A head-on B
+              B head-on A
               B died: head-on with A
               A +70 (kill B)
             round 1 tick 1
@@ -707,6 +1010,7 @@ fn head_on_both_fury() {
         expect![[r#"
             tick 1: A=R B=L
               A head-on B
+              B head-on A
               A died: head-on with B
               B +50 (kill A)
             round 1 tick 1
@@ -933,8 +1237,8 @@ fn bite_not_paid_to_snake_dead_in_same_fight() {
         "#,
         expect![[r#"
             tick 1: A=D B=R C=L
-              A bit B, who loses 2
               C head-on A
+              A bit B, who loses 2
               A died: head-on with C
               C +20 (kill A)
             round 1 tick 1
@@ -1640,6 +1944,7 @@ fn head_on_survivor_wins_with_length_after_cut() {
         expect![[r#"
             tick 50: A=L B=R
               A head-on B
+              B head-on A
               A died: head-on with B
               B +70 (kill A)
               B +90 (win)
@@ -1673,6 +1978,7 @@ fn timeout_longest_counts_length_after_cut() {
         expect![[r#"
             tick 300: A=L B=R C=R
               A head-on B
+              B head-on A
               A died: head-on with B
               B +70 (kill A)
               C +370 (win)
@@ -1708,6 +2014,7 @@ fn max_length_counts_length_after_cut() {
         expect![[r#"
             tick 11: A=L B=R C=R
               A head-on B
+              B head-on A
               A died: head-on with B
               B +30 (kill A)
             round 1 tick 11

@@ -13,7 +13,7 @@
 //! Line 1 is the header, with its keys in this order:
 //!
 //! ```text
-//! {"snakepit_replay":1,"game":"snakebattle","engine":"2","seed":7,"seats":2,
+//! {"snakepit_replay":1,"game":"snakebattle","engine":"3","seed":7,"seats":2,
 //!  "players":["builtin:greedy","builtin:random"],
 //!  "settings":{"profile":"codebattle","fury_ticks":"15",...},
 //!  "map":["☼☼☼☼☼","☼#  ☼",...]}
@@ -221,10 +221,23 @@ impl Header {
             return Err(ReplayProblem::Players { players: h.players.len(), seats: h.seats });
         }
         let mut settings = h.settings.0;
-        if h.engine == "1" && h.game == "carrots" && !settings.iter().any(|(k, _)| k == "bodies_stay") {
-            // Engine 1 had no such setting and kept dead bodies until the
-            // respawn: its games play again the same with it spelled out.
-            settings.push(("bodies_stay".to_string(), "true".to_string()));
+        // Rules that became settings in a later engine: an older replay
+        // spells out the rule it was played by, so that it plays again the
+        // same as far as the other changes allow.
+        let old_rules: &[(&str, &str, &str, &str)] = &[
+            // Engine 1 kept dead bodies until the respawn.
+            ("1", "carrots", "bodies_stay", "true"),
+            // Engines 1 and 2 had upstream's annihilation in every Hex
+            // profile, and SnakeBattle's objects came from the dice alone.
+            ("1", "hex", "annihilation", "true"),
+            ("2", "hex", "annihilation", "true"),
+            ("1", "snakebattle", "replace_eaten", "false"),
+            ("2", "snakebattle", "replace_eaten", "false"),
+        ];
+        for &(engine, game, key, value) in old_rules {
+            if h.engine == engine && h.game == game && !settings.iter().any(|(k, _)| k == key) {
+                settings.push((key.to_string(), value.to_string()));
+            }
         }
         Ok(Header { game: h.game, engine: h.engine, seed: h.seed, seats: h.seats, players: h.players, settings, map: h.map })
     }

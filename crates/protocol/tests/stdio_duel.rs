@@ -47,6 +47,15 @@ fn golden_input_is_rendered_byte_for_byte() {
 }
 
 #[test]
+fn module_doc_shows_the_golden_input() {
+    // The example in the module's documentation is the golden input, so
+    // its map has all 13 x 14 cells.
+    let doc = include_str!("../src/stdio/duel.rs");
+    let example = doc.lines().find_map(|l| l.strip_prefix("//! 1111")).map(|rest| format!("1111{rest}"));
+    assert_eq!(example.as_deref(), Some(GOLDEN));
+}
+
+#[test]
 fn golden_input_reads_back_as_the_sample_bot_reads_it() {
     let game = golden_game();
     let parsed = parse_input(GOLDEN, 13, 14, &Settings::default()).unwrap();

@@ -47,6 +47,7 @@
 //! | head in another body (`snake-collision`) | `body_collision_is_eliminated` |
 //! | head to head: the shorter is eliminated (`head-collision`) | `head_to_head_shorter_is_eliminated` |
 //! | head to head, equal length: both | `head_to_head_equal_both_eliminated` |
+//! | decision: of equally long snakes, the credit for an elimination goes by where they lie, not by seat (the official engine takes the lower seat) | `three_heads_credit_by_place_not_seat`, `three_heads_credit_whatever_the_seats` |
 //! | several heads on one food all eat, then meet | `two_heads_share_a_food` |
 //! | a tail moves away in the same turn: following it is safe | `following_a_tail_is_safe` |
 //! | a tail stacked by eating stays: hitting it is a collision | `tail_after_eating_is_solid` |

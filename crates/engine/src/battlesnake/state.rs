@@ -758,15 +758,23 @@ impl Battlesnake {
         (1..self.snakes[seat].len).any(|k| self.seg(seat, k) == p)
     }
 
-    /// Seats by length, longest first, ties in seat order: the official
-    /// order for crediting a collision.
+    /// Seats by length, longest first: the official order for crediting a
+    /// collision. The official engine breaks ties by seat, so that of two
+    /// equally long snakes meeting a third head to head the lower seat was
+    /// named as its eliminator; here ties go by where the snakes lie (their
+    /// cells from the head on), so that relabelling the seats changes no
+    /// outcome. Two live snakes never lie on the very same cells.
     fn by_length(&self) -> ([u8; SNAKES_MAX], usize) {
         let n = self.snakes.len();
         let mut order = [0u8; SNAKES_MAX];
         for (i, slot) in order.iter_mut().enumerate().take(n) {
             *slot = i as u8;
         }
-        order[..n].sort_by_key(|&i| std::cmp::Reverse(self.snakes[usize::from(i)].len));
+        let cells = |i: usize| (0..self.snakes[i].len).map(move |k| self.seg(i, k)).map(|p| (p.x, p.y));
+        order[..n].sort_by(|&a, &b| {
+            let (a, b) = (usize::from(a), usize::from(b));
+            self.snakes[b].len.cmp(&self.snakes[a].len).then_with(|| cells(a).cmp(cells(b))).then(a.cmp(&b))
+        });
         (order, n)
     }
 
@@ -1204,6 +1212,25 @@ impl Game for Battlesnake {
                 None => self.turn as i64,
             })
             .collect()
+    }
+
+    fn relabel_seats(&self, from: &[usize]) -> Battlesnake {
+        let to = crate::game::relabel_inverse(from);
+        let mut g = self.clone();
+        let cap = 1usize << self.ring_shift;
+        for (i, &j) in from.iter().enumerate() {
+            let mut s = self.snakes[j];
+            if let Some(e) = &mut s.eliminated {
+                e.cause = match e.cause {
+                    Cause::Collision(by) => Cause::Collision(to[by]),
+                    Cause::HeadToHead(by) => Cause::HeadToHead(to[by]),
+                    c => c,
+                };
+            }
+            g.snakes[i] = s;
+            g.ring[i * cap..(i + 1) * cap].copy_from_slice(&self.ring[j * cap..(j + 1) * cap]);
+        }
+        g
     }
 
     fn action_to_text(action: &Action) -> String {

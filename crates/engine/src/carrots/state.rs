@@ -425,12 +425,16 @@ impl Carrots {
             if !others.is_empty() {
                 self.kill(seat, Death::HeadOn(others), ev);
             } else if self.occ[i] > 0 {
+                // Dead heads may share a cell: the one named is the snake
+                // whose cells come first from the head on (then by its
+                // direction), never the lower seat.
                 let owner = (0..self.snakes.len())
-                    .find(|&o| {
+                    .filter(|&o| {
                         let body = &self.snakes[o].body;
                         let skip = usize::from(new_head[o]);
                         body.iter().skip(skip).any(|&c| c == head)
                     })
+                    .min_by_key(|&o| (&self.snakes[o].body, self.snakes[o].dir, o))
                     .expect("an occupied cell has an owner");
                 self.kill(seat, Death::Crash(owner), ev);
             } else if self.apples[i] {
@@ -635,6 +639,13 @@ impl Game for Carrots {
 
     fn scores(&self) -> Vec<i64> {
         self.snakes.iter().map(|s| i64::from(s.best)).collect()
+    }
+
+    fn relabel_seats(&self, from: &[usize]) -> Carrots {
+        let mut g = self.clone();
+        g.snakes = from.iter().map(|&j| self.snakes[j].clone()).collect();
+        g.moved = from.iter().map(|&j| self.moved[j]).collect();
+        g
     }
 
     fn action_to_text(action: &Action) -> String {

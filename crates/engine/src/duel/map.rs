@@ -47,6 +47,12 @@ pub struct DuelMap {
 }
 
 impl DuelMap {
+    /// The same map with A's and B's starts swapped, for
+    /// [`crate::Game::relabel_seats`].
+    pub(crate) fn with_starts_swapped(&self) -> DuelMap {
+        DuelMap { starts: [self.starts[1], self.starts[0]], ..self.clone() }
+    }
+
     /// Upstream's map generator, drawing from `rng`. Starts are
     /// (row `rows-2`, col 1) for A and (row 1, col `cols-2`) for B.
     pub fn generate(rows: usize, cols: usize, inner_walls: usize, rng: &mut Rng) -> DuelMap {

@@ -409,6 +409,19 @@ impl Game for Duel {
         }
     }
 
+    fn relabel_seats(&self, from: &[usize]) -> Duel {
+        let to = crate::game::relabel_inverse(from);
+        let mut g = self.clone();
+        g.snakes = from.iter().map(|&j| self.snakes[j].clone()).collect();
+        if from[0] == 1 {
+            g.map = self.map.with_starts_swapped();
+        }
+        if let Some((Outcome::Won(w), reason)) = self.end {
+            g.end = Some((Outcome::Won(to[w]), reason));
+        }
+        g
+    }
+
     fn action_to_text(action: &Action) -> String {
         action.to_text()
     }

@@ -49,10 +49,12 @@
 //!    start of the tick: its own piece, a target on the board, not a wall,
 //!    not a piece. Everything else is an [`Event::Ignored`].
 //! 4. `collisions`: new pieces sharing a target make a wall there and are
-//!    gone (a jumped piece is lost); new pieces next to each other are
-//!    neutralised; the rest land (a clone adds a piece, a jump moves one).
+//!    gone (a jumped piece is lost); with `annihilation` (the `codenjoy`
+//!    profile) new pieces next to each other are neutralised; the rest land
+//!    (a clone adds a piece, a jump moves one).
 //! 5. `captures`: each new piece that landed and is not neutralised takes
-//!    every enemy piece around it that was not itself new.
+//!    every enemy piece around it that was not itself new; a piece that
+//!    new pieces of two or more players reach stays with its owner.
 //! 6. `scores`: per seat, losses then gains, each floored at zero.
 //! 7. `placement`: present seats without pieces (joined, or restarted) get
 //!    one piece on a random free cell, in seat order.
@@ -74,7 +76,7 @@
 //! | seed: `ACT(2,3),LEFT` clones the piece at `[2,3]` left, `[0,0]` top-left | `seed_example_clone_left` |
 //! | seed: `ACT(1,1,1),UP` moves the piece at `[1,1]` up | `seed_example_jump_up` |
 //! | seed: enemy pieces right next to your piece become yours | `new_piece_captures_neighbours`, `capture_includes_diagonals` |
-//! | seed: not if that enemy piece moved in the same tick | `adjacent_new_pieces_capture_nothing` |
+//! | seed: not if that enemy piece moved in the same tick | `new_piece_placed_this_tick_is_not_captured` |
 //! | seed: all players move at the same time | `moves_are_simultaneous` |
 //! | seed: both to the same cell, a wall forms there | `same_target_forms_a_wall` |
 //! | seed: no move, you skip the turn | `no_move_skips` |
@@ -93,7 +95,7 @@
 //! | §3: a full board restarts everyone | `full_board_restarts_everyone` |
 //! | §3: two new pieces on one cell: a wall, both removed | `same_target_forms_a_wall` |
 //! | §3: a jumped piece in such a wall counts as lost | `jumped_piece_in_a_wall_is_lost` |
-//! | §3: new pieces adjacent to each other capture nothing | `adjacent_new_pieces_capture_nothing` |
+//! | §3 (profile `codenjoy`): new pieces adjacent to each other capture nothing | `codenjoy_adjacent_new_pieces_capture_nothing` |
 //! | §3: each new piece converts all enemy pieces in its 8-neighbourhood | `capture_converts_the_whole_neighbourhood` |
 //! | §3: a clone earns WIN(1); a jump gains nothing | `clone_scores_30`, `jump_scores_nothing` |
 //! | issue: a player joins with one piece at a random free cell | `join_places_one_piece` |
@@ -101,8 +103,8 @@
 //! | decision: a jump passes over walls and pieces | `jump_passes_over_walls_and_pieces` |
 //! | decision: the piece a clone came from is not new and can be captured | `clone_source_can_be_captured` |
 //! | decision: three new pieces on one cell make one wall | `three_pieces_on_one_cell` |
-//! | decision: pieces that became a wall still neutralise their neighbours | `wall_pieces_still_neutralise_neighbours` |
-//! | decision: a piece two new pieces reach goes to the lower seat | `contested_piece_goes_to_lower_seat` |
+//! | decision (`codenjoy`): pieces that became a wall still neutralise their neighbours | `codenjoy_wall_pieces_still_neutralise_neighbours` |
+//! | decision: a piece new pieces of two players reach stays with its owner, whoever holds the lower seat | `contested_piece_stays_with_its_owner`, `contested_piece_stays_whatever_the_seats` |
 //! | decision: captured pieces capture nothing in turn | `captured_pieces_capture_nothing` |
 //! | decision: losses are floored before gains are added | `losses_are_floored_before_gains` |
 //! | decision: a restart clears formed walls; `codenjoy` keeps them | `restart_clears_formed_walls`, `codenjoy_restart_keeps_walls` |

@@ -2,8 +2,9 @@
 //!
 //! `seed` follows seed 001 and is the default (a lost piece costs 10);
 //! `codenjoy` follows upstream Codenjoy since 2021 (a lost piece costs 100,
-//! and walls formed in a game stay after everyone restarts; a field where
-//! nothing moves stays as it is). Every rule on
+//! walls formed in a game stay after everyone restarts, a field where
+//! nothing moves stays as it is, and new pieces next to each other capture
+//! nothing). Every rule on
 //! which they differ is a field, so an organiser can mix them. Settings
 //! travel as `key=value` pairs (command line, config files, replay headers)
 //! and are validated once, by [`Settings::from_pairs`].
@@ -15,11 +16,12 @@ use crate::settings::{parse_flag, parse_num};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
     /// Seed 001: +30 per piece gained, -10 per piece lost, a restart
-    /// clears the walls formed during the game, and a field where nothing
-    /// changed for 30 ticks restarts.
+    /// clears the walls formed during the game, a field where nothing
+    /// changed for 30 ticks restarts, and a new piece captures every enemy
+    /// piece around it that was not placed in the same tick.
     Seed,
     /// Upstream Codenjoy: -100 per piece lost, formed walls stay, a still
-    /// field stays still.
+    /// field stays still, new pieces next to each other annihilate.
     Codenjoy,
 }
 
@@ -70,6 +72,11 @@ pub struct Settings {
     /// players in ten distinct glyphs (from the 12th player on, upstream
     /// draws them all as `♀`).
     pub players_per_field: u32,
+    /// Upstream's annihilation: a new piece next to another new piece
+    /// captures nothing at all. Without it (seed 001's sentence) a new piece
+    /// captures every enemy piece around it except the pieces placed in the
+    /// same tick.
+    pub annihilation: bool,
 }
 
 impl Settings {
@@ -83,6 +90,7 @@ impl Settings {
                 restart_clears_walls: true,
                 still_restart_ticks: 30,
                 players_per_field: 11,
+                annihilation: false,
             },
             Profile::Codenjoy => Settings {
                 profile,
@@ -91,6 +99,7 @@ impl Settings {
                 restart_clears_walls: false,
                 still_restart_ticks: 0,
                 players_per_field: 11,
+                annihilation: true,
             },
         }
     }
@@ -133,6 +142,7 @@ impl Settings {
             "restart_clears_walls" => self.restart_clears_walls = parse_flag(key, value)?,
             "still_restart_ticks" => self.still_restart_ticks = parse_num(key, value)?,
             "players_per_field" => self.players_per_field = parse_num(key, value)?,
+            "annihilation" => self.annihilation = parse_flag(key, value)?,
             _ => return Err(SettingsError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -148,6 +158,7 @@ impl Settings {
             ("restart_clears_walls", self.restart_clears_walls.to_string()),
             ("still_restart_ticks", self.still_restart_ticks.to_string()),
             ("players_per_field", self.players_per_field.to_string()),
+            ("annihilation", self.annihilation.to_string()),
         ]
     }
 }

@@ -466,8 +466,9 @@ impl Hex {
         }
     }
 
-    /// Two new pieces on one cell make a wall and are gone; new pieces next
-    /// to each other are neutralised; the others are put on the board.
+    /// Two new pieces on one cell make a wall and are gone; with
+    /// `annihilation`, new pieces next to each other are neutralised; the
+    /// others are put on the board.
     ///
     /// Every new piece of the tick counts for neutralising, those that end
     /// in a wall too, as upstream compares all of them pairwise.
@@ -522,20 +523,24 @@ impl Hex {
             }
             t.new_cells.push(m.to);
         }
-        for m in moves.iter().filter(|m| !m.collided && m.neutral) {
+        for m in moves.iter().filter(|m| !m.collided && m.neutral && self.settings.annihilation) {
             ev.push(Event::Neutralised { seat: m.seat, at: self.map.pos(m.to) });
         }
     }
 
-    /// Each new piece that is neither in a wall nor neutralised converts
-    /// every enemy piece in its 8-neighbourhood. New pieces are never
-    /// captured, and a piece changes sides at most once per tick: when two
-    /// new pieces reach it, the lower seat takes it (upstream's player
-    /// order). Captured pieces capture nothing in turn.
+    /// Each new piece that is not in a wall (nor, with `annihilation`,
+    /// neutralised) converts every enemy piece in its 8-neighbourhood that
+    /// was not itself placed in this tick. Captured pieces capture nothing
+    /// in turn. A piece that new pieces of two or more players reach in the
+    /// same tick stays with its owner: the moves are simultaneous, so
+    /// neither player got there first.
     fn stage_captures(&mut self, _: &[Action], t: &mut TickScratch, ev: &mut Vec<Event>) {
-        let mut captured: Vec<usize> = Vec::new();
         let n = self.map.size as i32;
-        for m in t.moves.iter().filter(|m| !m.collided && !m.neutral) {
+        let annihilation = self.settings.annihilation;
+        // (cell, capturer) for every enemy piece a new piece reaches.
+        let mut reach: Vec<(usize, SeatIdx)> = Vec::new();
+        let captures = |m: &&NewPiece| !m.collided && (!annihilation || !m.neutral);
+        for m in t.moves.iter().filter(captures) {
             let at = self.map.pos(m.to);
             for (dx, dy) in NEIGHBOURS {
                 let (x, y) = (at.x + dx, at.y + dy);
@@ -544,17 +549,25 @@ impl Hex {
                 }
                 let i = (y * n + x) as usize;
                 let Cell::Piece(victim) = self.cells[i] else { continue };
-                if victim == m.seat || t.new_cells.contains(&i) || captured.contains(&i) {
-                    continue;
+                if victim != m.seat && !t.new_cells.contains(&i) {
+                    reach.push((i, m.seat));
                 }
-                captured.push(i);
-                self.cells[i] = Cell::Piece(m.seat);
-                self.players[victim].pieces -= 1;
-                self.players[m.seat].pieces += 1;
-                t.lost[victim] += 1;
-                t.gained[m.seat] += 1;
-                ev.push(Event::Captured { seat: m.seat, victim, at: Pos::new(x, y) });
             }
+        }
+        reach.sort_unstable();
+        reach.dedup();
+        for (k, &(i, seat)) in reach.iter().enumerate() {
+            let contested = |o: Option<&(usize, SeatIdx)>| o.is_some_and(|&(j, _)| j == i);
+            if contested(k.checked_sub(1).and_then(|p| reach.get(p))) || contested(reach.get(k + 1)) {
+                continue;
+            }
+            let Cell::Piece(victim) = self.cells[i] else { continue };
+            self.cells[i] = Cell::Piece(seat);
+            self.players[victim].pieces -= 1;
+            self.players[seat].pieces += 1;
+            t.lost[victim] += 1;
+            t.gained[seat] += 1;
+            ev.push(Event::Captured { seat, victim, at: self.map.pos(i) });
         }
     }
 
@@ -744,6 +757,18 @@ impl Game for Hex {
 
     fn scores(&self) -> Vec<i64> {
         self.players.iter().map(|p| p.score).collect()
+    }
+
+    fn relabel_seats(&self, from: &[usize]) -> Hex {
+        let to = crate::game::relabel_inverse(from);
+        let mut g = self.clone();
+        g.players = from.iter().map(|&j| self.players[j].clone()).collect();
+        for c in &mut g.cells {
+            if let Cell::Piece(s) = c {
+                *s = to[*s];
+            }
+        }
+        g
     }
 
     fn action_to_text(action: &Action) -> String {

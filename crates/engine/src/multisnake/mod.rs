@@ -47,6 +47,7 @@
 //! | a snake that attempts to enter an occupied tile does not move and dies | `blocked_snake_dies_without_moving` |
 //! | snakes that attempt to enter the same tile die after performing the move | `heads_meeting_die_after_moving` |
 //! | dead snakes stay on the map | `dead_snakes_stay_as_obstacles` |
+//! | decision: a move into a tile two dead heads share is blocked by the snake whose tiles come first, whatever the seats | `blocked_by_two_dead_heads_names_one_by_place`, `blocked_by_two_dead_heads_whatever_the_seats`, `blocked_by_two_dead_heads_of_length_one` |
 //! | a snake may enter a tile left by the tail of another snake in the same turn | `entering_a_tile_a_tail_leaves` |
 //! | final statement: ... or by its own tail | `chasing_its_own_tail` |
 //! | a `+` is consumed and the snake grows: the tail does not move | `plus_grows` |

@@ -371,11 +371,19 @@ impl Multisnake {
     /// each snake whose target holds a tile that is not left this turn, and
     /// repeat until nothing changes. Snakes that chase each other's tails in
     /// a ring therefore all move.
+    ///
+    /// Each round of this settles every snake against the plans as they
+    /// stood when the round began, so the order of the seats does not
+    /// matter. A snake blocked by a tile that two snakes hold (the heads of
+    /// two that met there) names the one whose tiles come first, from the
+    /// head on, then the one whose last move comes first in up, right,
+    /// down, left (two heads of length 1 that met lie on the same tile, but
+    /// came from different sides), never the lower seat.
     fn stage_resolve(&mut self, _: &[Action], _: &mut Vec<Event>) {
         let grid = self.grid();
         loop {
             let left: Vec<Pos> = (0..self.snakes.len()).flat_map(|s| self.vacated(s)).flatten().collect();
-            let mut changed = false;
+            let mut blocks: Vec<(SnakeIdx, SnakeIdx)> = Vec::new();
             for seat in 0..self.snakes.len() {
                 let Some(plan) = self.plans[seat] else { continue };
                 if plan.blocked.is_some() {
@@ -385,14 +393,19 @@ impl Multisnake {
                 let leaving = left.iter().filter(|&&c| c == t).count();
                 if usize::from(self.occ[grid.index(t)]) > leaving {
                     let owner = (0..self.snakes.len())
-                        .find(|&o| self.snakes[o].body.contains(&t) && !self.vacated(o).contains(&Some(t)))
+                        .filter(|&o| self.snakes[o].body.contains(&t) && !self.vacated(o).contains(&Some(t)))
+                        .min_by_key(|&o| (&self.snakes[o].body, self.snakes[o].dir, o))
                         .expect("an occupied tile that is not left has an owner");
-                    self.plans[seat] = Some(Plan { blocked: Some(Blocker::Snake(owner)), ..plan });
-                    changed = true;
+                    blocks.push((seat, owner));
                 }
             }
-            if !changed {
+            if blocks.is_empty() {
                 break;
+            }
+            for (seat, owner) in blocks {
+                if let Some(plan) = &mut self.plans[seat] {
+                    plan.blocked = Some(Blocker::Snake(owner));
+                }
             }
         }
     }
@@ -603,6 +616,28 @@ impl Game for Multisnake {
     fn scores(&self) -> Vec<i64> {
         let keys = self.rank_keys();
         keys.iter().map(|k| keys.iter().filter(|o| *o < k).count() as i64).collect()
+    }
+
+    fn relabel_seats(&self, from: &[usize]) -> Multisnake {
+        let to = crate::game::relabel_inverse(from);
+        let mut g = self.clone();
+        g.snakes = from.iter().map(|&j| self.snakes[j].clone()).collect();
+        g.plans = from
+            .iter()
+            .map(|&j| {
+                self.plans[j].map(|p| match p.blocked {
+                    Some(Blocker::Snake(b)) => Plan { blocked: Some(Blocker::Snake(to[b])), ..p },
+                    _ => p,
+                })
+            })
+            .collect();
+        if let Some(end) = &mut g.end {
+            for w in &mut end.winners {
+                *w = to[*w];
+            }
+            end.winners.sort_unstable();
+        }
+        g
     }
 
     fn action_to_text(action: &Action) -> String {

@@ -10,7 +10,11 @@
 //! snakes respawn on a free start floor (a snake that appears so ignores
 //! this tick's answer, which was sent to the board that showed it dead);
 //! during the countdown only that and the countdown happen. Each fight stage
-//! pays its kills and bites at its end, to the snakes alive then.
+//! judges all snakes at once, on the position it starts from, and pays its
+//! kills and bites at its end, to the snakes alive then. A length a snake
+//! owes from a head-on is taken from its cells at its next move (the
+//! seed's movement step 2), but every later check of the same tick (a
+//! second head-on, a stone, a bite, the round's end) already counts it.
 //!
 //! # Rule sentences of the seed and where they are tested
 //!
@@ -33,6 +37,8 @@
 //! | head-on: the shorter dies, the longer loses its length | `head_on_shorter_dies`, `head_on_equal_lengths_both_die` |
 //! | movement step 2: a length owed is taken before the next move | `head_on_survivor_shrinks_on_next_move` |
 //! | example 2: the survivor's length is 11-7=4 at once, for the round's end and its win | `head_on_survivor_wins_with_length_after_cut`, `timeout_longest_counts_length_after_cut`, `max_length_counts_length_after_cut` |
+//! | decision: every length lost in a tick counts at once, in every later fight, stone and round-end check | `two_head_ons_in_one_fight`, `head_on_then_stone`, `head_on_then_fury_bite`, `head_on_then_second_fight` |
+//! | decision: the snakes of a fight act at once, whatever their seats | `head_on_into_neck_while_crashed_into`, `head_on_into_neck_whatever_the_seats` |
 //! | fury always wins a collision | `head_on_fury_wins` |
 //! | both furious: normal rules | `head_on_both_fury` |
 //! | the neck counts as the head | `neck_counts_as_head` |
@@ -41,7 +47,7 @@
 //! | `ACT` after: stone at the tail after the move | `act_after_move_drops_at_new_tail` |
 //! | `ACT(0)` kills | `act_zero_kills` |
 //! | `ACT,ACT`, `LEFT,UP`, three commands: a skipped turn | `double_commands_skip_turn` |
-//! | eaten objects are replaced | `eaten_objects_respawn` |
+//! | step 6: each object eaten is replaced in that tick by one of its kind; `codenjoy`: only upstream's dice | `eaten_objects_respawn`, `codenjoy_eaten_objects_wait_for_the_dice` |
 //! | a dead snake waits on a start floor for the next round | `dead_snake_waits_for_next_round` |
 //! | the round ends at length 40 / after 300 ticks / one left | `round_ends_at_max_length`, `round_ends_on_timeout`, `round_ends_with_last_alive` |
 //! | the round ends when all snakes on the field die, also a lone one | `round_ends_when_its_only_snake_dies` |

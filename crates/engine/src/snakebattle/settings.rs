@@ -101,6 +101,10 @@ pub struct Settings {
     pub min_ticks_for_win: u32,
     /// Snakes per field (seats of one room).
     pub players_per_field: u32,
+    /// Whether every object eaten in a tick is replaced in that tick by one
+    /// of its kind on a free cell (the seed's step 6 of the order of
+    /// processing), besides upstream's dice.
+    pub replace_eaten: bool,
 }
 
 impl Settings {
@@ -130,6 +134,7 @@ impl Settings {
                 round_end_length: 40,
                 min_ticks_for_win: 0,
                 players_per_field: 5,
+                replace_eaten: true,
             },
             Profile::Codenjoy => Settings {
                 profile,
@@ -154,6 +159,7 @@ impl Settings {
                 round_end_length: 0,
                 min_ticks_for_win: 40,
                 players_per_field: 15,
+                replace_eaten: false,
             },
         }
     }
@@ -231,6 +237,7 @@ impl Settings {
                     return Err(SettingsError::bad(key, value, "at least 1"));
                 }
             }
+            "replace_eaten" => self.replace_eaten = flag(key, value)?,
             _ => return Err(SettingsError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -268,6 +275,7 @@ impl Settings {
             ("round_end_length", self.round_end_length.to_string()),
             ("min_ticks_for_win", self.min_ticks_for_win.to_string()),
             ("players_per_field", self.players_per_field.to_string()),
+            ("replace_eaten", self.replace_eaten.to_string()),
         ]
     }
 }

@@ -84,7 +84,8 @@ impl Snake {
     /// taken. The cells stay on the field until the next move (the seed's
     /// movement step 2), but the seed's example 2 counts the survivor as
     /// "11-7=4" long from the fight on, so whatever judges a snake by its
-    /// length at the end of a tick (the round's end and its win) uses this.
+    /// length later in the tick uses this: the second fight, a stone, a
+    /// kill's pay, the round's end and its win.
     pub fn len_after_owed(&self) -> usize {
         self.len().saturating_sub(self.shrink as usize)
     }
@@ -208,7 +209,8 @@ pub enum Event {
         /// Cells the victim lost, the bitten cell included.
         cut: usize,
     },
-    /// Two snakes met head to head (or head to neck).
+    /// Two snakes met head to head (or head to neck). When both heads
+    /// entered the other's (the same cell), there is one event each way.
     HeadOn {
         /// The snake whose head moved into the other.
         attacker: SnakeIdx,
@@ -264,6 +266,12 @@ pub const STAGES: &[Stage] = &[
     Stage { name: "round_end", run: SnakeBattle::stage_round_end },
 ];
 
+/// How a snake died in a fight, most telling first: the one named when
+/// several apply.
+const DEATH_SLEEPER: u8 = 0;
+const DEATH_HEAD_ON: u8 = 1;
+const DEATH_CRASH: u8 = 2;
+
 /// Tries at a random cell before a spawn scans the whole board.
 const SPAWN_TRIES: u32 = 64;
 
@@ -282,6 +290,8 @@ pub struct SnakeBattle {
     round_players: u32,
     /// Whether `spawn_items` runs; only rule tests turn it off.
     spawning: bool,
+    /// What was eaten in this tick, and where; `spawn_items` replaces it.
+    eaten: Vec<(Pos, Item)>,
     rng: Rng,
 }
 
@@ -315,6 +325,7 @@ impl SnakeBattle {
             reset_pending: false,
             round_players: 0,
             spawning: true,
+            eaten: Vec::new(),
             rng: Rng::new(seed),
         };
         let mut events = Vec::new();
@@ -431,17 +442,6 @@ impl SnakeBattle {
         let item = self.items[i].take()?;
         self.item_counts[item.index()] -= 1;
         Some(item)
-    }
-
-    /// The first playing snake (by seat) covering `p`, with the index of
-    /// that cell in its body, skipping `except`, flying and sleeping snakes.
-    fn snake_at(&self, p: Pos, except: SnakeIdx, part: impl Fn(usize) -> bool) -> Option<(SnakeIdx, usize)> {
-        self.snakes.iter().enumerate().find_map(|(j, s)| {
-            if j == except || !s.is_playing() || s.flying > 0 {
-                return None;
-            }
-            s.body.iter().position(|&c| c == p).filter(|&k| part(k)).map(|k| (j, k))
-        })
     }
 
     fn occupied(&self, p: Pos) -> bool {
@@ -617,58 +617,147 @@ impl SnakeBattle {
         }
     }
 
-    /// Seed rules 1-4.2 of "the order of processing fights".
+    /// Seed rules 1-4.2 of "the order of processing fights", for all snakes
+    /// at once.
+    ///
+    /// The seed walks the snakes one by one, but they move at the same time,
+    /// so every meeting, crash and bite of a stage is judged on the snakes as
+    /// they stood when the stage began: their cells, their fury and their
+    /// length after what they already owe ([`Snake::len_after_owed`]).
+    /// Nothing found earlier in the stage changes what is found later, so
+    /// relabelling the seats relabels the outcome and changes nothing else.
+    /// A snake that wins several head-ons owes all the lengths it beat, and
+    /// dies (`Death::Shrink`) if what is left is shorter than 2; so does a
+    /// snake whose bitten body no longer covers what it owes.
     ///
     /// Kills and bites are paid at the end of the stage, and only to snakes
     /// still alive then: upstream collects them during `snakesFight` and
     /// pays its EAT events to live attackers only (codenjoy.md §1.5). So a
     /// snake that is run into and then dies itself in the same fight, or
-    /// bites and is then killed, gets nothing for it.
+    /// bites and is then killed, gets nothing for it. A kill is paid once to
+    /// each snake that won it, however many ways it won it (a head-on into
+    /// the victim's neck while the victim runs into its body is one kill).
     fn stage_fight(&mut self, _: &[Action], ev: &mut Vec<Event>) {
-        let mut pay: Vec<(SnakeIdx, ScoreReason, i64)> = Vec::new();
-        for a in 0..self.snakes.len() {
-            let sa = &self.snakes[a];
-            if !sa.is_playing() || sa.flying > 0 {
-                continue;
-            }
-            let head = sa.body[0];
+        let n = self.snakes.len();
+        let fighting: Vec<bool> = self.snakes.iter().map(|s| s.is_playing() && s.flying == 0).collect();
+        let len: Vec<usize> = self.snakes.iter().map(Snake::len_after_owed).collect();
+        let fury: Vec<bool> = self.snakes.iter().map(|s| s.fury > 0).collect();
+        // Per snake: the ways it dies (rank, opponent), what it owes from
+        // head-ons it won, and who is paid for killing it.
+        let mut deaths: Vec<Vec<(u8, SnakeIdx)>> = vec![Vec::new(); n];
+        let mut debt = vec![0usize; n];
+        let mut killers: Vec<Vec<SnakeIdx>> = vec![Vec::new(); n];
+        let mut meetings: Vec<(SnakeIdx, SnakeIdx)> = Vec::new();
+        // (victim, bitten index, biter)
+        let mut bites: Vec<(SnakeIdx, usize, SnakeIdx)> = Vec::new();
+        for a in (0..n).filter(|&a| fighting[a]) {
+            let head = self.snakes[a].body[0];
             // A sleeping snake takes no part in the round, so it can neither
             // lose a fight nor be bitten; it is an obstacle, like a wall.
             // Without this a long snake entering a sleeper's start floor
             // would win a head-on against it (sleepers are 2 long) and be
             // paid for a kill the sleeper could not avoid.
-            if let Some(b) = (0..self.snakes.len())
-                .find(|&j| j != a && self.snakes[j].alive && !self.snakes[j].active && self.snakes[j].body.contains(&head))
-            {
-                self.kill(a, Death::Crash(b), ev);
+            let sleepers: Vec<SnakeIdx> = (0..n)
+                .filter(|&j| j != a && self.snakes[j].alive && !self.snakes[j].active && self.snakes[j].body.contains(&head))
+                .collect();
+            if !sleepers.is_empty() {
+                deaths[a].extend(sleepers.into_iter().map(|b| (DEATH_SLEEPER, b)));
                 continue;
             }
-            if let Some((b, _)) = self.snake_at(head, a, |k| k <= 1) {
-                ev.push(Event::HeadOn { attacker: a, target: b });
-                self.head_on(a, b, &mut pay, ev);
-            } else if let Some((b, k)) = self.snake_at(head, a, |k| k >= 2) {
-                if self.snakes[a].fury > 0 {
-                    let victim = &mut self.snakes[b];
-                    let cut = victim.len() - k;
-                    victim.body.truncate(k);
-                    // The bitten cell is the last one the victim's tail left,
-                    // so an apple the victim eats in this tick regrows its
-                    // tail there, under the attacker's head, and the second
-                    // fight bites it off again (upstream's `reduceFrom`).
-                    // Regrowing on the cell vacated by the move instead
-                    // would tear the body in two.
-                    victim.vacated = Some(head);
-                    ev.push(Event::Bite { attacker: a, victim: b, cut });
-                    // Seed example 4: the bitten cell itself (now under the
-                    // attacker's head) is not paid, only the piece behind it.
-                    let pts = self.settings.points.eat_per_cell * (cut as i64 - 1);
-                    pay.push((a, ScoreReason::Bite(b), pts));
-                } else {
-                    let len = self.snakes[a].len() as i64;
-                    self.kill(a, Death::Crash(b), ev);
-                    let pts = self.settings.points.eat_per_cell * len;
-                    pay.push((b, ScoreReason::Kill(a), pts));
+            let at: Vec<(SnakeIdx, usize)> = (0..n)
+                .filter(|&j| j != a && fighting[j])
+                .filter_map(|j| self.snakes[j].body.iter().position(|&c| c == head).map(|k| (j, k)))
+                .collect();
+            if at.iter().any(|&(_, k)| k <= 1) {
+                for &(b, _) in at.iter().filter(|&&(_, k)| k <= 1) {
+                    ev.push(Event::HeadOn { attacker: a, target: b });
+                    meetings.push((a.min(b), a.max(b)));
                 }
+            } else {
+                for (b, k) in at {
+                    if fury[a] {
+                        bites.push((b, k, a));
+                    } else {
+                        deaths[a].push((DEATH_CRASH, b));
+                        killers[a].push(b);
+                    }
+                }
+            }
+        }
+        // Two heads on one cell, or each in the other's neck, meet once.
+        meetings.sort_unstable();
+        meetings.dedup();
+        for (a, b) in meetings {
+            let (la, lb) = (len[a], len[b]);
+            let (a_loses, b_loses) = match (fury[a], fury[b]) {
+                (true, false) => (false, true),
+                (false, true) => (true, false),
+                _ => (la < lb + 2, lb < la + 2),
+            };
+            let same_fury = fury[a] == fury[b];
+            for (loser, winner, loses, wins, loser_len) in [(a, b, a_loses, !b_loses, la), (b, a, b_loses, !a_loses, lb)] {
+                if loses {
+                    deaths[loser].push((DEATH_HEAD_ON, winner));
+                    if wins {
+                        killers[loser].push(winner);
+                        if same_fury {
+                            debt[winner] += loser_len;
+                        }
+                    }
+                }
+            }
+        }
+        // Bites of one victim: it loses everything behind the bite nearest
+        // its head; each biter is paid for the piece between its bite and
+        // the next one towards the tail, its own bitten cell excepted (seed
+        // example 4).
+        bites.sort_unstable();
+        let mut pay: Vec<(SnakeIdx, ScoreReason, i64)> = Vec::new();
+        let per = self.settings.points.eat_per_cell;
+        for (i, &(victim, k, biter)) in bites.iter().enumerate() {
+            let end = match bites.get(i + 1) {
+                Some(&(v, next, _)) if v == victim => next,
+                _ => self.snakes[victim].len(),
+            };
+            let cut = end - k;
+            ev.push(Event::Bite { attacker: biter, victim, cut });
+            pay.push((biter, ScoreReason::Bite(victim), per * (cut as i64 - 1)));
+        }
+        for (i, &(victim, k, _)) in bites.iter().enumerate() {
+            if i > 0 && bites[i - 1].0 == victim {
+                continue;
+            }
+            let s = &mut self.snakes[victim];
+            // The bitten cell is the last one the victim's tail left, so an
+            // apple the victim eats in this tick regrows its tail there,
+            // under the biter's head, and the second fight bites it off
+            // again (upstream's `reduceFrom`). Regrowing on the cell vacated
+            // by the move instead would tear the body in two.
+            s.vacated = Some(s.body[k]);
+            s.body.truncate(k);
+        }
+        for seat in 0..n {
+            let first = deaths[seat].iter().copied().min_by(|x, y| x.0.cmp(&y.0).then_with(|| self.by_place(x.1, y.1)));
+            if let Some((rank, by)) = first {
+                let cause = match rank {
+                    DEATH_HEAD_ON => Death::HeadOn(by),
+                    _ => Death::Crash(by),
+                };
+                self.kill(seat, cause, ev);
+            } else if fighting[seat] {
+                let s = &mut self.snakes[seat];
+                s.shrink += debt[seat] as u32;
+                if s.len() < s.shrink as usize + 2 {
+                    self.kill(seat, Death::Shrink, ev);
+                }
+            }
+        }
+        for victim in 0..n {
+            let mut by = std::mem::take(&mut killers[victim]);
+            by.sort_unstable();
+            by.dedup();
+            for k in by {
+                pay.push((k, ScoreReason::Kill(victim), per * len[victim] as i64));
             }
         }
         for (seat, reason, pts) in pay {
@@ -678,39 +767,21 @@ impl SnakeBattle {
         }
     }
 
-    /// A head-on between `a` and `b`; what a survivor earns goes to `pay`.
-    fn head_on(&mut self, a: SnakeIdx, b: SnakeIdx, pay: &mut Vec<(SnakeIdx, ScoreReason, i64)>, ev: &mut Vec<Event>) {
-        let (fa, fb) = (self.snakes[a].fury > 0, self.snakes[b].fury > 0);
-        let (la, lb) = (self.snakes[a].len(), self.snakes[b].len());
-        let per = self.settings.points.eat_per_cell;
-        let (a_dies, b_dies) = match (fa, fb) {
-            (true, false) => (false, true),
-            (false, true) => (true, false),
-            _ => (la < lb + 2, lb < la + 2),
-        };
-        let same_fury = fa == fb;
-        if a_dies {
-            self.kill(a, Death::HeadOn(b), ev);
-            if !b_dies {
-                pay.push((b, ScoreReason::Kill(a), per * la as i64));
-                if same_fury {
-                    self.snakes[b].shrink += la as u32;
-                }
-            }
-        }
-        if b_dies {
-            self.kill(b, Death::HeadOn(a), ev);
-            if !a_dies {
-                pay.push((a, ScoreReason::Kill(b), per * lb as i64));
-                if same_fury {
-                    self.snakes[a].shrink += lb as u32;
-                }
-            }
-        }
+    /// Orders two snakes by where they lie, not by their seats, for the one
+    /// choice a fight makes between snakes that did the same thing: which
+    /// of several killers a death names. Two live bodies never lie on
+    /// exactly the same cells, so the seats decide only in theory.
+    fn by_place(&self, a: SnakeIdx, b: SnakeIdx) -> std::cmp::Ordering {
+        self.snakes[a].body.cmp(&self.snakes[b].body).then(a.cmp(&b))
     }
 
+    /// Seed, "the order of processing eating". Every snake eats what lay
+    /// under its head when the stage began: two heads on one item (flying
+    /// snakes, which do not fight, can share a cell) both eat it, so that
+    /// neither seat is served first.
     fn stage_eat(&mut self, _: &[Action], ev: &mut Vec<Event>) {
         let pts = self.settings.points;
+        let mut meals: Vec<(SnakeIdx, Item, Pos)> = Vec::new();
         for seat in 0..self.snakes.len() {
             let s = &self.snakes[seat];
             if !s.is_playing() {
@@ -736,7 +807,14 @@ impl SnakeBattle {
             if item == Item::Stone && s.flying > 0 {
                 continue;
             }
-            self.take_item(head);
+            meals.push((seat, item, head));
+        }
+        for &(_, _, at) in &meals {
+            if let Some(item) = self.take_item(at) {
+                self.eaten.push((at, item));
+            }
+        }
+        for (seat, item, head) in meals {
             ev.push(Event::Ate { snake: seat, item, at: head });
             match item {
                 Item::Apple => {
@@ -749,8 +827,11 @@ impl SnakeBattle {
                     self.snakes[seat].stones += 1;
                     let s = &mut self.snakes[seat];
                     if s.fury == 0 {
+                        // Judged by the length left after what a head-on
+                        // of this tick already cost (the cells themselves
+                        // go at the next move).
                         let shrink = self.settings.stone_shrink as usize;
-                        if s.len() < shrink + 2 {
+                        if s.len_after_owed() < shrink + 2 {
                             self.kill(seat, Death::Stone, ev);
                         } else {
                             s.body.truncate(s.len() - shrink);
@@ -771,13 +852,33 @@ impl SnakeBattle {
         }
     }
 
-    /// Upstream's spawner: one random free cell and one roll of 50 per tick,
-    /// so at most one new object appears per tick.
+    /// The seed's step 6, "new objects are recreated in place of those
+    /// eaten", with `replace_eaten`: every object eaten in this tick comes
+    /// back at once as one of its kind on a random free cell (in the order
+    /// of the cells they were eaten on, so that no seat's meal is drawn
+    /// first). Then upstream's dice, which is how objects appear that the
+    /// map does not start with (the default map has no fury pill).
     fn stage_spawn_items(&mut self, _: &[Action], ev: &mut Vec<Event>) {
+        let mut eaten = std::mem::take(&mut self.eaten);
         if !self.spawning {
             return;
         }
-        let Some(at) = self.random_free_cell() else { return };
+        if self.settings.replace_eaten {
+            eaten.sort_unstable();
+            for (_, item) in eaten {
+                let stone = item == Item::Stone;
+                let Some(at) = self.random_cell(|g, p| !stone || g.stone_may_lie_at(p)) else { continue };
+                self.put_item(at, item);
+                ev.push(Event::ItemSpawned { item, at });
+            }
+        }
+        self.spawn_by_dice(ev);
+    }
+
+    /// Upstream's spawner: one random free cell and one roll of 50 per tick,
+    /// so at most one new object appears per tick.
+    fn spawn_by_dice(&mut self, ev: &mut Vec<Event>) {
+        let Some(at) = self.random_cell(|_, _| true) else { return };
         let players = self.snakes.iter().filter(|s| s.present).count() as u32;
         let max = players / 2 + 1;
         let roll = self.rng.below(50);
@@ -812,15 +913,17 @@ impl SnakeBattle {
         self.map.terrain[i] == Terrain::Empty && self.items[i].is_none() && !self.occupied(self.map.pos(i))
     }
 
-    fn random_free_cell(&mut self) -> Option<Pos> {
+    /// A random free cell that `fits`.
+    fn random_cell(&mut self, fits: impl Fn(&Self, Pos) -> bool) -> Option<Pos> {
         let cells = self.items.len();
+        let ok = |g: &Self, i: usize| g.is_free_cell(i) && fits(g, g.map.pos(i));
         for _ in 0..SPAWN_TRIES {
             let i = self.rng.index(cells);
-            if self.is_free_cell(i) {
+            if ok(self, i) {
                 return Some(self.map.pos(i));
             }
         }
-        let free: Vec<usize> = (0..cells).filter(|&i| self.is_free_cell(i)).collect();
+        let free: Vec<usize> = (0..cells).filter(|&i| ok(self, i)).collect();
         if free.is_empty() {
             return None;
         }
@@ -1027,6 +1130,12 @@ impl Game for SnakeBattle {
 
     fn scores(&self) -> Vec<i64> {
         self.snakes.iter().map(|s| s.score).collect()
+    }
+
+    fn relabel_seats(&self, from: &[usize]) -> SnakeBattle {
+        let mut g = self.clone();
+        g.snakes = from.iter().map(|&j| self.snakes[j].clone()).collect();
+        g
     }
 
     fn action_to_text(action: &Action) -> String {
