@@ -20,7 +20,7 @@ use snakepit_store::cluster::{Cluster, RoomHost};
 use snakepit_store::{RoomRow, Store, StoreError};
 use crate::arenas::{CarrotsRoom, DuelRoom, MapSource, MultisnakeRoom};
 use crate::games::{HexRoom, SnakeBattleRoom};
-use snakepit_engine::hex::{self, Hex};
+use snakepit_engine::hex;
 use snakepit_engine::snakebattle::{Map, Settings, SnakeBattle};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
@@ -268,14 +268,14 @@ impl Rooms {
             Setup::SnakeBattle { settings, map } => {
                 let seats = settings.players_per_field as usize;
                 let game = SnakeBattle::new(settings.clone(), map.clone(), seats, row.seed)?;
-                room::spawn(SnakeBattleRoom::new(game), cfg, self.store.clone())
+                room::spawn(SnakeBattleRoom::new(game, row.seed), cfg, self.store.clone())
             }
             Setup::Hex { settings, map } => {
-                room::spawn(HexRoom::new(Hex::new_room(settings.clone(), map.clone(), row.seed)), cfg, self.store.clone())
+                room::spawn(HexRoom::new(settings.clone(), map.clone(), row.seed)?, cfg, self.store.clone())
             }
             Setup::Carrots { settings, seats } => {
                 let game = snakepit_engine::carrots::Carrots::new(settings.clone(), *seats, row.seed)?;
-                room::spawn(CarrotsRoom::new(game), cfg, self.store.clone())
+                room::spawn(CarrotsRoom::new(game, row.seed), cfg, self.store.clone())
             }
             Setup::Duel { settings, pause_ticks } => {
                 room::spawn(DuelRoom::new(settings.clone(), row.seed, *pause_ticks), cfg, self.store.clone())
