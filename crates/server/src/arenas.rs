@@ -699,6 +699,20 @@ impl<G: SeriesGame> RoomGame for SeriesRoom<G> {
     fn person_wait(&self) -> std::time::Duration {
         G::PERSON_WAIT
     }
+
+    fn joins_between_games(&self) -> bool {
+        true
+    }
+
+    fn ticks_to_next_start(&self) -> u64 {
+        if self.waiting() {
+            0
+        } else if self.game.over() {
+            u64::from(self.series.pause_left)
+        } else {
+            u64::from(self.game.clock_max().saturating_sub(self.game.clock())) + u64::from(self.series.pause_ticks)
+        }
+    }
 }
 
 impl SeriesGame for Duel {

@@ -185,6 +185,19 @@ pub trait RoomGame: Send + 'static {
     fn forfeit_on_new_code(&self) -> bool {
         false
     }
+    /// Whether a person who sits down during a game plays only from the
+    /// next one (a bot plays on for them until then), as in the duel and
+    /// Multisnake, where taking over a snake mid-game means dying before
+    /// touching a key.
+    fn joins_between_games(&self) -> bool {
+        false
+    }
+    /// Ticks until a seat taken now plays: the start of the next round or
+    /// game where a newcomer waits for one, at most (a round that ends
+    /// early starts the next sooner); 0 where a newcomer plays at once.
+    fn ticks_to_next_start(&self) -> u64 {
+        0
+    }
     /// How long a due tick waits for a person to move: a player at their
     /// page with no bot or program connected, asked for a move and without
     /// one yet. Zero (the default) ticks on time, as Codenjoy does; the
@@ -310,6 +323,19 @@ impl RoomGame for SnakeBattleRoom {
 
     fn score(&self, seat: usize) -> i64 {
         self.carried[seat] + self.game.snakes()[seat].score
+    }
+
+    fn ticks_to_next_start(&self) -> u64 {
+        let settings = self.settings();
+        if !settings.rounds {
+            return 0;
+        }
+        match self.game.phase() {
+            snakepit_engine::snakebattle::Phase::Countdown { left } => u64::from(left),
+            snakepit_engine::snakebattle::Phase::Running { tick } => {
+                u64::from(settings.round_ticks.saturating_sub(tick)) + u64::from(settings.countdown_ticks) + 1
+            }
+        }
     }
 
     fn step(&mut self, commands: &[Option<Command>]) -> TickReport {
