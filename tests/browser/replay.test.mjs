@@ -117,7 +117,8 @@ test('a replay page scrubbed to a tick shows that tick\'s board and stderr', { t
     if (!r.url().startsWith('file:')) outside.push(r.url());
   });
   await page.goto('file://' + html);
-  await page.waitForFunction(() => window.__replayViewer && window.__replayViewer.tick() === 0);
+  // The game plays on its own from the start.
+  await page.waitForFunction(() => window.__replayViewer && window.__replayViewer.playing() && window.__replayViewer.tick() > 0);
   assert.equal(await page.locator('#ticks').textContent(), String(n));
   assert.equal(await page.locator('#seat-0 .seat-name').textContent(), 'python3 ' + bot);
   // Offline, there is no server to link back to.
@@ -215,6 +216,7 @@ test('a replay page scrubbed to a tick shows that tick\'s board and stderr', { t
   await linked.goto('file://' + html + '#t=' + (k + 1));
   await linked.waitForFunction(() => window.__replayViewer && window.__replayViewer.tick() >= 0);
   assert.equal(await linked.evaluate(() => window.__replayViewer.tick()), k + 1);
+  assert.equal(await linked.evaluate(() => window.__replayViewer.playing()), false, 'a link to a tick holds it');
   assert.equal(await linked.locator('#seat-1 .seat-stderr').textContent(), shownStderr(logAt(k + 1, 1)));
 
   assert.deepEqual(outside, [], 'the page loads nothing from the network');

@@ -557,7 +557,10 @@ fn fork_start<G: Playable>(fork: &Fork<'_>) -> anyhow::Result<(Replay<G>, Start<
         labels: fork.bots.iter().map(ToString::to_string).collect(),
         recorded: Some(replay.ticks[..(fork.from_tick - 1) as usize].to_vec()),
     };
-    Ok((replay, start, ticks))
+    // A replay of a stretch of an endless game begins at its position's
+    // tick; the limit counts the replay's own ticks.
+    let first = replay.start.tick();
+    Ok((replay, start, first + ticks))
 }
 
 /// How a game starts: its seed and players' labels, and for a fork the
@@ -675,6 +678,9 @@ async fn drive<G: Playable, T: Table<G>>(
     let mut replay = ReplayWriter::new(Vec::new(), &game, start.seed, &start.labels).context("cannot write the replay")?;
     for record in start.recorded.iter().flatten() {
         table.follow(&game).await;
+        for &(seat, present) in &record.presence {
+            game.set_seat_present(seat, present);
+        }
         let events = game.step(&record.moves);
         table.observe(&game, &events).await;
         let computed = game.checksum();
@@ -683,7 +689,7 @@ async fn drive<G: Playable, T: Table<G>>(
             return Err(Divergence { tick: record.tick, recorded: record.checksum, computed, engine })
                 .context("the replay does not re-simulate");
         }
-        replay.record(&game, &record.moves).context("cannot write the replay")?;
+        replay.record_with(&game, &record.presence, &record.moves).context("cannot write the replay")?;
     }
     table.start(&game).await?;
     let mut actions = Vec::with_capacity(game.seats());

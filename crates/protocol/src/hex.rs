@@ -725,6 +725,12 @@ impl ReplayGame for Hex {
         })?;
         Hex::new(settings, map, seats, seed).map_err(|e| SetupError::Game(e.to_string()))
     }
+
+    const SEATS_COME_AND_GO: bool = true;
+
+    fn set_seat_present(&mut self, seat: usize, present: bool) {
+        self.set_present(seat, present);
+    }
 }
 
 #[cfg(test)]

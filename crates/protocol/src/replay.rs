@@ -40,6 +40,15 @@
 //! moves gives the same bytes: keys are written in a fixed order and there are
 //! no timestamps, so replays can be compared with `cmp`.
 //!
+//! Two optional keys record games that a room plays rather than a match
+//! (see [`ReplayGame::position`] and [`ReplayGame::set_seat_present`]):
+//! `"start"` in the header, after `map`, holds the game's position when the
+//! replay begins in the middle of an endless game (the game is rebuilt from
+//! settings, seed and that position, as the room rebuilt it); `"p"` in a
+//! tick line, between `m` and `c`, lists `[seat, present]` changes applied
+//! in that order before the tick (a player who sat down or left). Files
+//! without them read as before.
+//!
 //! Reading is strict: an unknown key, a missing key, a tick out of order or a
 //! move that does not parse is an error naming its line, never a guess.
 
@@ -71,6 +80,35 @@ pub trait ReplayGame: Game + Sized {
 
     /// Builds the game as it was before its first tick.
     fn from_setup(settings: &[(String, String)], map: &[String], seats: usize, seed: u64) -> Result<Self, SetupError>;
+
+    /// Whether seats of this game are taken and left between ticks (a
+    /// room's SnakeBattle, Hex and CodeCarrots), so that tick lines may
+    /// carry `"p"`.
+    const SEATS_COME_AND_GO: bool = false;
+
+    /// Seats or unseats a player between two ticks, as a room does.
+    fn set_seat_present(&mut self, _seat: usize, _present: bool) {}
+
+    /// The state now as a replay's `"start"`, for games that never end
+    /// (CodeCarrots): a replay of a stretch of such a game begins here.
+    /// `None` for games whose replays start before their first tick.
+    fn position(&self) -> Option<serde_json::Value> {
+        None
+    }
+
+    /// Builds the game from settings, seed and a `position` read from a
+    /// header's `"start"`. A room that keeps a stretch of an endless game
+    /// rebuilds its running game with this very function, so that the
+    /// replay and the room go on identically.
+    fn from_position(
+        _settings: &[(String, String)],
+        _map: &[String],
+        _seats: usize,
+        _seed: u64,
+        _position: &serde_json::Value,
+    ) -> Result<Self, SetupError> {
+        Err(SetupError::Game(format!("a {} replay cannot begin from a position", Self::NAME)))
+    }
 }
 
 /// A header whose settings, map or seat count do not make a game.
@@ -144,6 +182,12 @@ impl ReplayGame for SnakeBattle {
         })?;
         SnakeBattle::new(settings, map, seats, seed).map_err(|e| SetupError::Game(e.to_string()))
     }
+
+    const SEATS_COME_AND_GO: bool = true;
+
+    fn set_seat_present(&mut self, seat: usize, present: bool) {
+        self.set_present(seat, present);
+    }
 }
 
 /// The first line of a replay.
@@ -163,6 +207,9 @@ pub struct Header {
     pub settings: Vec<(String, String)>,
     /// The starting map, row by row.
     pub map: Vec<String>,
+    /// The position the replay begins from, for a stretch of an endless
+    /// game ([`ReplayGame::position`]); `None` from the game's start.
+    pub start: Option<serde_json::Value>,
 }
 
 impl Header {
@@ -176,7 +223,19 @@ impl Header {
             players: players.to_vec(),
             settings: game.settings_pairs(),
             map: game.map_rows(),
+            start: None,
         }
+    }
+
+    /// The header of a replay that begins where `game` is now: a game
+    /// rebuilt with [`ReplayGame::from_position`] from `seed` and not
+    /// stepped since. Before the first tick, the same as [`Header::of_game`].
+    pub fn of_game_now<G: ReplayGame>(game: &G, seed: u64, players: &[String]) -> Header {
+        let mut header = Header::of_game(game, seed, players);
+        if game.tick() > 0 {
+            header.start = game.position();
+        }
+        header
     }
 
     /// The header line, without its `\n`.
@@ -190,6 +249,7 @@ impl Header {
             players: &self.players,
             settings: PairsOut(&self.settings),
             map: &self.map,
+            start: self.start.as_ref(),
         };
         serde_json::to_string(&out).expect("a header always serializes")
     }
@@ -239,7 +299,16 @@ impl Header {
                 settings.push((key.to_string(), value.to_string()));
             }
         }
-        Ok(Header { game: h.game, engine: h.engine, seed: h.seed, seats: h.seats, players: h.players, settings, map: h.map })
+        Ok(Header {
+            game: h.game,
+            engine: h.engine,
+            seed: h.seed,
+            seats: h.seats,
+            players: h.players,
+            settings,
+            map: h.map,
+            start: h.start,
+        })
     }
 }
 
@@ -253,14 +322,21 @@ pub struct TickRecord<A> {
     pub moves: Vec<A>,
     /// [`Game::checksum`] after the tick.
     pub checksum: u64,
+    /// Seats taken (`true`) or left before the tick, in order.
+    pub presence: Vec<(usize, bool)>,
 }
 
 /// The line of one tick, without its `\n`. `actions` shorter than the number
 /// of seats is padded with the default action, as [`Game::step`] reads it.
 pub fn tick_line<G: Game>(tick: u64, seats: usize, actions: &[G::Action], checksum: u64) -> String {
+    tick_line_with::<G>(tick, seats, &[], actions, checksum)
+}
+
+/// [`tick_line`] with the seats taken or left before the tick.
+pub fn tick_line_with<G: Game>(tick: u64, seats: usize, presence: &[(usize, bool)], actions: &[G::Action], checksum: u64) -> String {
     let default = G::Action::default();
     let m: Vec<String> = (0..seats).map(|i| G::action_to_text(actions.get(i).unwrap_or(&default))).collect();
-    let out = TickOut { t: tick, m: &m, c: format!("{checksum:016x}") };
+    let out = TickOut { t: tick, m: &m, p: presence, c: format!("{checksum:016x}") };
     serde_json::to_string(&out).expect("a tick always serializes")
 }
 
@@ -283,8 +359,11 @@ impl<G: ReplayGame> Replay<G> {
             let problem = ReplayProblem::WrongGame { expected: G::NAME, found: header.game };
             return Err(ReplayError { line: 1, problem });
         }
-        let start = G::from_setup(&header.settings, &header.map, header.seats, header.seed)
-            .map_err(|e| ReplayError { line: 1, problem: ReplayProblem::Setup(e) })?;
+        let start = match &header.start {
+            None => G::from_setup(&header.settings, &header.map, header.seats, header.seed),
+            Some(position) => G::from_position(&header.settings, &header.map, header.seats, header.seed, position),
+        }
+        .map_err(|e| ReplayError { line: 1, problem: ReplayProblem::Setup(e) })?;
 
         let mut lines: Vec<&str> = text.split('\n').collect();
         // The final `\n` leaves one empty piece behind it; that is the normal
@@ -296,7 +375,7 @@ impl<G: ReplayGame> Replay<G> {
         for (i, line) in lines.iter().enumerate().skip(1) {
             let line_no = i + 1;
             let line = line.strip_suffix('\r').unwrap_or(line);
-            let record = parse_tick::<G>(line, ticks.len() as u64 + 1, header.seats)
+            let record = parse_tick::<G>(line, ticks.len() as u64 + 1, header.seats, G::SEATS_COME_AND_GO)
                 .map_err(|problem| ReplayError { line: line_no, problem })?;
             ticks.push(record);
         }
@@ -314,6 +393,9 @@ impl<G: ReplayGame> Replay<G> {
     ) -> Result<G, Divergence> {
         let mut game = self.start.clone();
         for record in &self.ticks {
+            for &(seat, present) in &record.presence {
+                game.set_seat_present(seat, present);
+            }
             let events = game.step(&record.moves);
             each(&game, record, &events);
             let computed = game.checksum();
@@ -330,7 +412,7 @@ impl<G: ReplayGame> Replay<G> {
     }
 }
 
-fn parse_tick<G: Game>(line: &str, expected_tick: u64, seats: usize) -> Result<TickRecord<G::Action>, ReplayProblem> {
+fn parse_tick<G: Game>(line: &str, expected_tick: u64, seats: usize, come_and_go: bool) -> Result<TickRecord<G::Action>, ReplayProblem> {
     if line.is_empty() {
         return Err(ReplayProblem::BlankLine);
     }
@@ -348,7 +430,13 @@ fn parse_tick<G: Game>(line: &str, expected_tick: u64, seats: usize) -> Result<T
         .map(|(index, text)| G::action_from_text(text).map_err(|error| ReplayProblem::BadMove { index, error }))
         .collect::<Result<Vec<_>, _>>()?;
     let checksum = parse_checksum(&t.c).ok_or(ReplayProblem::BadChecksum(t.c))?;
-    Ok(TickRecord { tick: t.t, moves, checksum })
+    if !t.p.is_empty() && !come_and_go {
+        return Err(ReplayProblem::Shape("\"p\": seats of this game do not come and go".to_string()));
+    }
+    if let Some(&(seat, _)) = t.p.iter().find(|(seat, _)| *seat >= seats) {
+        return Err(ReplayProblem::Shape(format!("\"p\": seat {seat} does not exist (the game has {seats} seats)")));
+    }
+    Ok(TickRecord { tick: t.t, moves, checksum, presence: t.p })
 }
 
 fn parse_checksum(s: &str) -> Option<u64> {
@@ -518,26 +606,36 @@ pub struct ReplayWriter<G, W: Write> {
     out: W,
     seats: usize,
     tick: u64,
+    /// The game's tick when the replay began (not 0 for a replay from a
+    /// position).
+    first_tick: u64,
     game: PhantomData<fn(&G)>,
 }
 
 impl<G: ReplayGame, W: Write> ReplayWriter<G, W> {
-    /// Writes the header of `game`, which must not have played a tick yet.
+    /// Writes the header of `game`, which has not played a tick yet or was
+    /// just rebuilt from a position (see [`Header::of_game_now`]).
     pub fn new(mut out: W, game: &G, seed: u64, players: &[String]) -> io::Result<Self> {
-        assert_eq!(game.tick(), 0, "a replay starts before the first tick");
+        assert!(game.tick() == 0 || game.position().is_some(), "a replay starts before the first tick or at a position");
         assert_eq!(players.len(), game.seats(), "one player label per seat");
-        let header = Header::of_game(game, seed, players);
+        let header = Header::of_game_now(game, seed, players);
         writeln!(out, "{}", header.to_line())?;
-        Ok(ReplayWriter { out, seats: game.seats(), tick: 0, game: PhantomData })
+        Ok(ReplayWriter { out, seats: game.seats(), tick: 0, first_tick: game.tick(), game: PhantomData })
     }
 
     /// Records a tick: `game` is the state after it, `actions` what it was
     /// given.
     pub fn record(&mut self, game: &G, actions: &[G::Action]) -> io::Result<()> {
+        self.record_with(game, &[], actions)
+    }
+
+    /// [`ReplayWriter::record`] of a tick before which seats were taken or
+    /// left.
+    pub fn record_with(&mut self, game: &G, presence: &[(usize, bool)], actions: &[G::Action]) -> io::Result<()> {
         self.tick += 1;
-        assert_eq!(game.tick(), self.tick, "every tick is recorded, in order");
+        assert_eq!(game.tick(), self.first_tick + self.tick, "every tick is recorded, in order");
         assert!(actions.len() <= self.seats, "more actions than seats");
-        writeln!(self.out, "{}", tick_line::<G>(self.tick, self.seats, actions, game.checksum()))
+        writeln!(self.out, "{}", tick_line_with::<G>(self.tick, self.seats, presence, actions, game.checksum()))
     }
 
     /// Flushes and returns the output.
@@ -557,6 +655,8 @@ struct HeaderOut<'a> {
     players: &'a [String],
     settings: PairsOut<'a>,
     map: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start: Option<&'a serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -571,12 +671,16 @@ struct HeaderIn {
     players: Vec<String>,
     settings: PairsIn,
     map: Vec<String>,
+    #[serde(default)]
+    start: Option<serde_json::Value>,
 }
 
 #[derive(Serialize)]
 struct TickOut<'a> {
     t: u64,
     m: &'a [String],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    p: &'a [(usize, bool)],
     c: String,
 }
 
@@ -585,6 +689,8 @@ struct TickOut<'a> {
 struct TickIn {
     t: u64,
     m: Vec<String>,
+    #[serde(default)]
+    p: Vec<(usize, bool)>,
     c: String,
 }
 

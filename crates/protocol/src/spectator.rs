@@ -124,6 +124,9 @@ pub struct Frame {
     pub events: Vec<String>,
     /// How the last game of the room ended (arenas with games that end).
     pub result: Option<String>,
+    /// Milliseconds, at most, until a player seated now plays (the next
+    /// round or game where newcomers wait for one; 0 where they play at once).
+    pub starts_in_ms: u64,
 }
 
 /// The background of a SnakeBattle board: terrain and items.

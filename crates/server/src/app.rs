@@ -326,6 +326,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .fallback(web::not_found)
         .layer(axum::extract::DefaultBodyLimit::max(BODY_MAX_BYTES))
         .layer(axum::middleware::from_fn(api_errors_as_json))
+        .layer(axum::middleware::from_fn(web::errors_as_pages))
         .with_state(state)
 }
 

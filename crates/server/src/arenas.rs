@@ -240,12 +240,37 @@ fn choose(s: &json::State, rng: &mut Rng, greedy: bool) -> Option<Dir> {
 /// CodeCarrots snakes in a room: one endless board.
 pub struct CarrotsRoom {
     game: Carrots,
+    seed: u64,
+    /// The stretch being recorded.
+    recorder: Recorder<Carrots>,
+    /// Stretches recorded before this one.
+    stretches_before: u64,
 }
 
+/// A CodeCarrots game never ends: it is kept as replays of this many ticks
+/// each, every one starting from the position the last one ended in.
+pub const CARROTS_STRETCH_TICKS: u64 = 1000;
+
 impl CarrotsRoom {
-    /// Wraps a game.
-    pub fn new(game: Carrots) -> CarrotsRoom {
-        CarrotsRoom { game }
+    /// Wraps a game made from `seed` that has played no tick.
+    pub fn new(game: Carrots, seed: u64) -> CarrotsRoom {
+        CarrotsRoom { recorder: Recorder::new(&game, seed), game, seed, stretches_before: 0 }
+    }
+
+    /// Ends the stretch: the game goes on rebuilt from its position with a
+    /// seed of its own (by the function that reads a replay's start, so
+    /// that the next replay and the room go on identically).
+    fn next_stretch(&mut self) -> Option<crate::record::FinishedGame> {
+        let position = self.game.position()?;
+        self.stretches_before += 1;
+        let seed = crate::record::nth_seed(self.seed, self.stretches_before);
+        let seats = self.game.seats();
+        // The position is the game's own, so it always rebuilds.
+        let next = Carrots::from_position(&self.game.settings_pairs(), &[], seats, seed, &position).ok()?;
+        let scores: Vec<i64> = self.game.snakes().iter().map(|s| i64::from(s.best)).collect();
+        self.game = next;
+        let done = std::mem::replace(&mut self.recorder, Recorder::new(&self.game, seed));
+        done.finish(scores, &[])
     }
 }
 
@@ -266,8 +291,13 @@ impl RoomGame for CarrotsRoom {
         0
     }
 
+    fn recorded_ticks(&self) -> Option<u64> {
+        Some(self.recorder.ticks())
+    }
+
     fn set_present(&mut self, seat: usize, present: bool) {
         self.game.set_present(seat, present);
+        self.recorder.presence(seat, present);
     }
 
     fn score(&self, seat: usize) -> i64 {
@@ -281,7 +311,12 @@ impl RoomGame for CarrotsRoom {
     fn step(&mut self, commands: &[Option<Command>]) -> TickReport {
         let actions: Vec<c::Action> = commands.iter().map(|x| action(x, c::Action::Move, c::Action::Forfeit)).collect();
         let mut report = TickReport::default();
-        for e in self.game.step(&actions) {
+        let events = self.game.step(&actions);
+        self.recorder.record(&self.game, &actions);
+        if self.recorder.ticks() >= CARROTS_STRETCH_TICKS {
+            report.finished = self.next_stretch();
+        }
+        for e in events {
             if let c::Event::Died { snake, cause } = e {
                 report.deaths.push(snake);
                 let mut note = vec![NotePart::Seat(snake)];
@@ -664,6 +699,20 @@ impl<G: SeriesGame> RoomGame for SeriesRoom<G> {
     fn person_wait(&self) -> std::time::Duration {
         G::PERSON_WAIT
     }
+
+    fn joins_between_games(&self) -> bool {
+        true
+    }
+
+    fn ticks_to_next_start(&self) -> u64 {
+        if self.waiting() {
+            0
+        } else if self.game.over() {
+            u64::from(self.series.pause_left)
+        } else {
+            u64::from(self.game.clock_max().saturating_sub(self.game.clock())) + u64::from(self.series.pause_ticks)
+        }
+    }
 }
 
 impl SeriesGame for Duel {
@@ -982,7 +1031,7 @@ mod tests {
 
     #[test]
     fn carrots_snakes_forfeit_and_respawn() {
-        let mut room = CarrotsRoom::new(Carrots::new(c::Settings::default(), 2, 3).unwrap());
+        let mut room = CarrotsRoom::new(Carrots::new(c::Settings::default(), 2, 3).unwrap(), 3);
         room.step(&[None, None]);
         assert!(room.asks(0));
         let r = room.step(&[Some(Command::Forfeit), None]);

@@ -290,6 +290,11 @@ pub struct Limits {
     /// players arrive, and each plays on with built-in bots until it is
     /// closed (`idle_room_close_ms`).
     pub rooms_per_game_max: usize,
+    /// A SnakeBattle newcomer whose snake would sleep longer than this
+    /// before a round starts in every room with a free seat gets a room of
+    /// their own (within `rooms_per_game_max`), whose first round starts
+    /// after its countdown; 0 never opens one for that.
+    pub arrival_wait_ms: u64,
     /// A room the server opened for arriving players is closed, and
     /// deleted, once no player has sat in it for this long (every seat
     /// empty or a built-in bot's); 0 keeps such rooms for ever. Rooms of
@@ -383,6 +388,7 @@ impl Default for Limits {
             bot_games_kept_per_room: 200,
             games_kept_per_player: snakepit_store::GAMES_KEPT_PER_PLAYER_DEFAULT,
             rooms_per_game_max: 200,
+            arrival_wait_ms: 10_000,
             idle_room_close_ms: 1_800_000,
             registrations_per_ip_per_hour: 120,
             forks_per_ip_per_hour: 120,

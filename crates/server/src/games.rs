@@ -185,6 +185,19 @@ pub trait RoomGame: Send + 'static {
     fn forfeit_on_new_code(&self) -> bool {
         false
     }
+    /// Whether a person who sits down during a game plays only from the
+    /// next one (a bot plays on for them until then), as in the duel and
+    /// Multisnake, where taking over a snake mid-game means dying before
+    /// touching a key.
+    fn joins_between_games(&self) -> bool {
+        false
+    }
+    /// Ticks until a seat taken now plays: the start of the next round or
+    /// game where a newcomer waits for one, at most (a round that ends
+    /// early starts the next sooner); 0 where a newcomer plays at once.
+    fn ticks_to_next_start(&self) -> u64 {
+        0
+    }
     /// How long a due tick waits for a person to move: a player at their
     /// page with no bot or program connected, asked for a move and without
     /// one yet. Zero (the default) ticks on time, as Codenjoy does; the
@@ -194,22 +207,78 @@ pub trait RoomGame: Send + 'static {
     }
 }
 
-/// Codenjoy SnakeBattle in a room.
+/// Codenjoy SnakeBattle in a room. With rounds (the `codebattle`
+/// profile) each round is a game of its own, kept as a replay: when a
+/// round ends, the next one starts on a fresh board from the map with a
+/// seed of its own, the seats as they are, and the scores carried over.
 pub struct SnakeBattleRoom {
     game: SnakeBattle,
     /// How the last round ended, shown while the next one counts down (and
     /// on until another ends), as the duel shows its last game.
     last_round: Option<Vec<NotePart>>,
+    /// The room's seed, from which each round's comes.
+    seed: u64,
+    /// The round being played and recorded; `None` without rounds.
+    recorder: Option<crate::record::Recorder<SnakeBattle>>,
+    /// Which seats are taken.
+    present: Vec<bool>,
+    /// Each seat's points of the rounds before this one.
+    carried: Vec<i64>,
+    /// Ticks and rounds of the games before this one.
+    ticks_before: u64,
+    rounds_before: u32,
+    /// Games played before this one (the rounds' seeds' index).
+    games_before: u64,
+    /// The round ended in the last tick: the next tick starts a new game.
+    round_over: bool,
 }
 
 impl SnakeBattleRoom {
-    /// Wraps a game.
-    pub fn new(game: SnakeBattle) -> SnakeBattleRoom {
-        SnakeBattleRoom { game, last_round: None }
+    /// Wraps a game made from `seed` that has played no tick.
+    pub fn new(game: SnakeBattle, seed: u64) -> SnakeBattleRoom {
+        let seats = game.seats();
+        let recorder = game.settings().rounds.then(|| crate::record::Recorder::new(&game, seed));
+        SnakeBattleRoom {
+            game,
+            last_round: None,
+            seed,
+            recorder,
+            present: vec![true; seats],
+            carried: vec![0; seats],
+            ticks_before: 0,
+            rounds_before: 0,
+            games_before: 0,
+            round_over: false,
+        }
     }
 
     fn settings(&self) -> &Settings {
         self.game.settings()
+    }
+
+    /// The next round's game: the same settings and map, every seat as it
+    /// is now, the points so far carried.
+    fn next_round(&mut self) {
+        let seats = self.game.seats();
+        for (i, c) in self.carried.iter_mut().enumerate() {
+            *c += self.game.snakes()[i].score;
+        }
+        self.ticks_before += self.game.tick();
+        self.rounds_before += self.game.round();
+        self.games_before += 1;
+        let seed = crate::record::nth_seed(self.seed, self.games_before);
+        let next = SnakeBattle::new(self.settings().clone(), self.game.map().clone(), seats, seed);
+        // The same settings and map made the first game, so they make this one.
+        let Ok(next) = next else { return };
+        self.game = next;
+        let mut recorder = crate::record::Recorder::new(&self.game, seed);
+        for seat in 0..seats {
+            if !self.present[seat] {
+                self.game.set_present(seat, false);
+                recorder.presence(seat, false);
+            }
+        }
+        self.recorder = Some(recorder);
     }
 }
 
@@ -231,28 +300,57 @@ impl RoomGame for SnakeBattleRoom {
     }
 
     fn tick(&self) -> u64 {
-        self.game.tick()
+        self.ticks_before + self.game.tick()
     }
 
     fn round(&self) -> u32 {
-        self.game.round()
+        self.rounds_before + self.game.round()
+    }
+
+    fn recorded_ticks(&self) -> Option<u64> {
+        self.recorder.as_ref().map(crate::record::Recorder::ticks)
     }
 
     fn set_present(&mut self, seat: usize, present: bool) {
         self.game.set_present(seat, present);
+        if let Some(p) = self.present.get_mut(seat) {
+            *p = present;
+        }
+        if let Some(r) = &mut self.recorder {
+            r.presence(seat, present);
+        }
     }
 
     fn score(&self, seat: usize) -> i64 {
-        self.game.snakes()[seat].score
+        self.carried[seat] + self.game.snakes()[seat].score
+    }
+
+    fn ticks_to_next_start(&self) -> u64 {
+        let settings = self.settings();
+        if !settings.rounds {
+            return 0;
+        }
+        match self.game.phase() {
+            snakepit_engine::snakebattle::Phase::Countdown { left } => u64::from(left),
+            snakepit_engine::snakebattle::Phase::Running { tick } => {
+                u64::from(settings.round_ticks.saturating_sub(tick)) + u64::from(settings.countdown_ticks) + 1
+            }
+        }
     }
 
     fn step(&mut self, commands: &[Option<Command>]) -> TickReport {
+        if std::mem::take(&mut self.round_over) {
+            self.next_round();
+        }
         let rule = self.settings().commands;
         let actions: Vec<Action> = commands
             .iter()
             .map(|c| c.as_ref().and_then(Command::text).map(|t| codenjoy::parse_action(t, rule)).unwrap_or_default())
             .collect();
         let events = self.game.step(&actions);
+        if let Some(r) = &mut self.recorder {
+            r.record(&self.game, &actions);
+        }
         let mut report = TickReport::default();
         for e in &events {
             match e {
@@ -279,8 +377,17 @@ impl RoomGame for SnakeBattleRoom {
                     NotePart::Text(format!(" bit {cut} cells off ")),
                     NotePart::Seat(*victim),
                 ]),
-                Event::RoundStarted { round } => report.notes.push(vec![NotePart::Text(format!("round {round} started"))]),
-                Event::RoundEnded { round, winners, .. } => {
+                Event::RoundStarted { .. } => {
+                    let round = self.rounds_before + self.game.round();
+                    report.notes.push(vec![NotePart::Text(format!("round {round} started"))]);
+                }
+                Event::RoundEnded { winners, .. } => {
+                    let round = self.rounds_before + self.game.round();
+                    if let Some(r) = self.recorder.take() {
+                        let scores = self.game.snakes().iter().map(|s| s.score).collect();
+                        report.finished = r.finish(scores, winners);
+                        self.round_over = true;
+                    }
                     let note = if winners.is_empty() {
                         vec![NotePart::Text(format!("round {round} ended without a winner"))]
                     } else {
@@ -379,7 +486,7 @@ impl RoomGame for SnakeBattleRoom {
                     fury: s.fury,
                     flying: s.flying,
                     stones: s.stones,
-                    score: s.score,
+                    score: self.carried[i] + s.score,
                     body: s.body.iter().map(|p| [p.x, p.y]).collect(),
                     dir: dir_word(s.dir),
                 })
@@ -408,15 +515,66 @@ fn dir_word(d: snakepit_engine::Dir) -> &'static str {
     }
 }
 
-/// Codenjoy Hex in a room: everyone on one field.
+/// Codenjoy Hex in a room: everyone on one field. Each field, until it
+/// restarts, is a game of its own, kept as a replay: after a restart the
+/// next field starts from the map with a seed of its own, the seats as
+/// they are, and the scores carried over.
 pub struct HexRoom {
     game: Hex,
+    seed: u64,
+    recorder: Option<crate::record::Recorder<Hex>>,
+    present: Vec<bool>,
+    carried: Vec<i64>,
+    ticks_before: u64,
+    games_before: u64,
+    /// The field restarted in the last tick: the next tick starts a new game.
+    field_over: bool,
 }
 
 impl HexRoom {
-    /// Wraps a game.
-    pub fn new(game: Hex) -> HexRoom {
-        HexRoom { game }
+    /// A room's field of `players_per_field` seats from `seed`, every seat
+    /// free until the room seats someone.
+    pub fn new(settings: hex::Settings, map: hex::Map, seed: u64) -> Result<HexRoom, snakepit_engine::game::NewGameError> {
+        let seats = settings.players_per_field as usize;
+        let mut game = Hex::new(settings, map, seats, seed)?;
+        let mut recorder = crate::record::Recorder::new(&game, seed);
+        for seat in 0..seats {
+            game.set_present(seat, false);
+            recorder.presence(seat, false);
+        }
+        Ok(HexRoom {
+            game,
+            seed,
+            recorder: Some(recorder),
+            present: vec![false; seats],
+            carried: vec![0; seats],
+            ticks_before: 0,
+            games_before: 0,
+            field_over: false,
+        })
+    }
+
+    /// The next field's game: the same settings and map, every seat as it
+    /// is now, the points so far carried.
+    fn next_field(&mut self) {
+        let seats = self.game.seats();
+        for (i, c) in self.carried.iter_mut().enumerate() {
+            *c += self.game.players()[i].score;
+        }
+        self.ticks_before += self.game.tick();
+        self.games_before += 1;
+        let seed = crate::record::nth_seed(self.seed, self.games_before);
+        // The same settings and map made the first field, so they make this one.
+        let Ok(next) = Hex::new(self.game.settings().clone(), self.game.map().clone(), seats, seed) else { return };
+        self.game = next;
+        let mut recorder = crate::record::Recorder::new(&self.game, seed);
+        for seat in 0..seats {
+            if !self.present[seat] {
+                self.game.set_present(seat, false);
+                recorder.presence(seat, false);
+            }
+        }
+        self.recorder = Some(recorder);
     }
 }
 
@@ -434,29 +592,52 @@ impl RoomGame for HexRoom {
     }
 
     fn tick(&self) -> u64 {
-        self.game.tick()
+        self.ticks_before + self.game.tick()
     }
 
     fn round(&self) -> u32 {
         0
     }
 
+    fn recorded_ticks(&self) -> Option<u64> {
+        self.recorder.as_ref().map(crate::record::Recorder::ticks)
+    }
+
     fn set_present(&mut self, seat: usize, present: bool) {
         self.game.set_present(seat, present);
+        if let Some(p) = self.present.get_mut(seat) {
+            *p = present;
+        }
+        if let Some(r) = &mut self.recorder {
+            r.presence(seat, present);
+        }
     }
 
     fn score(&self, seat: usize) -> i64 {
-        self.game.players()[seat].score
+        self.carried[seat] + self.game.players()[seat].score
     }
 
     fn step(&mut self, commands: &[Option<Command>]) -> TickReport {
+        if std::mem::take(&mut self.field_over) {
+            self.next_field();
+        }
         let actions: Vec<hex::Action> = commands
             .iter()
             .enumerate()
             .map(|(seat, c)| c.as_ref().and_then(Command::text).map(|t| snakepit_protocol::hex::read_command(&self.game, seat, t).action).unwrap_or_default())
             .collect();
         let events = self.game.step(&actions);
+        if let Some(r) = &mut self.recorder {
+            r.record(&self.game, &actions);
+        }
         let mut report = TickReport::default();
+        if events.iter().any(|e| matches!(e, hex::Event::Restarted { .. }))
+            && let Some(r) = self.recorder.take()
+        {
+            let scores = self.game.players().iter().map(|p| p.score).collect();
+            report.finished = r.finish(scores, &[]);
+            self.field_over = true;
+        }
         for e in &events {
             match e {
                 hex::Event::Ignored { seat, why, .. } => {
@@ -543,7 +724,7 @@ mod tests {
     fn a_snakebattle_room_shows_its_last_round() {
         let settings = Settings::from_pairs([("countdown_ticks", "2"), ("round_ticks", "8")]).unwrap();
         let game = SnakeBattle::new(settings, snakepit_engine::snakebattle::Map::default_map(), 2, 5).unwrap();
-        let mut room = SnakeBattleRoom::new(game);
+        let mut room = SnakeBattleRoom::new(game, 5);
         room.set_present(0, true);
         room.set_present(1, true);
         assert!(room.view().result.is_none() && room.last_result().is_none());
@@ -566,7 +747,7 @@ mod tests {
     fn answers_that_do_nothing_say_why() {
         let settings = Settings::from_pairs([("countdown_ticks", "2")]).unwrap();
         let game = SnakeBattle::new(settings, snakepit_engine::snakebattle::Map::default_map(), 2, 5).unwrap();
-        let mut room = SnakeBattleRoom::new(game);
+        let mut room = SnakeBattleRoom::new(game, 5);
         room.set_present(0, true);
         room.set_present(1, true);
         assert_eq!(room.describe_command(0, "UP"), "ok: UP (asleep until the next round: no effect)");

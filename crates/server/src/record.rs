@@ -8,7 +8,7 @@
 //! ([`FinishedGame::replay_text`]) and keeps the stderr of the seats'
 //! programs by tick ([`StderrRecord`]).
 
-use snakepit_protocol::replay::{Header, ReplayGame, tick_line};
+use snakepit_protocol::replay::{Header, ReplayGame, tick_line_with};
 
 /// A game's replay is no longer kept past this many bytes of moves (a
 /// room's games end long before; this only bounds a game that would not).
@@ -24,30 +24,41 @@ pub struct Recorder<G> {
     lines: String,
     ticks: u64,
     overflowed: bool,
+    /// Seats taken or left since the last tick, written with the next one.
+    presence: Vec<(usize, bool)>,
     _game: std::marker::PhantomData<G>,
 }
 
 impl<G: ReplayGame> Recorder<G> {
-    /// Starts recording `game`, which has played no tick yet.
+    /// Starts recording `game`, which has played no tick yet or was just
+    /// rebuilt from its position with `seed` (a stretch of an endless game).
     pub fn new(game: &G, seed: u64) -> Recorder<G> {
         let labels: Vec<String> = (0..game.seats()).map(|s| format!("seat {}", s + 1)).collect();
         Recorder {
-            header: Header::of_game(game, seed, &labels),
+            header: Header::of_game_now(game, seed, &labels),
             lines: String::new(),
             ticks: 0,
             overflowed: false,
+            presence: Vec::new(),
             _game: std::marker::PhantomData,
         }
+    }
+
+    /// Notes that a seat was taken or left before the next tick, as the
+    /// game was told ([`ReplayGame::set_seat_present`]).
+    pub fn presence(&mut self, seat: usize, present: bool) {
+        self.presence.push((seat, present));
     }
 
     /// Records one tick: the actions given to [`Game::step`] and the state
     /// after it.
     pub fn record(&mut self, after: &G, actions: &[G::Action]) {
         self.ticks += 1;
+        let presence = std::mem::take(&mut self.presence);
         if self.overflowed {
             return;
         }
-        self.lines.push_str(&tick_line::<G>(self.ticks, self.header.seats, actions, after.checksum()));
+        self.lines.push_str(&tick_line_with::<G>(self.ticks, self.header.seats, &presence, actions, after.checksum()));
         self.lines.push('\n');
         if self.lines.len() > REPLAY_BYTES_MAX {
             self.overflowed = true;
@@ -69,6 +80,17 @@ impl<G: ReplayGame> Recorder<G> {
         let places = places(&scores, winners);
         Some(FinishedGame { header: self.header, ticks_text: self.lines, ticks: self.ticks, scores, places })
     }
+}
+
+/// The seed of a room's `n`-th game after the first (a SnakeBattle round,
+/// a Hex field, a stretch of CodeCarrots), from the room's seed: a new
+/// stream for each, so that each replay stands on its own.
+pub fn nth_seed(room_seed: u64, n: u64) -> u64 {
+    // SplitMix64's finaliser: neighbouring `n` give unrelated seeds.
+    let mut z = room_seed.wrapping_add(n.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Places from the final scores: the winners share first place, and the

@@ -136,7 +136,11 @@ async fn fork_bots(st: &AppState, game: &str, owner: Option<&str>) -> Result<Vec
 /// `/replays/ID`: a kept game as the replay viewer's page (the same page
 /// `snakepit replay --html` writes), with the asking player's stderr and a
 /// fork button.
-pub async fn replay_page(State(st): Shared, Path(id): Path<i64>, Query(who): Query<Owner>) -> Result<Response, AppError> {
+pub async fn replay_page(State(st): Shared, Path(id): Path<String>, Query(who): Query<Owner>) -> Result<Response, AppError> {
+    // Any other address under `/replays/` is a game that does not exist.
+    let Ok(id) = id.parse::<i64>() else {
+        return Err(AppError::Client(StatusCode::NOT_FOUND, format!("no game {id:?}: games are numbered")));
+    };
     let owner = who.check(&st).await?;
     // The cached page itself goes out, not a copy per visitor.
     let html = |page: Arc<str>| {

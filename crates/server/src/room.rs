@@ -249,6 +249,9 @@ pub struct RoomSummary {
     pub seats: Vec<SeatSummary>,
     /// Seats a player could take (empty or held by a built-in bot).
     pub free_seats: usize,
+    /// Milliseconds, at most, until a player seated now plays: the next
+    /// round or game where newcomers wait for one (0 where they play at once).
+    pub starts_in_ms: u64,
 }
 
 /// One seat in the lobby's view.
@@ -367,6 +370,10 @@ struct Seat {
     bot: Option<BotConn>,
     pages: Vec<(u64, mpsc::Sender<Outgoing>)>,
     last_connected: Instant,
+    /// The built-in bot that plays on for a person who sat down during a
+    /// game that newcomers join only at its end (the duel, Multisnake):
+    /// the person plays from the next game.
+    stand_in: Option<(String, BuiltinBot)>,
 }
 
 impl Seat {
@@ -441,6 +448,7 @@ pub fn spawn<G: RoomGame>(mut game: G, cfg: RoomConfig, store: Store) -> RoomHan
             bot: None,
             pages: Vec::new(),
             last_connected: Instant::now(),
+            stand_in: None,
         });
     }
     let handle = RoomHandle {
@@ -598,7 +606,12 @@ impl<G: RoomGame> Room<G> {
     fn people_thinking(&self) -> bool {
         !self.game.person_wait().is_zero()
             && self.seats.iter().enumerate().any(|(i, s)| {
-                matches!(s.holder, Holder::Player(_)) && s.bot.is_none() && !s.pages.is_empty() && s.pending.is_none() && self.game.asks(i)
+                matches!(s.holder, Holder::Player(_))
+                    && s.bot.is_none()
+                    && s.stand_in.is_none()
+                    && !s.pages.is_empty()
+                    && s.pending.is_none()
+                    && self.game.asks(i)
             })
     }
 
@@ -617,7 +630,7 @@ impl<G: RoomGame> Room<G> {
             RoomInput::Attach { player, kind, conn_id, tx, reply } => {
                 let seat = match self.seat_of(&player.id) {
                     Some(s) => s,
-                    None => match self.take_seat(player) {
+                    None => match self.take_seat(player, kind == ConnKind::Page) {
                         Some(s) => s,
                         None => {
                             let _ = reply.send(Err(AttachError::Full));
@@ -766,14 +779,32 @@ impl<G: RoomGame> Room<G> {
 
     /// Gives the player a seat that is empty or held by a built-in bot; the
     /// snake starts afresh at the next tick.
-    fn take_seat(&mut self, player: PlayerRef) -> Option<usize> {
+    /// A person (`person`: from their page) who sits down in the middle
+    /// of a game that newcomers join only between games takes over at the
+    /// next one: the seat's bot plays on until then.
+    fn take_seat(&mut self, player: PlayerRef, person: bool) -> Option<usize> {
         let seat = self
             .seats
             .iter()
             .position(|s| matches!(s.holder, Holder::Empty))
             .or_else(|| self.seats.iter().position(|s| matches!(s.holder, Holder::Builtin { .. })))?;
         let s = &mut self.seats[seat];
-        s.holder = Holder::Player(player);
+        let old = std::mem::replace(&mut s.holder, Holder::Player(player));
+        // A game that has not played its first turn is one to join.
+        if person
+            && self.game.joins_between_games()
+            && !self.game.between_games()
+            && self.game.recorded_ticks().is_some_and(|t| t > 0)
+            && let Holder::Builtin { name, bot } = old
+        {
+            s.stand_in = Some((name, bot));
+            s.pending = None;
+            s.log.clear();
+            s.stderr.clear();
+            s.seated_from = self.game.score(seat);
+            s.baseline = s.seated_from;
+            return Some(seat);
+        }
         s.pending = None;
         s.log.clear();
         s.stderr.clear();
@@ -797,6 +828,7 @@ impl<G: RoomGame> Room<G> {
         s.stderr.clear();
         s.bot = None;
         s.pages.clear();
+        s.stand_in = None;
         let present = !matches!(s.holder, Holder::Empty);
         self.game.set_present(seat, false);
         self.game.set_present(seat, present);
@@ -806,7 +838,22 @@ impl<G: RoomGame> Room<G> {
     fn tick(&mut self) {
         let started = Instant::now();
         let mut commands = vec![None; self.seats.len()];
+        if self.game.between_games() {
+            // The people who waited for the next game play it, counted
+            // from there.
+            for (i, s) in self.seats.iter_mut().enumerate() {
+                if s.stand_in.take().is_some() {
+                    s.seated_from = self.game.score(i);
+                    s.baseline = s.seated_from;
+                }
+            }
+        }
         for (i, s) in self.seats.iter_mut().enumerate() {
+            if let Some((_, bot)) = &mut s.stand_in {
+                s.pending = None;
+                commands[i] = self.game.asks(i).then(|| Command::Text(bot(&self.game.bot_message(&self.boards[i]))));
+                continue;
+            }
             commands[i] = match &mut s.holder {
                 Holder::Builtin { bot, .. } => {
                     self.game.asks(i).then(|| Command::Text(bot(&self.game.bot_message(&self.boards[i]))))
@@ -895,8 +942,15 @@ impl<G: RoomGame> Room<G> {
     /// prunes the room's older such games to `bot_games_kept`; a game with
     /// players prunes each one's older games to `games_kept_per_player`.
     fn keep(&mut self, finished: FinishedGame) {
-        let labels: Vec<String> = (0..self.seats.len()).map(|i| self.name_of(i)).collect();
-        let players = self.seats.iter().map(|s| s.player_id().unwrap_or("").to_string()).collect();
+        // A seat a stand-in played to the end is the bot's.
+        let labels: Vec<String> = (0..self.seats.len())
+            .map(|i| self.seats[i].stand_in.as_ref().map_or_else(|| self.name_of(i), |(name, _)| name.clone()))
+            .collect();
+        let players = self
+            .seats
+            .iter()
+            .map(|s| if s.stand_in.is_some() { "" } else { s.player_id().unwrap_or("") }.to_string())
+            .collect();
         let result = snakepit_store::spec::MatchResult {
             scores: finished.scores.clone(),
             places: finished.places.clone(),
@@ -933,6 +987,11 @@ impl<G: RoomGame> Room<G> {
         for (i, s) in self.seats.iter_mut().enumerate() {
             let Holder::Player(p) = &s.holder else { continue };
             let now = self.game.score(i);
+            // What a stand-in does is not the person's.
+            if s.stand_in.is_some() {
+                s.baseline = now;
+                continue;
+            }
             let count = |seats: &[usize]| seats.iter().filter(|&&x| x == i).count() as i64;
             let d = ScoreDelta {
                 player_id: p.id.clone(),
@@ -1041,6 +1100,7 @@ impl<G: RoomGame> Room<G> {
                 })
                 .collect(),
             free_seats: self.seats.iter().filter(|s| !matches!(s.holder, Holder::Player(_))).count(),
+            starts_in_ms: self.game.ticks_to_next_start().saturating_mul(self.cfg.tick_ms),
         };
         self.summary.send_replace(summary);
         if !always && self.frames.receiver_count() == 0 {
@@ -1053,7 +1113,8 @@ impl<G: RoomGame> Room<G> {
         });
         for snake in &mut view.snakes {
             snake.name = self.name_of(snake.seat);
-            snake.bot = matches!(self.seats[snake.seat].holder, Holder::Builtin { .. });
+            let seat = &self.seats[snake.seat];
+            snake.bot = matches!(seat.holder, Holder::Builtin { .. }) || seat.stand_in.is_some();
             snake.score -= self.seats[snake.seat].seated_from;
             snake.color = COLORS[snake.seat % COLORS.len()].to_string();
         }
@@ -1085,6 +1146,7 @@ impl<G: RoomGame> Room<G> {
                 .collect(),
             events: self.events.clone(),
             result,
+            starts_in_ms: self.game.ticks_to_next_start().saturating_mul(self.cfg.tick_ms),
         };
         self.frames.send_replace(Arc::from(spectator::envelope("frame", &frame)));
     }

@@ -67,7 +67,7 @@ use snakepit_store::cluster::{Cluster, RoomHost};
 use snakepit_store::{RoomRow, Store, StoreError};
 use crate::arenas::{CarrotsRoom, DuelRoom, MapSource, MultisnakeRoom};
 use crate::games::{HexRoom, SnakeBattleRoom};
-use snakepit_engine::hex::{self, Hex};
+use snakepit_engine::hex;
 use snakepit_engine::snakebattle::{Map, Settings, SnakeBattle};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
@@ -116,6 +116,8 @@ pub struct Rooms {
     games_kept_per_player: u32,
     /// Rooms of one game at most, counting those made by the configuration.
     rooms_per_game_max: usize,
+    /// See `limits.arrival_wait_ms`; 0 opens no room for that.
+    arrival_wait_ms: u64,
     /// See `limits.idle_room_close_ms`; 0 never closes a room.
     idle_room_close_ms: u64,
     pages_per_player: usize,
@@ -245,6 +247,7 @@ impl Rooms {
             bot_games_kept_per_room: cfg.limits.bot_games_kept_per_room,
             games_kept_per_player: cfg.limits.games_kept_per_player,
             rooms_per_game_max: cfg.limits.rooms_per_game_max,
+            arrival_wait_ms: cfg.limits.arrival_wait_ms,
             idle_room_close_ms: cfg.limits.idle_room_close_ms,
             pages_per_player: cfg.limits.pages_per_player,
             configured: cfg.rooms_at_start().into_iter().map(|spec| spec.name).collect(),
@@ -315,14 +318,14 @@ impl Rooms {
             Setup::SnakeBattle { settings, map } => {
                 let seats = settings.players_per_field as usize;
                 let game = SnakeBattle::new(settings.clone(), map.clone(), seats, row.seed)?;
-                room::spawn(SnakeBattleRoom::new(game), cfg, self.store.clone())
+                room::spawn(SnakeBattleRoom::new(game, row.seed), cfg, self.store.clone())
             }
             Setup::Hex { settings, map } => {
-                room::spawn(HexRoom::new(Hex::new_room(settings.clone(), map.clone(), row.seed)), cfg, self.store.clone())
+                room::spawn(HexRoom::new(settings.clone(), map.clone(), row.seed)?, cfg, self.store.clone())
             }
             Setup::Carrots { settings, seats } => {
                 let game = snakepit_engine::carrots::Carrots::new(settings.clone(), *seats, row.seed)?;
-                room::spawn(CarrotsRoom::new(game), cfg, self.store.clone())
+                room::spawn(CarrotsRoom::new(game, row.seed), cfg, self.store.clone())
             }
             Setup::Duel { settings, pause_ticks } => {
                 room::spawn(DuelRoom::new(settings.clone(), row.seed, *pause_ticks), cfg, self.store.clone())
@@ -499,18 +502,32 @@ impl Rooms {
                     self.configured.contains(&h.name)
                         || (inner.for_arrivals.contains_key(&h.name) && !inner.opened_by.values().any(|o| o.contains(&h.name)))
                 };
-                current
-                    .or_else(|| stored.as_ref().and_then(|r| inner.rooms.get(r)).cloned())
-                    .or_else(|| inner.rooms.values().filter(open).find(public).cloned())
-                    .or_else(|| inner.rooms.values().find(open).cloned())
+                // A newcomer sits where they play soonest: the room whose
+                // next round (or game) starts first.
+                let soonest = |rooms: Vec<&RoomHandle>| rooms.into_iter().min_by_key(|h| h.summary.borrow().starts_in_ms).cloned();
+                let seated = current.or_else(|| stored.as_ref().and_then(|r| inner.rooms.get(r)).cloned());
+                let arriving = seated.is_none();
+                let room = seated
+                    .or_else(|| soonest(inner.rooms.values().filter(open).filter(public).collect()))
+                    .or_else(|| soonest(inner.rooms.values().filter(open).collect()));
+                (room, arriving)
+            };
+            // A SnakeBattle newcomer whom every room would keep asleep for
+            // longer than `arrival_wait_ms` gets a new room (within
+            // `rooms_per_game_max`), whose first round starts after its
+            // countdown.
+            let late = |h: &RoomHandle| {
+                self.arrival_wait_ms > 0 && h.game == "snakebattle" && h.summary.borrow().starts_in_ms > self.arrival_wait_ms
             };
             let handle = match find(&stored) {
-                Some(h) => h,
-                None => {
+                (Some(h), arriving) if !(arriving && late(&h)) => h,
+                _ => {
                     let _creating = self.creating.lock().await;
                     match find(&stored) {
-                        Some(h) => h,
-                        None => self.open_room_locked(&player.game).await?,
+                        (Some(h), arriving) if !(arriving && late(&h)) => h,
+                        // At the limit of rooms, the soonest round it is.
+                        (Some(h), _) => self.open_room_locked(&player.game).await.unwrap_or(h),
+                        (None, _) => self.open_room_locked(&player.game).await?,
                     }
                 }
             };

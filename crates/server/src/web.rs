@@ -46,6 +46,7 @@ page!(ADMIN, "../web/admin.html", Some("/admin"));
 page!(REPLAYS, "../web/replays.html", Some("/replays"));
 page!(NO_ROOM, "../web/no-room.html", None);
 page!(NOT_FOUND, "../web/not-found.html", None);
+page!(ERROR, "../web/error.html", None);
 
 /// Static assets by file name: (content type, bytes).
 const ASSETS: &[(&str, &str, &str)] = &[
@@ -60,15 +61,15 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
 ];
 
+fn html_headers() -> [(header::HeaderName, &'static str); 2] {
+    [
+        (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+        (header::CONTENT_SECURITY_POLICY, "default-src 'self'; img-src 'self' data:; style-src 'self'; connect-src 'self' ws: wss:"),
+    ]
+}
+
 fn html(body: &'static str) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CONTENT_SECURITY_POLICY, "default-src 'self'; img-src 'self' data:; style-src 'self'; connect-src 'self' ws: wss:"),
-        ],
-        body,
-    )
-        .into_response()
+    (html_headers(), body).into_response()
 }
 
 /// Any address the server has nothing at: a page that says so, with the
@@ -80,6 +81,99 @@ pub async fn not_found(uri: Uri) -> Response {
     let mut page = html(&NOT_FOUND);
     *page.status_mut() = StatusCode::NOT_FOUND;
     page
+}
+
+/// The most of an error's text that [`errors_as_pages`] reads and shows.
+const ERROR_TEXT_BYTES_MAX: usize = 4 * 1024;
+
+/// Whether a request is a browser's for a page, whose failures are
+/// answered with a page: not the API, the WebSockets or the assets, and
+/// not a client that asked for JSON only.
+fn wants_page(req: &axum::extract::Request) -> bool {
+    let path = req.uri().path();
+    let machine = ["/api/", "/ws/", "/static/", "/codenjoy-contest/ws"].iter().any(|p| path.starts_with(p));
+    let accept = req.headers().get(header::ACCEPT).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let json_only = accept.contains("application/json") && !accept.contains("text/html");
+    !machine && path != "/favicon.ico" && !json_only
+}
+
+/// HTML special characters as entities, so that an error's text (which
+/// may quote what the visitor sent) stays text.
+fn escape_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The error page for `status` at `path`, saying `why`.
+pub fn error_page(status: StatusCode, path: &str, why: &str) -> String {
+    let (title, hint) = match status.as_u16() {
+        404 => ("Nothing here", "The address may be mistyped, or what it showed is gone."),
+        403 => ("Not yours to see", "The link's player id or code is wrong; open it from your player's page."),
+        429 => ("One at a time", "Wait for the previous request to finish, then try again."),
+        503 => ("Busy right now", "The server is busy with other requests; try again in a moment."),
+        s if s >= 500 => ("Something failed here", "The server could not answer; the organiser can read why in its log."),
+        _ => ("This cannot be shown", "What was sent could not be used; the reason is above."),
+    };
+    let (back, back_text) = if path.starts_with("/replays") {
+        ("/replays", "Back to the replays")
+    } else {
+        ("/", "Back to the lobby")
+    };
+    ERROR
+        .replace("{{title}}", title)
+        .replace("{{hint}}", hint)
+        .replace("{{back}}", back)
+        .replace("{{back_text}}", back_text)
+        // Last: the only part that comes from the request.
+        .replace("{{why}}", &escape_html(why))
+}
+
+/// A browser that asked for a page and got an error in JSON or plain text
+/// (a handler's `{"error": ...}`, the framework's words on an address that
+/// does not parse) gets the error page instead, with the same status, the
+/// error's words and a way back. The API keeps its JSON.
+pub async fn errors_as_pages(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let page = wants_page(&req);
+    let path = req.uri().path().to_string();
+    let answer = next.run(req).await;
+    let status = answer.status();
+    let content = answer.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let plain = content.is_empty() || content.starts_with("text/plain") || content.starts_with("application/json");
+    if !page || !(status.is_client_error() || status.is_server_error()) || !plain {
+        return answer;
+    }
+    let (parts, body) = answer.into_parts();
+    let text = axum::body::to_bytes(body, ERROR_TEXT_BYTES_MAX).await.unwrap_or_default();
+    let text = crate::app::answer_error(&String::from_utf8_lossy(&text));
+    let why = match text.trim() {
+        "" => status.canonical_reason().unwrap_or("refused").to_string(),
+        t => t.to_string(),
+    };
+    let mut out = html_owned(error_page(status, &path, &why));
+    *out.status_mut() = status;
+    // A 405's `Allow` and a 429's `Retry-After` stay.
+    for (name, value) in parts.headers.iter() {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            out.headers_mut().entry(name.clone()).or_insert(value.clone());
+        }
+    }
+    out
+}
+
+fn html_owned(body: String) -> Response {
+    let mut r = html_headers().into_response();
+    *r.body_mut() = axum::body::Body::from(body);
+    r
 }
 
 /// `/`
@@ -142,11 +236,21 @@ pub async fn asset(Path(file): Path<String>) -> Response {
 mod tests {
     use super::*;
 
+    /// What the visitor sent, quoted in an error, stays text.
+    #[test]
+    fn an_error_page_escapes_its_words_and_fills_every_blank() {
+        let page = error_page(StatusCode::BAD_REQUEST, "/replays/open", "no game \"<script>alert(1)</script>\" & more");
+        assert!(page.contains("no game &quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot; &amp; more"), "{page}");
+        assert!(!page.contains("<script>alert"));
+        assert!(!page.contains("{{"), "a blank is left: {page}");
+        assert!(page.contains("href=\"/replays\""), "the way back from a replay is the replays");
+    }
+
     /// Every page gets the one bar, and a page the bar links to is marked
     /// as the one shown (and no other).
     #[test]
     fn every_page_has_the_topbar_with_its_own_link_marked() {
-        let pages: [(&str, &str, Option<&str>); 8] = [
+        let pages: [(&str, &str, Option<&str>); 9] = [
             ("lobby", &LOBBY, Some("/")),
             ("room", &ROOM, None),
             ("player", &PLAYER, None),
@@ -155,6 +259,7 @@ mod tests {
             ("replays", &REPLAYS, Some("/replays")),
             ("no room", &NO_ROOM, None),
             ("not found", &NOT_FOUND, None),
+            ("error", &ERROR, None),
         ];
         for (name, page, current) in pages {
             assert!(!page.contains("<!-- topbar -->"), "{name}: the marker is left");

@@ -143,6 +143,9 @@
       this.raf = 0;
       this.pulseTimer = 0;
       this.cssSize = 0;
+      this.cssW = 0;
+      this.cssH = 0;
+      this.shape = '';
       this.dpr = 1;
       this.terrain = null;
       this.terrainKey = '';
@@ -160,16 +163,41 @@
 
     resize() {
       // The container's content box is the canvas's displayed size.
+      // A board that is not square (CodeCarrots' 120x80) has a frame of
+      // its shape (see `fitShape`), so the canvas need not be square.
       const box = this.canvas.parentElement;
-      const css = Math.max(1, Math.floor(Math.min(box.clientWidth, box.clientHeight || box.clientWidth)));
+      const cssW = Math.max(1, Math.floor(box.clientWidth));
+      const cssH = Math.max(1, Math.floor(box.clientHeight || box.clientWidth));
+      const css = Math.min(cssW, cssH);
       const dpr = window.devicePixelRatio || 1;
-      if (css === this.cssSize && dpr === this.dpr) return;
+      if (cssW === this.cssW && cssH === this.cssH && dpr === this.dpr) return;
       this.cssSize = css;
+      this.cssW = cssW;
+      this.cssH = cssH;
       this.dpr = dpr;
-      this.canvas.width = Math.round(css * dpr);
-      this.canvas.height = Math.round(css * dpr);
+      this.canvas.width = Math.round(cssW * dpr);
+      this.canvas.height = Math.round(cssH * dpr);
       this.terrainKey = '';
       this.kick();
+    }
+
+    /**
+     * Gives the board's frame the board's shape, so that a wide board fills
+     * the width it has (and a square one the height) without bands.
+     */
+    fitShape(frame) {
+      const grid = isGrid(frame) && frame.width > 0 && frame.height > 0;
+      const shape = grid ? frame.width + ' / ' + frame.height : '1 / 1';
+      if (shape === this.shape) return;
+      this.shape = shape;
+      const box = this.canvas.parentElement;
+      const ratio = grid ? frame.width / frame.height : 1;
+      const maxWidth = 'min(100%, calc((100vh - 150px) * ' + ratio.toFixed(4) + '))';
+      box.style.aspectRatio = shape;
+      box.style.maxWidth = maxWidth;
+      // The board's head, result and notices line up with it.
+      const col = box.parentElement;
+      if (col) for (const el of col.querySelectorAll(':scope > .board-head, :scope > .result, :scope > .msg')) el.style.maxWidth = maxWidth;
     }
 
     /** Highlights the snake in this seat (the player's own). */
@@ -191,6 +219,7 @@
       if (!Array.isArray(frame.snakes)) frame.snakes = [];
       if (!Array.isArray(frame.pieces)) frame.pieces = [];
       if (!Array.isArray(frame.players)) frame.players = [];
+      this.fitShape(frame);
       const prev = this.frame;
       const consecutive = prev && prev.size === frame.size && prev.room === frame.room && frame.tick === prev.tick + 1;
       this.prev = consecutive ? prev : null;
@@ -765,11 +794,13 @@
       const w = f.width;
       const hh = f.height;
       const cells = Array.from(f.cells);
-      const c = W / Math.max(w, hh);
-      const ox = (W - c * w) / 2;
-      const oy = (W - c * hh) / 2;
+      const WW = this.cssW || W;
+      const HH = this.cssH || W;
+      const c = Math.min(WW / w, HH / hh);
+      const ox = (WW - c * w) / 2;
+      const oy = (HH - c * hh) / 2;
       ctx.fillStyle = '#070a10';
-      ctx.fillRect(0, 0, W, W);
+      ctx.fillRect(0, 0, WW, HH);
       ctx.save();
       ctx.translate(ox, oy);
       ctx.fillStyle = THEME.bg;
@@ -826,15 +857,15 @@
         const fs = Math.max(13, Math.round(W / 34));
         ctx.font = '700 ' + fs + 'px system-ui, sans-serif';
         const text = f.result.length > 70 ? f.result.slice(0, 69) + '…' : f.result;
-        const bw = Math.min(W * 0.96, ctx.measureText(text).width + fs * 1.6);
+        const bw = Math.min(WW * 0.96, ctx.measureText(text).width + fs * 1.6);
         const bh = fs * 2;
         ctx.fillStyle = 'rgba(10, 14, 21, 0.85)';
-        roundRect(ctx, (W - bw) / 2, (W - bh) / 2, bw, bh, bh / 2);
+        roundRect(ctx, (WW - bw) / 2, (HH - bh) / 2, bw, bh, bh / 2);
         ctx.fill();
         ctx.fillStyle = '#fbbf24';
         ctx.textAlign = 'center';
         ctx.textBaseline = 'middle';
-        ctx.fillText(text, W / 2, W / 2 + 1, bw - fs);
+        ctx.fillText(text, WW / 2, HH / 2 + 1, bw - fs);
       }
     }
 
@@ -894,15 +925,21 @@
         }
       }
       ctx.restore();
+      // One's own snake is named on every board, however small its cells.
+      if (mine && s.alive && body.length) {
+        label(this.ctx, 'you', (body[0][0] + 0.5) * c, (body[0][1] + 0.5) * c - Math.max(c, 9) * 0.95, Math.max(c, 16));
+      }
     }
 
     drawOverlay(f, W) {
       const ctx = this.ctx;
       let text = null;
       let color = '#fbbf24';
+      const WW = this.cssW || W;
+      const HH = this.cssH || W;
       if (f.paused) {
         ctx.fillStyle = 'rgba(5, 8, 14, 0.45)';
-        ctx.fillRect(0, 0, W, W);
+        ctx.fillRect(0, 0, WW, HH);
         text = 'Paused';
         color = '#38bdf8';
       } else if (f.phase === 'countdown') {
@@ -914,8 +951,8 @@
       const tw = ctx.measureText(text).width;
       const bw = tw + fs * 1.6;
       const bh = fs * 1.9;
-      const bx = (W - bw) / 2;
-      const by = f.paused ? (W - bh) / 2 : W * 0.05;
+      const bx = (WW - bw) / 2;
+      const by = f.paused ? (HH - bh) / 2 : HH * 0.05;
       ctx.fillStyle = 'rgba(10, 14, 21, 0.78)';
       roundRect(ctx, bx, by, bw, bh, bh / 2);
       ctx.fill();
@@ -927,7 +964,7 @@
       ctx.fillStyle = color;
       ctx.textAlign = 'center';
       ctx.textBaseline = 'middle';
-      ctx.fillText(text, W / 2, by + bh / 2 + 1);
+      ctx.fillText(text, WW / 2, by + bh / 2 + 1);
     }
   }
 

@@ -113,7 +113,7 @@
     if (game === 'hex') hexFrame(f);
     SP.renderPhase($('phase'), f);
     SP.renderResult($('result'), f);
-    if (f.phase === 'over' && f.result !== lastResult) {
+    if ((f.phase === 'over' || f.phase === 'countdown') && f.result && f.result !== lastResult) {
       lastResult = f.result;
       // The replay is written just after the game ends.
       setTimeout(() => loadGames().catch(() => {}), 500);
@@ -124,9 +124,34 @@
     renderMe(f);
   }
 
+  // A snake that sleeps until the next round says when that is, counting
+  // down between frames: the frame gives the time left at most (a round
+  // that ends early starts the next one sooner).
+  let startsAt = null;
+  let nextWhat = 'round';
+  function showNextStart() {
+    const box = $('next-start');
+    if (startsAt === null) {
+      box.classList.add('hidden');
+      return;
+    }
+    const s = Math.max(0, Math.ceil((startsAt - Date.now()) / 1000));
+    const lead = 'You play from the next ' + nextWhat + ': it starts ';
+    box.textContent = s > 0 ? lead + 'in ' + s + ' s at most.' : lead + 'now.';
+    box.classList.remove('hidden');
+  }
+  setInterval(showNextStart, 250);
+
   function renderMe(f) {
     if (SP.isHex(f)) return renderHexMe(f);
     const me = mySeat === null ? null : f.snakes.find((s) => s.seat === mySeat);
+    // In the duel and Multisnake a person who sat down during a game
+    // watches a bot play it out and plays from the next one.
+    const waits = me && ((me.alive && me.sleeping) || (me.bot && (f.game === 'duel' || f.game === 'multisnake')));
+    nextWhat = f.game === 'snakebattle' ? 'round' : 'game';
+    startsAt = waits && !f.paused ? Date.now() + (f.starts_in_ms || 0) : null;
+    hook.startsInMs = startsAt === null ? null : f.starts_in_ms;
+    showNextStart();
     const st = $('me-status');
     if (!me) {
       st.textContent = mySeat === null ? 'joining…' : 'no snake';

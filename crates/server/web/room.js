@@ -15,9 +15,11 @@
   // Test hook: the latest frame and counters (read by the browser tests).
   const hook = (window.__snakepit = { page: 'room', room: name, frame: null, frames: 0, view });
 
-  // The latest kept games, reloaded when a game ends and now and then
-  // (duel and Multisnake rooms keep their games; endless games do not).
+  // The latest kept games, reloaded when a game ends and now and then:
+  // SnakeBattle keeps each round, Hex each field until it restarts,
+  // CodeCarrots each stretch of 1,000 ticks, the duel and Multisnake each game.
   const GAMES_SHOWN = 8;
+  const GAMES_TITLE = { snakebattle: 'Last rounds', hex: 'Last fields', carrots: 'Last stretches of 1,000 ticks' };
   const h = SP.h;
   async function loadGames() {
     const games = await SP.api('/api/replays?origin=' + encodeURIComponent(name) + '&limit=' + GAMES_SHOWN);
@@ -50,11 +52,12 @@
       SP.renderPhase($('phase'), f);
       SP.renderResult($('result'), f);
       // A spectator who wants to play signs up for this room's game.
+      if (f.game) $('games-title').textContent = GAMES_TITLE[f.game] || 'Last games';
       if (f.game && $('join').classList.contains('hidden')) {
         $('join').href = '/?game=' + encodeURIComponent(f.game) + '#register';
         $('join').classList.remove('hidden');
       }
-      if (f.phase === 'over' && f.result !== lastResult) {
+      if ((f.phase === 'over' || f.phase === 'countdown') && f.result && f.result !== lastResult) {
         lastResult = f.result;
         // The replay is written just after the game ends.
         setTimeout(() => loadGames().catch(() => {}), 500);

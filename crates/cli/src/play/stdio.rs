@@ -146,7 +146,7 @@ fn builtin_names() -> Vec<&'static str> {
 fn room_bot(name: &str, seed: u64) -> Option<snakepit_server::games::BuiltinBot> {
     use snakepit_server::games::RoomGame;
     let game = Carrots::new(carrots::Settings::default(), 1, 0).ok()?;
-    snakepit_server::arenas::CarrotsRoom::new(game).builtin(name, seed)
+    snakepit_server::arenas::CarrotsRoom::new(game, seed).builtin(name, seed)
 }
 
 impl Builtin {

@@ -38,6 +38,9 @@ pub fn config(db: PathBuf, tick_ms: u64) -> Config {
     let mut cfg = Config { bind: "127.0.0.1".into(), port: 0, db, admin_token: TOKEN.into(), ..Config::default() };
     cfg.snakebattle.tick_ms = tick_ms;
     cfg.hex.tick_ms = tick_ms;
+    // Ticks this fast make every SnakeBattle round short: the tests that
+    // seat newcomers in rooms of their own ask for it (`arrival_wait_ms`).
+    cfg.limits.arrival_wait_ms = 0;
     cfg
 }
 

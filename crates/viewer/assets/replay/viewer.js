@@ -116,7 +116,9 @@
   function layout() {
     const availW = Math.max(100, wrap.clientWidth - 18);
     const availH = Math.max(160, window.innerHeight - 300);
-    cell = Math.max(3, Math.min(32, Math.floor(Math.min(availW / Math.max(1, W), availH / Math.max(1, H)))));
+    // The board takes the space it has: a 14-cell duel as much as a
+    // 120-cell CodeCarrots board.
+    cell = Math.max(3, Math.min(96, Math.floor(Math.min(availW / Math.max(1, W), availH / Math.max(1, H)))));
     const dpr = window.devicePixelRatio || 1;
     canvas.width = Math.round(W * cell * dpr);
     canvas.height = Math.round(H * cell * dpr);
@@ -732,11 +734,14 @@
   layout();
   const first = hashTick();
   show(first === null ? 0 : first, first === null || first <= N);
+  // A game opens playing, as a video does; a link to one tick opens there.
+  if (first === null && N > 0) setPlaying(true);
 
   // For tests and the console: the tick shown and the board's text.
   window.__replayViewer = {
     ticks: N,
     tick: () => cur,
+    playing: () => playing,
     rows: () => rowsOf(stateAt(cur).board),
     cellSize: () => cell,
     seatColor,
