@@ -17,6 +17,7 @@
 pub mod ladder;
 pub mod report;
 pub mod schedule;
+pub mod sprt;
 pub mod standings;
 
 pub use schedule::{Fixture, Format, Schedule, ScheduleError};

@@ -5,7 +5,7 @@
 //! (which bot failed in how many games and why, so that an organiser sees
 //! an entrant that could not play without reading every game's log).
 
-use crate::standings::{FaultNote, Standings};
+use crate::standings::{FaultNote, Rating, Standings};
 use std::fmt::Write;
 
 /// What the report says about the tournament besides its standings.
@@ -220,14 +220,17 @@ fn heat(rate: f64) -> String {
 /// The rating chart: one line per bot, with its ±2σ band.
 fn chart(s: &Standings) -> String {
     let (w, h, pad) = (800.0, 360.0, 40.0);
-    let history = s.history();
+    let mut history: Vec<(u64, Vec<Rating>)> = s.history().to_vec();
+    if history.last().is_some_and(|(g, _)| *g != s.games()) {
+        history.push((s.games(), s.bots().iter().map(|b| b.rating).collect()));
+    }
     let mut out = String::new();
     if history.is_empty() {
         out.push_str("<p>No games yet.</p>\n");
         return out;
     }
     let (mut lo, mut hi) = (f64::MAX, f64::MIN);
-    for r in history.iter().flatten() {
+    for r in history.iter().flat_map(|(_, r)| r) {
         lo = lo.min(r.low());
         hi = hi.max(r.high());
     }
@@ -235,7 +238,8 @@ fn chart(s: &Standings) -> String {
         hi = lo + 1.0;
     }
     let n = history.len();
-    let x = |i: usize| pad + (w - 2.0 * pad) * (i as f64 + 1.0) / n as f64;
+    let games = s.games();
+    let x = |i: usize| pad + (w - 2.0 * pad) * history[i].0 as f64 / games as f64;
     let y = |v: f64| h - pad - (h - 2.0 * pad) * (v - lo) / (hi - lo);
     // At most about 400 points per line keep the page small.
     let step = n.div_ceil(400).max(1);
@@ -248,15 +252,15 @@ fn chart(s: &Standings) -> String {
     let _ = writeln!(out, "<line x1=\"{pad}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#888\"/>", h - pad, w - pad, h - pad);
     let _ = writeln!(out, "<line x1=\"{pad}\" y1=\"{pad}\" x2=\"{pad}\" y2=\"{}\" stroke=\"#888\"/>", h - pad);
     let _ = writeln!(out, "<text x=\"{pad}\" y=\"{}\" font-size=\"12\">game 1</text>", h - pad + 16.0);
-    let _ = writeln!(out, "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">game {n}</text>", w - pad, h - pad + 16.0);
+    let _ = writeln!(out, "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">game {games}</text>", w - pad, h - pad + 16.0);
     let _ = writeln!(out, "<text x=\"4\" y=\"{}\" font-size=\"12\">{hi:.1}</text>", pad);
     let _ = writeln!(out, "<text x=\"4\" y=\"{}\" font-size=\"12\">{lo:.1}</text>", h - pad);
     for (b, name) in s.names().iter().enumerate() {
         let colour = COLOURS[b % COLOURS.len()];
-        let upper: Vec<String> = idx.iter().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i][b].high()))).collect();
-        let lower: Vec<String> = idx.iter().rev().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i][b].low()))).collect();
+        let upper: Vec<String> = idx.iter().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i].1[b].high()))).collect();
+        let lower: Vec<String> = idx.iter().rev().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i].1[b].low()))).collect();
         let _ = writeln!(out, "<polygon points=\"{} {}\" fill=\"{colour}\" fill-opacity=\"0.12\" stroke=\"none\"/>", upper.join(" "), lower.join(" "));
-        let line: Vec<String> = idx.iter().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i][b].rating))).collect();
+        let line: Vec<String> = idx.iter().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i].1[b].rating))).collect();
         let _ = writeln!(
             out,
             "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"><title>{}</title></polyline>",

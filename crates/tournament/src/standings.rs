@@ -68,6 +68,9 @@ pub struct SeatFault {
     pub reason: String,
 }
 
+/// Most points of the rating history kept, whatever the number of games.
+pub const HISTORY_KEPT: usize = 512;
+
 /// Faults the standings keep for the report, the first in game order; the
 /// results file has every game's.
 pub const FAULTS_KEPT: usize = 100;
@@ -221,8 +224,13 @@ pub struct Standings {
     /// `matrix[a][b]`: `a`'s record against `b`.
     matrix: Vec<Vec<Record>>,
     ratings: Vec<WengLinRating>,
-    /// Every bot's rating after each game added, in order.
-    history: Vec<Vec<Rating>>,
+    /// Every bot's rating after every `stride`-th game added, in order,
+    /// with the number of games added: at most [`HISTORY_KEPT`] entries,
+    /// so that the standings of a million games take no more memory
+    /// than those of a thousand.
+    history: Vec<(u64, Vec<Rating>)>,
+    stride: u64,
+    games: u64,
     /// The first [`FAULTS_KEPT`] faults, in game order.
     faults: Vec<FaultNote>,
     /// Faults in all.
@@ -252,6 +260,8 @@ impl Standings {
             matrix: vec![vec![Record::default(); n]; n],
             ratings: vec![start; n],
             history: Vec::new(),
+            stride: 1,
+            games: 0,
             faults: Vec::new(),
             faults_total: 0,
             config: WengLinConfig::new(),
@@ -319,7 +329,17 @@ impl Standings {
                 }
             }
         }
-        self.history.push(self.bots.iter().map(|b| b.rating).collect());
+        self.games += 1;
+        if self.games.is_multiple_of(self.stride) {
+            self.history.push((self.games, self.bots.iter().map(|b| b.rating).collect()));
+            if self.history.len() > HISTORY_KEPT {
+                // Every other entry goes, and later games are sampled half
+                // as often: which games are kept depends on their count only.
+                self.stride *= 2;
+                let stride = self.stride;
+                self.history.retain(|(g, _)| g.is_multiple_of(stride));
+            }
+        }
     }
 
     /// The bots' names.
@@ -337,8 +357,10 @@ impl Standings {
         self.matrix[a][b]
     }
 
-    /// Every bot's rating after each game added.
-    pub fn history(&self) -> &[Vec<Rating>] {
+    /// Every bot's rating after some of the games added, evenly spaced
+    /// (at most [`HISTORY_KEPT`]), each with the number of games added
+    /// then; the last game's are [`Standings::bots`]'.
+    pub fn history(&self) -> &[(u64, Vec<Rating>)] {
         &self.history
     }
 
@@ -354,7 +376,7 @@ impl Standings {
 
     /// Games added.
     pub fn games(&self) -> u64 {
-        self.history.len() as u64
+        self.games
     }
 
     /// Bot indices, best first: by rating, then win rate, then index.
@@ -396,6 +418,19 @@ mod tests {
         assert!(a.rating.uncertainty < 25.0 / 3.0);
         assert_eq!(s.history().len(), 4);
         assert_eq!(s.ranking(), vec![0, 1]);
+    }
+
+    #[test]
+    fn rating_history_stays_small_and_evenly_spaced() {
+        let mut s = Standings::new(&["a".into(), "b".into()]);
+        for g in 0..5000 {
+            s.add(&game(g, &[0, 1], &[1, 2], &[1, 0]));
+        }
+        let h = s.history();
+        assert!(h.len() <= HISTORY_KEPT && h.len() > HISTORY_KEPT / 2, "{}", h.len());
+        let step = h[0].0;
+        assert!(h.iter().enumerate().all(|(i, (g, _))| *g == step * (i as u64 + 1)), "evenly spaced");
+        assert_eq!(s.games(), 5000);
     }
 
     #[test]
