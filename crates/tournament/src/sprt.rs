@@ -231,7 +231,8 @@ pub struct EloEstimate {
 
 impl fmt::Display for EloEstimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:+.1} (95%: {:+.1} to {:+.1})", self.elo, self.low, self.high)
+        // Adding 0 turns a negative zero into a plain one.
+        write!(f, "{:+.1} (95%: {:+.1} to {:+.1})", self.elo + 0.0, self.low + 0.0, self.high + 0.0)
     }
 }
 
