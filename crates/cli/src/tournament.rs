@@ -34,7 +34,9 @@
 //! `--resume`), `results.jsonl` (one [`GameResult`] per line),
 //! `games/NNNNNN.jsonl` (every replay, labelled with the bots' specs so that
 //! `replay --from-tick` can fork it) and `games/NNNNNN.jsonl.stderr.jsonl`
-//! where process bots wrote on stderr or failed, and `report.html`.
+//! where process bots wrote on stderr or failed, `report.html`, and
+//! `games/NNNNNN.html`, the offline replay pages of the games the report
+//! links to (a bounded number: see `report::linked_games`).
 
 use crate::bot_spec::BotSpec;
 use crate::exit::BadInput;
@@ -214,7 +216,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         flags: args.game.clone(),
         specs: entrants.iter().map(|e| e.spec.clone()).collect(),
         seed: args.seed,
-        games_dir,
+        games_dir: games_dir.clone(),
         schedule: schedule.clone(),
     });
     let mut progress = Progress::new(schedule.total_games(), ledger.done());
@@ -300,6 +302,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let report_path = args.out.join("report.html");
     std::fs::write(&report_path, report::html(standings, &about))
         .map_err(|e| BadInput(format!("{}: cannot write the report: {e}", report_path.display())))?;
+    // The replay pages the report links to, a bounded number whatever the
+    // games; a replay that cannot become a page leaves its link dead, not
+    // the tournament failed.
+    for game in report::linked_games(standings) {
+        let replay = games_dir.join(format!("{game:06}.jsonl"));
+        let page = args.out.join(report::game_page(game));
+        if let Err(e) = crate::replay_html::write(&replay, &page) {
+            eprintln!("{}: no replay page: {e:#}", replay.display());
+        }
+    }
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}: {} of {} games, seed {}", about.title, played, schedule.total_games(), args.seed)?;
     write!(out, "{}", report::text(standings))?;

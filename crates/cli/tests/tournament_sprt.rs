@@ -59,7 +59,10 @@ fn greedy_is_accepted_as_better_than_random_early() {
     let all = results(&t);
     assert_eq!(all.len() as u64, games, "the files stop at the verdict");
     check_pairs(&all, 2);
-    let replays = std::fs::read_dir(t.join("games")).unwrap().count() as u64;
+    let files: Vec<String> = std::fs::read_dir(t.join("games")).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let replays = files.iter().filter(|f| f.ends_with(".jsonl")).count() as u64;
+    let last = format!("{:06}", games - 1);
+    assert!(files.iter().all(|f| f[..6] <= last[..]), "no file of a game after the verdict");
     assert_eq!(replays, games, "a replay per counted game, none after the verdict");
     assert!(!t.join("results.pending.jsonl").exists());
 

@@ -68,6 +68,27 @@ pub struct SeatFault {
     pub reason: String,
 }
 
+/// Games the standings keep per ordered pair of bots (the first in game
+/// order), for the report's links from the win matrix.
+pub const CELL_GAMES_KEPT: usize = 10;
+
+/// Games the standings keep for the report's list of games, the first in
+/// game order; `results.jsonl` has them all.
+pub const GAMES_KEPT: usize = 50;
+
+/// A game as the report lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameNote {
+    /// The game's index.
+    pub game: u64,
+    /// The bot in each seat.
+    pub seats: Vec<usize>,
+    /// Each seat's place.
+    pub places: Vec<usize>,
+    /// Ticks played.
+    pub ticks: u64,
+}
+
 /// Most points of the rating history kept, whatever the number of games.
 pub const HISTORY_KEPT: usize = 512;
 
@@ -231,6 +252,11 @@ pub struct Standings {
     history: Vec<(u64, Vec<Rating>)>,
     stride: u64,
     games: u64,
+    /// `cell_games[a][b]`: the first [`CELL_GAMES_KEPT`] games in which
+    /// `a` and `b` held a pair of seats.
+    cell_games: Vec<Vec<Vec<u64>>>,
+    /// The first [`GAMES_KEPT`] games.
+    first_games: Vec<GameNote>,
     /// The first [`FAULTS_KEPT`] faults, in game order.
     faults: Vec<FaultNote>,
     /// Faults in all.
@@ -262,6 +288,8 @@ impl Standings {
             history: Vec::new(),
             stride: 1,
             games: 0,
+            cell_games: vec![vec![Vec::new(); n]; n],
+            first_games: Vec::new(),
             faults: Vec::new(),
             faults_total: 0,
             config: WengLinConfig::new(),
@@ -315,6 +343,20 @@ impl Standings {
             };
             self.bots[b].record.add(mirrored);
             self.matrix[b][a].add(mirrored);
+            for (x, y) in [(a, b), (b, a)] {
+                let kept = &mut self.cell_games[x][y];
+                if kept.len() < CELL_GAMES_KEPT && kept.last() != Some(&result.game) {
+                    kept.push(result.game);
+                }
+            }
+        }
+        if self.first_games.len() < GAMES_KEPT {
+            self.first_games.push(GameNote {
+                game: result.game,
+                seats: result.seats.clone(),
+                places: result.places.clone(),
+                ticks: result.ticks,
+            });
         }
         let playing: Vec<(usize, usize)> = present.iter().enumerate().filter_map(|(bot, p)| p.map(|p| (bot, p))).collect();
         if playing.len() >= 2 {
@@ -362,6 +404,17 @@ impl Standings {
     /// then; the last game's are [`Standings::bots`]'.
     pub fn history(&self) -> &[(u64, Vec<Rating>)] {
         &self.history
+    }
+
+    /// The first [`CELL_GAMES_KEPT`] games in which `a` and `b` held a
+    /// pair of seats, in game order.
+    pub fn cell_games(&self, a: usize, b: usize) -> &[u64] {
+        &self.cell_games[a][b]
+    }
+
+    /// The first [`GAMES_KEPT`] games, in game order.
+    pub fn first_games(&self) -> &[GameNote] {
+        &self.first_games
     }
 
     /// The first [`FAULTS_KEPT`] faults, in game order.
