@@ -8,6 +8,13 @@
 //! 2) and `SNAKEPIT_BENCH_RUNS` (default 3) change the run. Each run
 //! checks that every game was counted once and that wins, draws and
 //! losses add up, then prints its figure.
+//!
+//! `SNAKEPIT_BENCH_BUILTIN=1` measures instead games per second of a
+//! battlesnake tournament between four built-in snakes (two greedy, two
+//! random) with every replay written: no process, so the figure is the
+//! game runner's own (rules, the built-ins' interface, replays, results).
+//! Each run checks that every game is in the results once, with four
+//! places, and has its replay.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,6 +46,10 @@ fn main() {
     let games = setting("SNAKEPIT_BENCH_GAMES", 1000);
     let jobs = setting("SNAKEPIT_BENCH_JOBS", 2);
     let runs = setting("SNAKEPIT_BENCH_RUNS", 3);
+    if setting("SNAKEPIT_BENCH_BUILTIN", 0) == 1 {
+        builtin(games, jobs, runs);
+        return;
+    }
     let bot = starter().display().to_string();
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-tournament-{}", std::process::id()));
     println!("tournament: duel, two C starter bots, {games} games, --jobs {jobs}");
@@ -90,4 +101,38 @@ fn check(out: &Path, games: u64) {
     for bot in wdl {
         assert_eq!(bot.iter().sum::<u64>(), games);
     }
+}
+
+/// Four built-in battlesnakes, every replay written.
+fn builtin(games: u64, jobs: u64, runs: u64) {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-tournament-builtin-{}", std::process::id()));
+    println!("tournament: battlesnake, four built-in snakes, {games} games, --jobs {jobs}");
+    for run in 1..=runs {
+        let _ = std::fs::remove_dir_all(&out);
+        let started = Instant::now();
+        let status = Command::new(env!("CARGO_BIN_EXE_snakepit"))
+            .args(["tournament", "--game", "battlesnake"])
+            .args(["--bot", "g1=builtin:greedy", "--bot", "r1=builtin:random", "--bot", "g2=builtin:greedy", "--bot", "r2=builtin:random"])
+            .args(["--games", &games.to_string(), "--jobs", &jobs.to_string(), "--seed", &run.to_string(), "--out"])
+            .arg(&out)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .expect("the binary runs");
+        let seconds = started.elapsed().as_secs_f64();
+        assert!(status.success(), "the tournament failed");
+        let text = std::fs::read_to_string(out.join("results.jsonl")).expect("results.jsonl");
+        let mut seen = vec![false; games as usize];
+        for line in text.lines() {
+            let r: serde_json::Value = serde_json::from_str(line).expect("a result line");
+            let game = r["game"].as_u64().expect("game") as usize;
+            assert!(!seen[game], "game {game} counted twice");
+            seen[game] = true;
+            assert_eq!(r["places"].as_array().map(Vec::len), Some(4), "four places: {line}");
+            assert!(out.join(format!("games/{game:06}.jsonl")).is_file(), "game {game} has its replay");
+        }
+        assert!(seen.iter().all(|&s| s), "a game is missing");
+        println!("run {run}: {games} games in {seconds:.2} s: {:.0} games/s", games as f64 / seconds);
+    }
+    let _ = std::fs::remove_dir_all(&out);
 }

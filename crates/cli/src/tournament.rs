@@ -34,17 +34,20 @@
 //! `--resume`), `results.jsonl` (one [`GameResult`] per line),
 //! `games/NNNNNN.jsonl` (every replay, labelled with the bots' specs so that
 //! `replay --from-tick` can fork it) and `games/NNNNNN.jsonl.stderr.jsonl`
-//! where process bots wrote on stderr or failed, and `report.html`.
+//! where process bots wrote on stderr or failed, `report.html`, and
+//! `games/NNNNNN.html`, the offline replay pages of the games the report
+//! links to (a bounded number: see `report::linked_games`).
 
 use crate::bot_spec::BotSpec;
 use crate::exit::BadInput;
 use crate::play::{self, GameFlags, GameKind, RunOptions};
 use anyhow::Context;
 use snakepit_tournament::report::{self, About};
+use snakepit_tournament::sprt::{Sprt, SprtRun, Verdict};
 use snakepit_tournament::{Fixture, Format, GameResult, Schedule, SeatFault, Standings, game_seed};
-use std::collections::{BTreeMap, VecDeque};
-use std::fs::{File, OpenOptions};
-use std::io::{IsTerminal, Write};
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, IsTerminal, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -84,6 +87,31 @@ pub struct Args {
     /// Carry on with the games --out does not have yet (same settings)
     #[arg(long)]
     pub resume: bool,
+    /// Test whether the first bot is better than the second: H0 "ELO0
+    /// better", H1 "ELO1 better" (logistic Elo); pairs of games on one
+    /// seed with seats swapped until a verdict or --games
+    #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_sprt)]
+    pub sprt: Option<(f64, f64)>,
+    /// The SPRT's chance of accepting H1 when H0 holds
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// The SPRT's chance of accepting H0 when H1 holds
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// The bot in an SPRT's seats besides the two compared (games of
+    /// more than 2 seats), e.g. builtin:greedy
+    #[arg(long, value_name = "SPEC")]
+    pub fill: Option<BotSpec>,
+}
+
+fn parse_sprt(s: &str) -> Result<(f64, f64), String> {
+    let bad = || format!("{s:?} is not ELO0,ELO1 (two numbers, e.g. 0,10)");
+    let (a, b) = s.split_once(',').ok_or_else(bad)?;
+    let (a, b): (f64, f64) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
+    if !a.is_finite() || !b.is_finite() {
+        return Err(bad());
+    }
+    Ok((a, b))
 }
 
 /// A named contestant.
@@ -120,6 +148,7 @@ struct Shared {
     specs: Vec<BotSpec>,
     seed: u64,
     games_dir: PathBuf,
+    schedule: Schedule,
 }
 
 /// What a worker reports.
@@ -130,16 +159,38 @@ enum Message {
 
 /// Runs the tournament and prints the standings.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let names: Vec<String> = args.bots.iter().map(|e| e.name.clone()).collect();
+    let mut entrants = args.bots.clone();
+    let format = if args.sprt.is_some() { Format::Sprt } else { args.format };
+    if args.sprt.is_some() && entrants.len() != 2 {
+        return Err(BadInput(format!("--sprt compares two bots (--bot NEW=SPEC --bot OLD=SPEC), not {}", entrants.len())).into());
+    }
+    if args.fill.is_some() && args.sprt.is_none() {
+        return Err(BadInput("--fill goes with --sprt".to_string()).into());
+    }
+    let seats = args.seats.unwrap_or_else(|| default_seats(args.game.game, entrants.len()));
+    let test = match args.sprt {
+        Some((elo0, elo1)) => Some(Sprt::new(elo0, elo1, args.alpha, args.beta).map_err(|e| BadInput(e.to_string()))?),
+        None => None,
+    };
+    if test.is_some() {
+        match (&args.fill, seats) {
+            (Some(spec), 3..) => entrants.push(Entrant { name: FILL_NAME.to_string(), spec: spec.clone() }),
+            (None, 3..) => {
+                return Err(BadInput(format!("games of {seats} seats: --fill SPEC names the bot in the seats besides the two compared")).into());
+            }
+            (Some(_), _) => return Err(BadInput("--fill fills seats besides the two compared; these games have 2".to_string()).into()),
+            (None, _) => {}
+        }
+    }
+    let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
     for (i, n) in names.iter().enumerate() {
         if names[..i].contains(n) {
             return Err(BadInput(format!("two bots are named {n:?}")).into());
         }
     }
-    let seats = args.seats.unwrap_or_else(|| default_seats(args.game.game, names.len()));
-    let schedule = Schedule::new(args.format, names.len(), seats, args.games).map_err(|e| BadInput(e.to_string()))?;
+    let schedule = Schedule::new(format, names.len(), seats, args.games).map_err(|e| BadInput(e.to_string()))?;
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
-    check_entrants(&args.game, &args.bots, seats)?;
+    check_entrants(&args.game, &entrants, seats)?;
 
     let games_dir = args.out.join("games");
     std::fs::create_dir_all(&games_dir).map_err(|e| BadInput(format!("{}: cannot create: {e}", games_dir.display())))?;
@@ -148,33 +199,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let settings_path = args.out.join("tournament.json");
     let results_path = args.out.join("results.jsonl");
     let settings = settings_json(&args, seats);
-    let mut results: BTreeMap<u64, GameResult> = BTreeMap::new();
     if args.resume {
         let before = std::fs::read_to_string(&settings_path)
             .map_err(|e| BadInput(format!("{}: cannot resume: {e}", settings_path.display())))?;
         if serde_json::from_str::<serde_json::Value>(&before).ok().as_ref() != Some(&settings) {
             return Err(BadInput(format!("{}: --resume needs the same game, bots, games, format, seats and seed", settings_path.display())).into());
         }
-        results = read_results(&results_path)?;
-        if let Some(r) = results.values().find(|r| r.game >= schedule.total_games() || r.seats.iter().any(|&b| b >= names.len())) {
-            return Err(BadInput(format!("{}: game {} is not a game of this tournament", results_path.display(), r.game)).into());
-        }
     } else if std::fs::metadata(&results_path).is_ok_and(|m| m.len() > 0) {
         return Err(BadInput(format!("{} exists: add --resume to carry on, or choose another --out", results_path.display())).into());
     }
+    let mut ledger = Ledger::open(&args.out, &schedule, &names, test, games_dir.clone())?;
     std::fs::write(&settings_path, format!("{settings:#}\n")).map_err(|e| BadInput(format!("{}: {e}", settings_path.display())))?;
-    if args.bots.iter().any(|b| matches!(b.spec, BotSpec::Process { .. })) {
+    if entrants.iter().any(|b| matches!(b.spec, BotSpec::Process { .. })) {
         eprint!("{}", snakepit_bots::process::SandboxReport::cached());
     }
 
     let context = Arc::new(Shared {
         flags: args.game.clone(),
-        specs: args.bots.iter().map(|e| e.spec.clone()).collect(),
+        specs: entrants.iter().map(|e| e.spec.clone()).collect(),
         seed: args.seed,
-        games_dir,
+        games_dir: games_dir.clone(),
+        schedule: schedule.clone(),
     });
-    let mut progress = Progress::new(&names, schedule.total_games(), results.len() as u64);
-    let mut file = rewrite_results(&results_path, &results)?;
+    let mut progress = Progress::new(schedule.total_games(), ledger.done());
 
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -183,70 +230,98 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut stop = Stop::default();
     let outcome = runtime.block_on(async {
         let mut signals = Signals::new()?;
-        let mut done: Vec<GameResult> = Vec::new();
-        while let Some(round) = schedule.next_round(&done) {
-            let mut todo = VecDeque::new();
-            for fixture in &round {
-                match results.get(&fixture.game) {
-                    Some(r) if r.seats == fixture.seats => {}
-                    Some(_) => {
+        let mut round_len_played = 0;
+        loop {
+            if ledger.decided() {
+                break;
+            }
+            let todo: Box<dyn Iterator<Item = Fixture> + Send> = if schedule.is_one_round() {
+                // Fixtures made as workers take them: a million-game
+                // tournament holds no list of its games.
+                let (from, played) = (ledger.next, ledger.buffered());
+                let sched = schedule.clone();
+                Box::new((from..schedule.total_games()).filter(move |g| !played.contains(g)).map(move |g| sched.fixture(g)))
+            } else {
+                let Some(round) = schedule.next_round(ledger.kept()) else { break };
+                let round_len = round.len();
+                for f in &round {
+                    if let Some(r) = ledger.find(f.game)
+                        && r.seats != f.seats
+                    {
                         return Err(BadInput(format!(
                             "{}: game {} was played by other seats than the schedule gives",
                             results_path.display(),
-                            fixture.game
+                            f.game
                         ))
                         .into());
                     }
-                    None => todo.push_back(fixture.clone()),
                 }
-            }
-            if !todo.is_empty() {
-                play_round(todo, &context, jobs, &mut signals, &mut stop, &mut progress, &mut results, &mut file).await?;
-            }
-            if stop.interrupted || stop.failed.is_some() {
+                let todo: Vec<Fixture> = round.into_iter().filter(|f| ledger.find(f.game).is_none()).collect();
+                if todo.is_empty() {
+                    ledger.settle_round(round_len);
+                    continue;
+                }
+                round_len_played = round_len;
+                Box::new(todo.into_iter())
+            };
+            play_round(todo, &context, jobs, &mut signals, &mut stop, &mut progress, &mut ledger).await?;
+            if stop.interrupted || stop.failed.is_some() || ledger.decided() || schedule.is_one_round() {
                 break;
             }
-            if let Some(f) = round.iter().find(|f| !results.contains_key(&f.game)) {
-                // Only a worker that died (a bug) leaves a game unplayed.
-                anyhow::bail!("game {} was not played: a worker thread stopped", f.game);
-            }
-            done.extend(round.iter().filter_map(|f| results.get(&f.game).cloned()));
+            ledger.settle_round(round_len_played);
         }
         anyhow::Ok(())
     });
-    progress.finish();
+    progress.finish(&ledger);
     outcome?;
-    if results.is_empty()
+    let played = ledger.next;
+    let complete = ledger.decided() || (played == schedule.total_games() && !stop.interrupted && stop.failed.is_none());
+    if played == 0
+        && ledger.buffered().is_empty()
         && let Some((_, err)) = stop.failed
     {
         // Nothing was played: a bot that cannot play this game, say.
         return Err(err);
     }
-
-    // In game order, whatever order they finished in.
-    rewrite_results(&results_path, &results)?;
-    let mut standings = Standings::new(&names);
-    for r in results.values() {
-        standings.add(r);
+    if complete {
+        ledger.close()?;
     }
+
+    let standings = &ledger.standings;
     let about = About {
-        title: format!("{} {} tournament", args.game.game.name(), args.format),
+        title: format!("{} {} tournament", args.game.game.name(), format),
         facts: [
             format!("seed {}, {} seats per game", args.seed, seats),
-            format!("{} of {} games played", results.len(), schedule.total_games()),
+            format!("{} of {} games played", played, schedule.total_games()),
             "ratings: Weng-Lin, updated in game order; the interval is rating ± 2σ".to_string(),
         ]
         .into_iter()
         .chain((seats > 2).then(|| "a game counts as every pair of seats taken by different bots: the better place wins the pair".to_string()))
+        .chain(ledger.sprt.as_ref().map(|run| sprt_summary(run, &names).join("; ")))
         .collect(),
-        specs: args.bots.iter().map(|e| e.spec.to_string()).collect(),
+        specs: entrants.iter().map(|e| e.spec.to_string()).collect(),
     };
     let report_path = args.out.join("report.html");
-    std::fs::write(&report_path, report::html(&standings, &about))
+    std::fs::write(&report_path, report::html(standings, &about))
         .map_err(|e| BadInput(format!("{}: cannot write the report: {e}", report_path.display())))?;
+    // The replay pages the report links to, a bounded number whatever the
+    // games; a replay that cannot become a page leaves its link dead, not
+    // the tournament failed.
+    for game in report::linked_games(standings) {
+        let replay = games_dir.join(format!("{game:06}.jsonl"));
+        let page = args.out.join(report::game_page(game));
+        if let Err(e) = crate::replay_html::write(&replay, &page) {
+            eprintln!("{}: no replay page: {e:#}", replay.display());
+        }
+    }
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{}: {} of {} games, seed {}", about.title, results.len(), schedule.total_games(), args.seed)?;
-    write!(out, "{}", report::text(&standings))?;
+    writeln!(out, "{}: {} of {} games, seed {}", about.title, played, schedule.total_games(), args.seed)?;
+    write!(out, "{}", report::text(standings))?;
+    if let Some(run) = &ledger.sprt {
+        for line in sprt_summary(run, &names) {
+            writeln!(out, "{line}")?;
+        }
+    }
     writeln!(out, "results: {}\nreport: {}", results_path.display(), report_path.display())?;
     drop(out);
     if let Some((game, err)) = stop.failed {
@@ -255,11 +330,36 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if stop.interrupted {
         anyhow::bail!(
             "interrupted after {} of {} games; `--resume` with the same flags carries on",
-            results.len(),
+            ledger.done(),
             schedule.total_games()
         );
     }
     Ok(())
+}
+
+/// The name of the baseline that fills an SPRT's other seats.
+const FILL_NAME: &str = "fill";
+
+/// What an SPRT found, in lines for the terminal.
+fn sprt_summary(run: &SprtRun, names: &[String]) -> Vec<String> {
+    let t = &run.test;
+    let (low, high) = t.bounds();
+    let (new, old) = (&names[0], &names[1]);
+    let head = format!("SPRT: {new} against {old}, H0: {:+} Elo, H1: {:+} Elo, alpha {}, beta {}", t.elo0, t.elo1, t.alpha, t.beta);
+    let verdict = match run.verdict {
+        Some((Verdict::H1, games)) => format!("H1 accepted after {games} games: {new} is at least {:+} Elo better than {old}", t.elo1),
+        Some((Verdict::H0, games)) => format!("H0 accepted after {games} games: {new} is not {:+} Elo better than {old}", t.elo1),
+        None => format!("no verdict after {} games (the limit, --games, or an interruption)", run.games()),
+    };
+    let p = &run.pairs;
+    let [w, d, l] = p.games;
+    vec![
+        head,
+        verdict,
+        format!("LLR {:.2} (bounds {low:.2}, {high:.2})", run.llr),
+        format!("Elo {}", p.elo().map_or("-".to_string(), |e| e.to_string())),
+        format!("games {w} won, {d} drawn, {l} lost by {new}; pairs scoring 0, 1/4, 1/2, 3/4, 1: {:?}", p.counts),
+    ]
 }
 
 /// Refuses, before any game, an entrant that no game of this tournament
@@ -282,7 +382,7 @@ fn check_entrants(flags: &GameFlags, entrants: &[Entrant], seats: usize) -> anyh
 /// The settings `--resume` must find unchanged.
 fn settings_json(args: &Args, seats: usize) -> serde_json::Value {
     let f = &args.game;
-    serde_json::json!({
+    let mut settings = serde_json::json!({
         "game": f.game.name(),
         "ticks": f.ticks,
         "map": f.map.as_ref().map(|p| p.display().to_string()),
@@ -297,40 +397,223 @@ fn settings_json(args: &Args, seats: usize) -> serde_json::Value {
         "format": args.format.name(),
         "seats": seats,
         "seed": args.seed,
-    })
+    });
+    // Only an SPRT has these, so that other tournaments resume as before.
+    if let Some((elo0, elo1)) = args.sprt {
+        settings["sprt"] = serde_json::json!({"elo0": elo0, "elo1": elo1, "alpha": args.alpha, "beta": args.beta});
+        settings["fill"] = serde_json::json!(args.fill.as_ref().map(|f| f.to_string()));
+    }
+    settings
 }
 
-/// Reads the results of an earlier run. A last line without its newline
-/// was cut by a crash and is dropped; any other defect is an error.
-fn read_results(path: &Path) -> anyhow::Result<BTreeMap<u64, GameResult>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+/// Where results go, in game order, with memory that does not grow with
+/// the number of games.
+///
+/// `results.jsonl` holds the games from 0 on without a gap, each written
+/// once the games before it are in; standings and the SPRT are fed in
+/// the same order. A game that finishes before an earlier one waits in
+/// memory and, so that a crash loses nothing, in `results.pending.jsonl`
+/// (emptied whenever the waiting games are all written). `--resume` reads
+/// both; a results file of an older snakepit, in finishing order, is put
+/// in order the same way.
+struct Ledger {
+    /// The next game `results.jsonl` takes.
+    next: u64,
+    /// Games finished after a gap, by index.
+    waiting: BTreeMap<u64, GameResult>,
+    file: File,
+    pending: File,
+    pending_path: PathBuf,
+    standings: Standings,
+    sprt: Option<SprtRun>,
+    /// Swiss and knockout: every result, for the next round's pairing
+    /// (those tournaments are short); `None` for the others.
+    kept: Option<Vec<GameResult>>,
+    /// Swiss and knockout: results of the rounds before the one being
+    /// made or played.
+    settled: usize,
+    games_dir: PathBuf,
+    total: u64,
+    bots: usize,
+}
+
+impl Ledger {
+    /// Opens `out`'s results, reading what an earlier run left.
+    fn open(out: &Path, schedule: &Schedule, names: &[String], test: Option<Sprt>, games_dir: PathBuf) -> anyhow::Result<Ledger> {
+        let path = out.join("results.jsonl");
+        let pending_path = out.join("results.pending.jsonl");
+        let tmp = out.join("results.jsonl.tmp");
+        let cannot = |p: &Path, e: std::io::Error| BadInput(format!("{}: cannot write: {e}", p.display()));
+        let file = File::create(&tmp).map_err(|e| cannot(&tmp, e))?;
+        let pending = File::create(out.join("results.pending.jsonl.tmp")).map_err(|e| cannot(&pending_path, e))?;
+        let mut ledger = Ledger {
+            next: 0,
+            waiting: BTreeMap::new(),
+            file,
+            pending,
+            pending_path: pending_path.clone(),
+            standings: Standings::new(names),
+            sprt: test.map(SprtRun::new),
+            kept: (!schedule.is_one_round()).then(Vec::new),
+            settled: 0,
+            games_dir,
+            total: schedule.total_games(),
+            bots: names.len(),
+        };
+        // The earlier results go through `add` into fresh files, then
+        // replace the old ones: a crash meanwhile leaves the old ones.
+        for from in [&path, &pending_path] {
+            read_results(from, |r| {
+                if r.game >= ledger.total || r.seats.iter().any(|&b| b >= ledger.bots) {
+                    return Err(BadInput(format!("{}: game {} is not a game of this tournament", from.display(), r.game)).into());
+                }
+                if schedule.is_one_round() && r.seats != schedule.fixture(r.game).seats {
+                    return Err(BadInput(format!(
+                        "{}: game {} was played by other seats than the schedule gives",
+                        from.display(),
+                        r.game
+                    ))
+                    .into());
+                }
+                ledger.add(r)
+            })?;
+        }
+        std::fs::rename(&tmp, &path).map_err(|e| cannot(&path, e))?;
+        std::fs::rename(out.join("results.pending.jsonl.tmp"), &pending_path).map_err(|e| cannot(&pending_path, e))?;
+        Ok(ledger)
+    }
+
+    /// Takes a finished game (in any order; a game already in is ignored).
+    fn add(&mut self, r: GameResult) -> anyhow::Result<()> {
+        if r.game < self.next || self.waiting.contains_key(&r.game) {
+            return Ok(());
+        }
+        if self.decided() {
+            // Played while the verdict's pair was finishing: not part of
+            // the test.
+            let _ = std::fs::remove_file(self.games_dir.join(format!("{:06}.jsonl", r.game)));
+            return Ok(());
+        }
+        if r.game != self.next {
+            write_line(&mut self.pending, &r).context("cannot append to results.pending.jsonl")?;
+            self.waiting.insert(r.game, r);
+            return Ok(());
+        }
+        self.write(r)?;
+        while !self.decided()
+            && let Some(r) = self.waiting.remove(&self.next)
+        {
+            self.write(r)?;
+        }
+        if self.decided() {
+            for (game, _) in std::mem::take(&mut self.waiting) {
+                let _ = std::fs::remove_file(self.games_dir.join(format!("{game:06}.jsonl")));
+            }
+        }
+        if self.waiting.is_empty() {
+            // Back to the start too: the next line would follow a hole.
+            self.pending.set_len(0).and_then(|()| self.pending.seek(std::io::SeekFrom::Start(0))).context("cannot empty results.pending.jsonl")?;
+        }
+        Ok(())
+    }
+
+    /// Writes the next game and feeds it to the standings.
+    fn write(&mut self, r: GameResult) -> anyhow::Result<()> {
+        write_line(&mut self.file, &r).context("cannot append to results.jsonl")?;
+        self.next += 1;
+        self.standings.add(&r);
+        if let Some(run) = &mut self.sprt {
+            run.add(&r);
+        }
+        if let Some(kept) = &mut self.kept {
+            kept.push(r);
+        }
+        Ok(())
+    }
+
+    /// Whether an SPRT reached its verdict.
+    fn decided(&self) -> bool {
+        self.sprt.as_ref().is_some_and(|run| run.verdict.is_some())
+    }
+
+    /// Games finished, written or waiting.
+    fn done(&self) -> u64 {
+        self.next + self.waiting.len() as u64
+    }
+
+    /// The indices of the games waiting.
+    fn buffered(&self) -> std::collections::BTreeSet<u64> {
+        self.waiting.keys().copied().collect()
+    }
+
+    /// Swiss and knockout: the results of the rounds over so far.
+    fn kept(&self) -> &[GameResult] {
+        self.kept.as_deref().map_or(&[], |k| &k[..self.settled.min(k.len())])
+    }
+
+    /// Swiss and knockout: a result of this tournament, written or waiting.
+    fn find(&self, game: u64) -> Option<&GameResult> {
+        self.waiting.get(&game).or_else(|| self.kept.as_ref()?.get(usize::try_from(game).ok()?))
+    }
+
+    /// Swiss and knockout: a round of `games` games is over, and counts
+    /// for pairing the next (a round is played whole before the next is
+    /// made, so its games are all written).
+    fn settle_round(&mut self, games: usize) {
+        self.settled += games;
+    }
+
+    /// The tournament is over: the pending file goes, and after an SPRT's
+    /// verdict so do the replays of games after it.
+    fn close(&mut self) -> anyhow::Result<()> {
+        let _ = std::fs::remove_file(&self.pending_path);
+        if self.decided()
+            && let Ok(entries) = std::fs::read_dir(&self.games_dir)
+        {
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let game = name.to_str().and_then(|n| n.get(..6)).and_then(|n| n.parse::<u64>().ok());
+                if game.is_some_and(|g| g >= self.next) {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Appends one result line, in one write so that a crash leaves a whole
+/// line or a line without its newline (which the reader drops).
+fn write_line(file: &mut File, r: &GameResult) -> anyhow::Result<()> {
+    let mut line = serde_json::to_string(r).context("a result always serializes")?;
+    line.push('\n');
+    file.write_all(line.as_bytes())?;
+    Ok(())
+}
+
+/// Reads the results of an earlier run line by line into `take`. A last
+/// line without its newline was cut by a crash and is dropped; any other
+/// defect is an error.
+fn read_results(path: &Path, mut take: impl FnMut(GameResult) -> anyhow::Result<()>) -> anyhow::Result<()> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(BadInput(format!("{}: {e}", path.display())).into()),
     };
-    let complete = text.rfind('\n').map_or("", |end| &text[..end]);
-    let mut results = BTreeMap::new();
-    for (i, line) in complete.lines().enumerate().filter(|(_, l)| !l.is_empty()) {
-        let r: GameResult =
-            serde_json::from_str(line).map_err(|e| BadInput(format!("{}: line {}: {e}", path.display(), i + 1)))?;
-        results.insert(r.game, r);
+    let mut reader = BufReader::new(file);
+    let mut line = String::new();
+    for n in 1.. {
+        line.clear();
+        if reader.read_line(&mut line).map_err(|e| BadInput(format!("{}: {e}", path.display())))? == 0 || !line.ends_with('\n') {
+            return Ok(());
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        let r: GameResult = serde_json::from_str(&line).map_err(|e| BadInput(format!("{}: line {n}: {e}", path.display())))?;
+        take(r)?;
     }
-    Ok(results)
-}
-
-/// Writes `results` in game order (through a temporary file, so a crash
-/// leaves the old or the new file) and returns the file open for appending.
-fn rewrite_results(path: &Path, results: &BTreeMap<u64, GameResult>) -> anyhow::Result<File> {
-    let tmp = path.with_extension("jsonl.tmp");
-    let mut text = String::new();
-    for r in results.values() {
-        text.push_str(&serde_json::to_string(r).context("a result always serializes")?);
-        text.push('\n');
-    }
-    let cannot = |e: std::io::Error| BadInput(format!("{}: cannot write: {e}", path.display()));
-    std::fs::write(&tmp, text).map_err(cannot)?;
-    std::fs::rename(&tmp, path).map_err(cannot)?;
-    Ok(OpenOptions::new().append(true).open(path).map_err(cannot)?)
+    Ok(())
 }
 
 /// Why the tournament stopped early.
@@ -366,16 +649,16 @@ impl Signals {
 /// Plays `todo` on `jobs` worker threads until done, stopped or failed.
 #[allow(clippy::too_many_arguments, reason = "the run's state, passed down once")]
 async fn play_round(
-    todo: VecDeque<Fixture>,
+    todo: Box<dyn Iterator<Item = Fixture> + Send>,
     context: &Arc<Shared>,
     jobs: usize,
     signals: &mut Signals,
     stop: &mut Stop,
     progress: &mut Progress,
-    results: &mut BTreeMap<u64, GameResult>,
-    file: &mut File,
+    ledger: &mut Ledger,
 ) -> anyhow::Result<()> {
-    let workers = jobs.min(todo.len());
+    let (_, most) = todo.size_hint();
+    let workers = most.map_or(jobs, |n| jobs.min(n));
     let queue = Arc::new(Mutex::new(todo));
     let (cancel, cancelled) = tokio::sync::watch::channel(false);
     // Set with `cancel`: running games end after their tick in flight
@@ -400,10 +683,14 @@ async fn play_round(
             message = rx.recv() => match message {
                 None => break,
                 Some(Message::Done(r)) => {
-                    let line = serde_json::to_string(&r).context("a result always serializes")?;
-                    writeln!(file, "{line}").and_then(|()| file.flush()).context("cannot append to results.jsonl")?;
-                    progress.add(&r);
-                    results.insert(r.game, r);
+                    let decided = ledger.decided();
+                    ledger.add(r)?;
+                    progress.done = ledger.done();
+                    if ledger.decided() && !decided {
+                        // The verdict: games under way are not needed.
+                        halt.store(true, Ordering::Relaxed);
+                        let _ = cancel.send(true);
+                    }
                 }
                 Some(Message::Failed(game, err)) => {
                     if stop.failed.is_none() {
@@ -418,7 +705,7 @@ async fn play_round(
                 halt.store(true, Ordering::Relaxed);
                 let _ = cancel.send(true);
             }
-            _ = ticker.tick() => progress.draw(false),
+            _ = ticker.tick() => progress.draw(ledger, false),
         }
     }
     for thread in threads {
@@ -430,7 +717,7 @@ async fn play_round(
 /// One worker thread: takes fixtures from the queue until it is empty or
 /// the run is cancelled.
 fn worker(
-    queue: &Mutex<VecDeque<Fixture>>,
+    queue: &Mutex<Box<dyn Iterator<Item = Fixture> + Send>>,
     context: &Shared,
     tx: &tokio::sync::mpsc::UnboundedSender<Message>,
     cancelled: tokio::sync::watch::Receiver<bool>,
@@ -448,7 +735,7 @@ fn worker(
             if *cancelled.borrow() {
                 return;
             }
-            let next = queue.lock().map(|mut q| q.pop_front()).unwrap_or(None);
+            let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
             let Some(fixture) = next else { return };
             let mut watch = cancelled.clone();
             let cancel = async move {
@@ -485,7 +772,7 @@ const BUSY_START_ATTEMPTS: u32 = 10;
 
 /// Plays one game and writes its replay; returns its result line.
 async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -> anyhow::Result<GameResult> {
-    let seed = game_seed(context.seed, fixture.game);
+    let seed = game_seed(context.seed, context.schedule.seed_index(fixture.game));
     let bots: Vec<BotSpec> = fixture.seats.iter().map(|&b| context.specs[b].clone()).collect();
     let options = RunOptions { stop: Some(Arc::clone(halt)), forfeit_unjoined: true, ..RunOptions::default() };
     let mut outcome = play::play_game(&context.flags, &bots, seed, &options).await?;
@@ -577,9 +864,8 @@ fn first_faults(log: &str) -> Vec<SeatFault> {
 /// The live line on stderr: a terminal gets it redrawn in place four times
 /// a second; anything else a plain line every ten seconds.
 struct Progress {
-    /// Standings in the order games finished: good enough for a glance.
-    live: Standings,
     total: u64,
+    /// Games finished.
     done: u64,
     /// Games finished before this run (`--resume`).
     before: u64,
@@ -590,53 +876,52 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(names: &[String], total: u64, before: u64) -> Progress {
+    fn new(total: u64, before: u64) -> Progress {
         let now = Instant::now();
-        Progress {
-            live: Standings::new(names),
-            total,
-            done: before,
-            before,
-            started: now,
-            last_plain: now,
-            terminal: std::io::stderr().is_terminal(),
-            drawn: false,
-        }
+        Progress { total, done: before, before, started: now, last_plain: now, terminal: std::io::stderr().is_terminal(), drawn: false }
     }
 
-    fn add(&mut self, r: &GameResult) {
-        self.live.add(r);
-        self.done += 1;
-    }
-
-    fn line(&self) -> String {
+    /// The counts, the standings of the games written so far, and an
+    /// SPRT's LLR with its bounds.
+    fn line(&self, ledger: &Ledger) -> String {
         let elapsed = self.started.elapsed().as_secs_f64().max(1e-3);
         let rate = (self.done - self.before) as f64 / elapsed;
         let eta = if rate > 0.0 { format!("{:.0}s", (self.total.saturating_sub(self.done)) as f64 / rate) } else { "?".to_string() };
         let mut line = format!("[{}/{}] {rate:.1} games/s, ETA {eta} |", self.done, self.total);
-        for &b in self.live.ranking().iter().take(4) {
-            let st = &self.live.bots()[b];
+        let live = &ledger.standings;
+        if let Some(run) = &ledger.sprt {
+            let (low, high) = run.test.bounds();
+            let elo = run.pairs.elo().map_or("-".to_string(), |e| format!("{:+.1}", e.elo));
+            let [w, d, l] = run.pairs.games;
+            line.push_str(&format!(" LLR {:.2} ({low:.2}, {high:.2}) Elo {elo} W{w} D{d} L{l}", run.llr));
+            if let Some((verdict, _)) = run.verdict {
+                line.push_str(&format!(" {verdict} accepted"));
+            }
+            return line;
+        }
+        for &b in live.ranking().iter().take(4) {
+            let st = &live.bots()[b];
             let rate = st.record.win_rate().map_or("-".to_string(), |r| format!("{:.0}%", 100.0 * r));
-            line.push_str(&format!(" {} {rate} ({:.1})", self.live.names()[b], st.rating.rating));
+            line.push_str(&format!(" {} {rate} ({:.1})", live.names()[b], st.rating.rating));
         }
         line
     }
 
-    fn draw(&mut self, force: bool) {
+    fn draw(&mut self, ledger: &Ledger, force: bool) {
         let mut err = std::io::stderr().lock();
         if self.terminal {
-            let _ = write!(err, "\r\x1b[K{}", self.line());
+            let _ = write!(err, "\r\x1b[K{}", self.line(ledger));
             let _ = err.flush();
             self.drawn = true;
         } else if force || self.last_plain.elapsed() >= Duration::from_secs(10) {
-            let _ = writeln!(err, "{}", self.line());
+            let _ = writeln!(err, "{}", self.line(ledger));
             self.last_plain = Instant::now();
         }
     }
 
-    fn finish(&mut self) {
+    fn finish(&mut self, ledger: &Ledger) {
         let prefix = if self.terminal && self.drawn { "\r\x1b[K" } else { "" };
-        let _ = writeln!(std::io::stderr().lock(), "{prefix}{}", self.line());
+        let _ = writeln!(std::io::stderr().lock(), "{prefix}{}", self.line(ledger));
     }
 }
 

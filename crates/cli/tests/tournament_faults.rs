@@ -191,6 +191,11 @@ fn entrants_that_fail_lose_their_own_games_and_the_faults_are_reported() {
     assert!(report.contains("<table id=\"faults\">"), "{report}");
     assert!(report.contains("could not join: HTTP status 500"), "{report}");
     assert!(report.contains("exited with code 3"), "{report}");
+    // A fault links to its game's replay page at its tick, and the page is there.
+    let at = report.split("<table id=\"fault-list\">").nth(1).and_then(|t| t.split("#t=").next()).unwrap_or_else(|| panic!("{report}"));
+    let page = at.rsplit("href=\"").next().unwrap();
+    assert!(page.starts_with("games/") && page.ends_with(".html"), "{page}");
+    assert!(dir.join("t").join(page).exists(), "{page} is in the folder");
 
     // Failing entrants do not make the files depend on --jobs.
     let again = tournament(&args("1"), &dir.join("one"));

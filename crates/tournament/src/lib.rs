@@ -17,10 +17,11 @@
 pub mod ladder;
 pub mod report;
 pub mod schedule;
+pub mod sprt;
 pub mod standings;
 
 pub use schedule::{Fixture, Format, Schedule, ScheduleError};
-pub use standings::{FaultNote, GameResult, SeatFault, Standings};
+pub use standings::{FaultNote, GameNote, GameResult, SeatFault, Standings};
 
 /// The seed of game `index` of a tournament seeded with `seed`: a
 /// SplitMix64 step, so neighbouring games get unrelated seeds.

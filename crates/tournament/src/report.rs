@@ -4,9 +4,41 @@
 //! of every bot after each game, and the bots' faults when there were any
 //! (which bot failed in how many games and why, so that an organiser sees
 //! an entrant that could not play without reading every game's log).
+//!
+//! The page links games to their replay pages, `games/NNNNNN.html` next
+//! to it (see [`game_page`]; the CLI makes the pages of every game in
+//! [`linked_games`]): each win-matrix cell to the games of its pair, each
+//! fault to its game at its tick, and a list of the first games.
 
-use crate::standings::{FaultNote, Standings};
+use crate::standings::{CELL_GAMES_KEPT, FaultNote, GAMES_KEPT, Rating, Standings};
+use std::collections::BTreeSet;
 use std::fmt::Write;
+
+/// The replay page of game `game`, relative to the report.
+pub fn game_page(game: u64) -> String {
+    format!("games/{game:06}.html")
+}
+
+/// Every game the page links to: those of the win-matrix cells, the
+/// faults and the list of games (bounded whatever the number of games).
+pub fn linked_games(s: &Standings) -> BTreeSet<u64> {
+    let n = s.names().len();
+    let mut games: BTreeSet<u64> = s.first_games().iter().map(|g| g.game).collect();
+    for a in 0..n {
+        for b in 0..n {
+            games.extend(s.cell_games(a, b));
+        }
+    }
+    games.extend(s.faults().iter().map(|f| f.game));
+    games
+}
+
+/// A link to a game's replay page, at a tick if given.
+fn game_link(game: u64, tick: Option<u64>) -> String {
+    let at = tick.map(|t| format!("#t={t}")).unwrap_or_default();
+    let label = tick.map(|t| format!("game {game}, tick {t}")).unwrap_or_else(|| format!("game {game}"));
+    format!("<a href=\"{}{at}\">{label}</a>", game_page(game))
+}
 
 /// What the report says about the tournament besides its standings.
 #[derive(Clone, Debug, Default)]
@@ -124,7 +156,9 @@ pub fn html(s: &Standings, about: &About) -> String {
     for fact in &about.facts {
         let _ = writeln!(out, "<li>{}</li>", escape(fact));
     }
-    out.push_str("</ul>\n<h2>Standings</h2>\n<table id=\"standings\">\n<tr><th>rank</th><th>bot</th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>win rate</th><th>rating ± 2σ</th><th>mean score</th></tr>\n");
+    out.push_str("</ul>\n");
+    out.push_str(EXPLANATION);
+    out.push_str("<h2>Standings</h2>\n<table id=\"standings\">\n<tr><th>rank</th><th>bot</th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>win rate</th><th>rating ± 2σ</th><th>mean score</th></tr>\n");
     for (rank, &b) in s.ranking().iter().enumerate() {
         let st = &s.bots()[b];
         let spec = about.specs.get(b).map(|x| format!(" <span class=\"spec\">{}</span>", escape(x))).unwrap_or_default();
@@ -156,7 +190,7 @@ pub fn html(s: &Standings, about: &About) -> String {
                 Some(r) => {
                     let _ = write!(
                         out,
-                        "<td style=\"background:{}\" title=\"{} wins, {} draws, {} losses\">{:.1}%</td>",
+                        "<td style=\"background:{}\" title=\"{} wins, {} draws, {} losses\"><a href=\"#games-{a}-{b}\">{:.1}%</a></td>",
                         heat(r),
                         rec.wins,
                         rec.draws,
@@ -169,10 +203,70 @@ pub fn html(s: &Standings, about: &About) -> String {
         }
         out.push_str("</tr>\n");
     }
-    out.push_str("</table>\n<h2>Rating after each game</h2>\n");
+    out.push_str("</table>\n");
+    out.push_str(&pair_games(s));
+    out.push_str("<h2>Rating after each game</h2>\n");
     out.push_str(&chart(s));
     out.push_str(&faults(s));
+    out.push_str(&games_list(s));
     out.push_str("</body>\n</html>\n");
+    out
+}
+
+/// How to read the standings, above them.
+const EXPLANATION: &str = "<details open>\n<summary>How to read this</summary>\n<ul>\n\
+<li><b>wins, draws, losses</b> count pairs of seats, not games: in a game of more than two seats every pair of seats held by different bots is a duel of its own, won by the better place (a five-snake game's winner wins four). So a bot with 12 games may well have 31 wins, 6 draws and 11 losses; in two-seat games pairs and games are the same.</li>\n\
+<li><b>win rate</b>: points per pair, a draw counting half. A cell of the win matrix is its row's bot against its column's; click it for their games.</li>\n\
+<li><b>rating</b>: Weng-Lin (Bayesian, like TrueSkill), from 25 ± 8.3, updated after every game in game order by each bot's place; ± is two standard deviations.</li>\n\
+<li><b>rank</b> is by rating, then win rate. A bot can rank above one with a higher win rate: the rating weighs whom the games were won against, the win rate does not.</li>\n\
+</ul>\n</details>\n";
+
+/// The games behind each win-matrix cell, each linked to its replay.
+fn pair_games(s: &Standings) -> String {
+    let names = s.names();
+    let mut out = String::from("<h2>Games by pair</h2>\n");
+    let _ = writeln!(out, "<p>The first {CELL_GAMES_KEPT} games of each pair of bots; <code>results.jsonl</code> has every game.</p>");
+    for a in 0..names.len() {
+        for b in 0..names.len() {
+            let games = s.cell_games(a, b);
+            if a == b || games.is_empty() {
+                continue;
+            }
+            let links: Vec<String> = games.iter().map(|&g| game_link(g, None)).collect();
+            let _ = writeln!(
+                out,
+                "<p id=\"games-{a}-{b}\"><b>{}</b> against <b>{}</b>: {}</p>",
+                escape(&names[a]),
+                escape(&names[b]),
+                links.join(", ")
+            );
+        }
+    }
+    out
+}
+
+/// The first games, each with its seats, places and length.
+fn games_list(s: &Standings) -> String {
+    let names = s.names();
+    let mut out = String::from("<h2>Games</h2>\n");
+    let more = s.games().saturating_sub(s.first_games().len() as u64);
+    if more > 0 {
+        let _ = writeln!(
+            out,
+            "<p>The first {GAMES_KEPT} games; the {more} others are in <code>results.jsonl</code> and their replays in <code>games/</code> (<code>snakepit replay games/NNNNNN.jsonl --html page.html</code> makes a page of any).</p>"
+        );
+    }
+    out.push_str("<table id=\"games\">\n<tr><th>game</th><th>bots by seat (place)</th><th>ticks</th></tr>\n");
+    for g in s.first_games() {
+        let seats: Vec<String> = g
+            .seats
+            .iter()
+            .zip(&g.places)
+            .map(|(&b, p)| format!("{} ({p})", escape(names.get(b).map_or("?", String::as_str))))
+            .collect();
+        let _ = writeln!(out, "<tr><td>{}</td><td>{}</td><td>{}</td></tr>", game_link(g.game, None), seats.join(", "), g.ticks);
+    }
+    out.push_str("</table>\n");
     out
 }
 
@@ -195,10 +289,10 @@ fn faults(s: &Standings) -> String {
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            f.game,
+            game_link(f.game, None),
             escape(&s.names()[f.bot]),
             f.fault.seat,
-            f.fault.tick,
+            game_link(f.game, Some(f.fault.tick)),
             escape(&f.fault.reason)
         );
     }
@@ -220,14 +314,17 @@ fn heat(rate: f64) -> String {
 /// The rating chart: one line per bot, with its ±2σ band.
 fn chart(s: &Standings) -> String {
     let (w, h, pad) = (800.0, 360.0, 40.0);
-    let history = s.history();
+    let mut history: Vec<(u64, Vec<Rating>)> = s.history().to_vec();
+    if history.last().is_some_and(|(g, _)| *g != s.games()) {
+        history.push((s.games(), s.bots().iter().map(|b| b.rating).collect()));
+    }
     let mut out = String::new();
     if history.is_empty() {
         out.push_str("<p>No games yet.</p>\n");
         return out;
     }
     let (mut lo, mut hi) = (f64::MAX, f64::MIN);
-    for r in history.iter().flatten() {
+    for r in history.iter().flat_map(|(_, r)| r) {
         lo = lo.min(r.low());
         hi = hi.max(r.high());
     }
@@ -235,7 +332,8 @@ fn chart(s: &Standings) -> String {
         hi = lo + 1.0;
     }
     let n = history.len();
-    let x = |i: usize| pad + (w - 2.0 * pad) * (i as f64 + 1.0) / n as f64;
+    let games = s.games();
+    let x = |i: usize| pad + (w - 2.0 * pad) * history[i].0 as f64 / games as f64;
     let y = |v: f64| h - pad - (h - 2.0 * pad) * (v - lo) / (hi - lo);
     // At most about 400 points per line keep the page small.
     let step = n.div_ceil(400).max(1);
@@ -248,15 +346,15 @@ fn chart(s: &Standings) -> String {
     let _ = writeln!(out, "<line x1=\"{pad}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#888\"/>", h - pad, w - pad, h - pad);
     let _ = writeln!(out, "<line x1=\"{pad}\" y1=\"{pad}\" x2=\"{pad}\" y2=\"{}\" stroke=\"#888\"/>", h - pad);
     let _ = writeln!(out, "<text x=\"{pad}\" y=\"{}\" font-size=\"12\">game 1</text>", h - pad + 16.0);
-    let _ = writeln!(out, "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">game {n}</text>", w - pad, h - pad + 16.0);
+    let _ = writeln!(out, "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">game {games}</text>", w - pad, h - pad + 16.0);
     let _ = writeln!(out, "<text x=\"4\" y=\"{}\" font-size=\"12\">{hi:.1}</text>", pad);
     let _ = writeln!(out, "<text x=\"4\" y=\"{}\" font-size=\"12\">{lo:.1}</text>", h - pad);
     for (b, name) in s.names().iter().enumerate() {
         let colour = COLOURS[b % COLOURS.len()];
-        let upper: Vec<String> = idx.iter().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i][b].high()))).collect();
-        let lower: Vec<String> = idx.iter().rev().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i][b].low()))).collect();
+        let upper: Vec<String> = idx.iter().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i].1[b].high()))).collect();
+        let lower: Vec<String> = idx.iter().rev().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i].1[b].low()))).collect();
         let _ = writeln!(out, "<polygon points=\"{} {}\" fill=\"{colour}\" fill-opacity=\"0.12\" stroke=\"none\"/>", upper.join(" "), lower.join(" "));
-        let line: Vec<String> = idx.iter().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i][b].rating))).collect();
+        let line: Vec<String> = idx.iter().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i].1[b].rating))).collect();
         let _ = writeln!(
             out,
             "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"><title>{}</title></polyline>",
@@ -333,6 +431,34 @@ mod tests {
         assert!(line.contains("in 1 of 11 games; first: game 10, seat 0, tick 1: could not join: HTTP status 500 <oops> second line"), "{t}");
         let page = html(&s, &About::default());
         assert!(page.contains("<table id=\"faults\">") && page.contains("<table id=\"fault-list\">"), "{page}");
-        assert!(page.contains("<td>10</td><td>plain</td><td>0</td><td>1</td><td>could not join: HTTP status 500 &lt;oops&gt;"), "{page}");
+        assert!(
+            page.contains("<td><a href=\"games/000010.html\">game 10</a></td><td>plain</td><td>0</td><td><a href=\"games/000010.html#t=1\">game 10, tick 1</a></td><td>could not join: HTTP status 500 &lt;oops&gt;"),
+            "{page}"
+        );
+        assert!(linked_games(&s).contains(&10));
+    }
+
+    #[test]
+    fn matrix_cells_and_the_game_list_link_to_replay_pages() {
+        let mut s = Standings::new(&["a".into(), "b".into(), "c".into()]);
+        for g in 0..150u64 {
+            let seats = if g.is_multiple_of(2) { vec![0, 1] } else { vec![2, 0] };
+            s.add(&GameResult { game: g, seed: g, seats, places: vec![1, 2], scores: vec![1, 0], ticks: 3, forfeits: Vec::new(), faults: Vec::new() });
+        }
+        let page = html(&s, &About::default());
+        // a against b: the cell, and the games it names.
+        assert!(page.contains("<a href=\"#games-0-1\">100.0%</a>"), "{page}");
+        let cell = page.split("<p id=\"games-0-1\">").nth(1).and_then(|t| t.split("</p>").next()).unwrap_or_else(|| panic!("{page}"));
+        assert!(cell.starts_with("<b>a</b> against <b>b</b>: <a href=\"games/000000.html\">game 0</a>, <a href=\"games/000002.html\">"), "{cell}");
+        assert_eq!(cell.matches("<a ").count(), CELL_GAMES_KEPT);
+        assert!(!page.contains("games-1-2"), "b and c never met");
+        // The list: the first games, and where the others are.
+        assert!(page.contains("<td><a href=\"games/000001.html\">game 1</a></td><td>c (1), a (2)</td><td>3</td>"), "{page}");
+        assert!(!page.contains("games/000120.html") && page.contains("the 100 others are in"), "{page}");
+        let linked = linked_games(&s);
+        assert_eq!(linked.len(), GAMES_KEPT, "the cells' games are among the first");
+        for g in &linked {
+            assert!(page.contains(&format!("href=\"{}\"", game_page(*g))), "game {g} is linked");
+        }
     }
 }

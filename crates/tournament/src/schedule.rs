@@ -19,6 +19,10 @@
 //!   first bot given meets the last; the first two can only meet in the
 //!   final), byes up to the next power of two; a match is won on points,
 //!   then on total score, then by the better seed.
+//! - **SPRT** (`--games N` at most, one round, see [`crate::sprt`]): bot 0
+//!   (the new version) and bot 1 (the old one) in pairs of games that share
+//!   a seed: seats 0 and 1 in the first game, swapped in the second; the
+//!   other seats, if any, go to bot 2 (the baseline).
 
 use crate::standings::GameResult;
 use std::fmt;
@@ -33,6 +37,8 @@ pub enum Format {
     Swiss,
     /// A single-elimination bracket.
     Knockout,
+    /// Pairs of games between two bots on one seed, seats swapped.
+    Sprt,
 }
 
 impl Format {
@@ -42,6 +48,7 @@ impl Format {
             Format::RoundRobin => "round-robin",
             Format::Swiss => "swiss",
             Format::Knockout => "knockout",
+            Format::Sprt => "sprt",
         }
     }
 }
@@ -93,6 +100,14 @@ pub enum ScheduleError {
     /// No games at all.
     #[error("--games must be at least 1")]
     NoGames,
+    /// An SPRT is between two bots, plus a baseline for the other seats.
+    #[error("an SPRT plays two bots (and a baseline in games of more than 2 seats); got {bots} bots for {seats} seats")]
+    SprtSeats {
+        /// Bots given, the baseline included.
+        bots: usize,
+        /// Seats per game.
+        seats: usize,
+    },
 }
 
 /// The plan of a tournament. See the [module documentation](self).
@@ -114,7 +129,10 @@ impl Schedule {
         if seats < 2 {
             return Err(ScheduleError::TooFewSeats(seats));
         }
-        if format != Format::RoundRobin && seats != 2 {
+        if format == Format::Sprt && !(bots == 2 && seats == 2 || bots == 3 && seats > 2) {
+            return Err(ScheduleError::SprtSeats { bots, seats });
+        }
+        if matches!(format, Format::Swiss | Format::Knockout) && seats != 2 {
             return Err(ScheduleError::PairsOnly { format, seats });
         }
         if games == 0 {
@@ -127,6 +145,8 @@ impl Schedule {
     pub fn total_games(&self) -> u64 {
         match self.format {
             Format::RoundRobin | Format::Swiss => self.games,
+            // Whole pairs only.
+            Format::Sprt => self.games.div_ceil(2) * 2,
             // Every match but the final eliminates exactly one bot.
             Format::Knockout => (self.bots as u64 - 1) * self.games,
         }
@@ -142,11 +162,36 @@ impl Schedule {
             return None;
         }
         let round = match self.format {
-            Format::RoundRobin => (played..self.games).map(|g| self.round_robin(g)).collect(),
+            Format::RoundRobin | Format::Sprt => (played..self.total_games()).map(|g| self.fixture(g)).collect(),
             Format::Swiss => self.swiss(&done),
             Format::Knockout => self.knockout(&done),
         };
         Some(round)
+    }
+
+    /// Whether the whole tournament is one round whose fixtures depend on
+    /// no result, so that [`Schedule::fixture`] gives any game's.
+    pub fn is_one_round(&self) -> bool {
+        matches!(self.format, Format::RoundRobin | Format::Sprt)
+    }
+
+    /// Game `game`'s fixture in a tournament of one round (see
+    /// [`Schedule::is_one_round`]); for the others, the round robin's.
+    pub fn fixture(&self, game: u64) -> Fixture {
+        match self.format {
+            Format::Sprt => {
+                let mut seats = vec![2; self.seats];
+                (seats[0], seats[1]) = if game.is_multiple_of(2) { (0, 1) } else { (1, 0) };
+                Fixture { game, seats }
+            }
+            _ => self.round_robin(game),
+        }
+    }
+
+    /// Which game's seed game `game` plays: its own, or in an SPRT its
+    /// pair's (see [`crate::game_seed`]).
+    pub fn seed_index(&self, game: u64) -> u64 {
+        if self.format == Format::Sprt { game / 2 } else { game }
     }
 
     fn round_robin(&self, game: u64) -> Fixture {
@@ -410,6 +455,20 @@ mod tests {
         let mut all = done;
         all.extend(r2.iter().map(|f| result(f, &[1, 1])));
         assert_eq!(s.next_round(&all), None);
+    }
+
+    #[test]
+    fn sprt_plays_pairs_with_seats_swapped_on_one_seed() {
+        let s = Schedule::new(Format::Sprt, 3, 4, 5).unwrap();
+        assert_eq!(s.total_games(), 6);
+        let round = s.next_round(&[]).unwrap();
+        assert_eq!(round.iter().map(|f| f.seats.clone()).collect::<Vec<_>>()[..2], [vec![0, 1, 2, 2], vec![1, 0, 2, 2]]);
+        assert_eq!(round.iter().map(|f| s.seed_index(f.game)).collect::<Vec<_>>(), [0, 0, 1, 1, 2, 2]);
+        assert!(s.is_one_round());
+        assert_eq!(Schedule::new(Format::Sprt, 2, 2, 4).unwrap().fixture(3).seats, [1, 0]);
+        assert!(Schedule::new(Format::Sprt, 2, 4, 4).is_err(), "other seats need a baseline");
+        assert!(Schedule::new(Format::Sprt, 3, 2, 4).is_err(), "a baseline needs a seat");
+        assert!("sprt".parse::<Format>().is_err(), "only --sprt makes one");
     }
 
     #[test]

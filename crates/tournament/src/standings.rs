@@ -68,6 +68,30 @@ pub struct SeatFault {
     pub reason: String,
 }
 
+/// Games the standings keep per ordered pair of bots (the first in game
+/// order), for the report's links from the win matrix.
+pub const CELL_GAMES_KEPT: usize = 10;
+
+/// Games the standings keep for the report's list of games, the first in
+/// game order; `results.jsonl` has them all.
+pub const GAMES_KEPT: usize = 50;
+
+/// A game as the report lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameNote {
+    /// The game's index.
+    pub game: u64,
+    /// The bot in each seat.
+    pub seats: Vec<usize>,
+    /// Each seat's place.
+    pub places: Vec<usize>,
+    /// Ticks played.
+    pub ticks: u64,
+}
+
+/// Most points of the rating history kept, whatever the number of games.
+pub const HISTORY_KEPT: usize = 512;
+
 /// Faults the standings keep for the report, the first in game order; the
 /// results file has every game's.
 pub const FAULTS_KEPT: usize = 100;
@@ -221,8 +245,18 @@ pub struct Standings {
     /// `matrix[a][b]`: `a`'s record against `b`.
     matrix: Vec<Vec<Record>>,
     ratings: Vec<WengLinRating>,
-    /// Every bot's rating after each game added, in order.
-    history: Vec<Vec<Rating>>,
+    /// Every bot's rating after every `stride`-th game added, in order,
+    /// with the number of games added: at most [`HISTORY_KEPT`] entries,
+    /// so that the standings of a million games take no more memory
+    /// than those of a thousand.
+    history: Vec<(u64, Vec<Rating>)>,
+    stride: u64,
+    games: u64,
+    /// `cell_games[a][b]`: the first [`CELL_GAMES_KEPT`] games in which
+    /// `a` and `b` held a pair of seats.
+    cell_games: Vec<Vec<Vec<u64>>>,
+    /// The first [`GAMES_KEPT`] games.
+    first_games: Vec<GameNote>,
     /// The first [`FAULTS_KEPT`] faults, in game order.
     faults: Vec<FaultNote>,
     /// Faults in all.
@@ -252,6 +286,10 @@ impl Standings {
             matrix: vec![vec![Record::default(); n]; n],
             ratings: vec![start; n],
             history: Vec::new(),
+            stride: 1,
+            games: 0,
+            cell_games: vec![vec![Vec::new(); n]; n],
+            first_games: Vec::new(),
             faults: Vec::new(),
             faults_total: 0,
             config: WengLinConfig::new(),
@@ -305,6 +343,20 @@ impl Standings {
             };
             self.bots[b].record.add(mirrored);
             self.matrix[b][a].add(mirrored);
+            for (x, y) in [(a, b), (b, a)] {
+                let kept = &mut self.cell_games[x][y];
+                if kept.len() < CELL_GAMES_KEPT && kept.last() != Some(&result.game) {
+                    kept.push(result.game);
+                }
+            }
+        }
+        if self.first_games.len() < GAMES_KEPT {
+            self.first_games.push(GameNote {
+                game: result.game,
+                seats: result.seats.clone(),
+                places: result.places.clone(),
+                ticks: result.ticks,
+            });
         }
         let playing: Vec<(usize, usize)> = present.iter().enumerate().filter_map(|(bot, p)| p.map(|p| (bot, p))).collect();
         if playing.len() >= 2 {
@@ -319,7 +371,17 @@ impl Standings {
                 }
             }
         }
-        self.history.push(self.bots.iter().map(|b| b.rating).collect());
+        self.games += 1;
+        if self.games.is_multiple_of(self.stride) {
+            self.history.push((self.games, self.bots.iter().map(|b| b.rating).collect()));
+            if self.history.len() > HISTORY_KEPT {
+                // Every other entry goes, and later games are sampled half
+                // as often: which games are kept depends on their count only.
+                self.stride *= 2;
+                let stride = self.stride;
+                self.history.retain(|(g, _)| g.is_multiple_of(stride));
+            }
+        }
     }
 
     /// The bots' names.
@@ -337,9 +399,22 @@ impl Standings {
         self.matrix[a][b]
     }
 
-    /// Every bot's rating after each game added.
-    pub fn history(&self) -> &[Vec<Rating>] {
+    /// Every bot's rating after some of the games added, evenly spaced
+    /// (at most [`HISTORY_KEPT`]), each with the number of games added
+    /// then; the last game's are [`Standings::bots`]'.
+    pub fn history(&self) -> &[(u64, Vec<Rating>)] {
         &self.history
+    }
+
+    /// The first [`CELL_GAMES_KEPT`] games in which `a` and `b` held a
+    /// pair of seats, in game order.
+    pub fn cell_games(&self, a: usize, b: usize) -> &[u64] {
+        &self.cell_games[a][b]
+    }
+
+    /// The first [`GAMES_KEPT`] games, in game order.
+    pub fn first_games(&self) -> &[GameNote] {
+        &self.first_games
     }
 
     /// The first [`FAULTS_KEPT`] faults, in game order.
@@ -354,7 +429,7 @@ impl Standings {
 
     /// Games added.
     pub fn games(&self) -> u64 {
-        self.history.len() as u64
+        self.games
     }
 
     /// Bot indices, best first: by rating, then win rate, then index.
@@ -396,6 +471,19 @@ mod tests {
         assert!(a.rating.uncertainty < 25.0 / 3.0);
         assert_eq!(s.history().len(), 4);
         assert_eq!(s.ranking(), vec![0, 1]);
+    }
+
+    #[test]
+    fn rating_history_stays_small_and_evenly_spaced() {
+        let mut s = Standings::new(&["a".into(), "b".into()]);
+        for g in 0..5000 {
+            s.add(&game(g, &[0, 1], &[1, 2], &[1, 0]));
+        }
+        let h = s.history();
+        assert!(h.len() <= HISTORY_KEPT && h.len() > HISTORY_KEPT / 2, "{}", h.len());
+        let step = h[0].0;
+        assert!(h.iter().enumerate().all(|(i, (g, _))| *g == step * (i as u64 + 1)), "evenly spaced");
+        assert_eq!(s.games(), 5000);
     }
 
     #[test]
