@@ -293,7 +293,8 @@ pub struct Limits {
     /// A SnakeBattle newcomer whose snake would sleep longer than this
     /// before a round starts in every room with a free seat gets a room of
     /// their own (within `rooms_per_game_max`), whose first round starts
-    /// after its countdown; 0 never opens one for that.
+    /// after its countdown; 0 never opens one for that. Single node only:
+    /// in a cluster newcomers wait for the next round of an existing room.
     pub arrival_wait_ms: u64,
     /// A room the server opened for arriving players is closed, and
     /// deleted, once no player has sat in it for this long (every seat

@@ -236,6 +236,7 @@ impl Rooms {
             };
             games.insert(game, GameSetup { setup, fill_bots: a.fill_bots.clone(), tick_ms: a.tick_ms, programs: cfg.program_settings(game) });
         }
+        let in_cluster = cluster.is_some();
         let rooms = Rooms {
             inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new(), for_arrivals: BTreeMap::new(), opened_by: BTreeMap::new(), moves: BTreeMap::new(), removed: BTreeSet::new() }),
             creating: tokio::sync::Mutex::new(()),
@@ -247,7 +248,11 @@ impl Rooms {
             bot_games_kept_per_room: cfg.limits.bot_games_kept_per_room,
             games_kept_per_player: cfg.limits.games_kept_per_player,
             rooms_per_game_max: cfg.limits.rooms_per_game_max,
-            arrival_wait_ms: cfg.limits.arrival_wait_ms,
+            // In a cluster a room opened for one arrival may be taken by
+            // another node at its next step, which would close the
+            // newcomer's connection moments after it sat down: there,
+            // newcomers wait for the next round of an existing room.
+            arrival_wait_ms: if in_cluster { 0 } else { cfg.limits.arrival_wait_ms },
             idle_room_close_ms: cfg.limits.idle_room_close_ms,
             pages_per_player: cfg.limits.pages_per_player,
             configured: cfg.rooms_at_start().into_iter().map(|spec| spec.name).collect(),
