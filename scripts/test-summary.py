@@ -110,8 +110,12 @@ def main():
     any_failed = False
     with open(others, encoding="utf-8") as f:
         extra = [line.split(None, 1) for line in f if line.strip()]
+    def other(name, status):
+        ok = status.strip() == "ok"
+        return (name, ok, "" if ok else status.strip())
+
     for name, status in extra[:1]:
-        rows.append((name, status.strip() == "ok", status.strip()))
+        rows.append(other(name, status))
     totals = {"passed": 0, "failed": 0, "ignored": 0}
     for name, s in suites.items():
         ok = s["failed"] == 0
@@ -122,7 +126,7 @@ def main():
             detail += "; failed: " + ", ".join(s["bad"][:6]) + (" ..." if len(s["bad"]) > 6 else "")
         rows.append((name, ok, detail))
     for name, status in extra[1:]:
-        rows.append((name, status.strip() == "ok", status.strip()))
+        rows.append(other(name, status))
     if not suites:
         rows.append(("cargo test", False, "no test results in the log (the build failed?)"))
 
