@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { BASE, ROOM, launch, serverWith, unexpectedErrors } from './helpers.mjs';
 
 async function boardBox(page) {
-  await page.waitForFunction(() => window.__snakepit && window.__snakepit.frame && window.__snakepit.view.draws > 1, null, { timeout: 20000 });
+  await page.waitForFunction(() => window.__snakepit && window.__snakepit.frame && window.__snakepit.view.draws > 1, null, { timeout: 60000 });
   await page.waitForTimeout(200);
   return page.evaluate(() => {
     const r = document.getElementById('board').getBoundingClientRect();
@@ -14,7 +14,7 @@ async function boardBox(page) {
   });
 }
 
-test('a wide board fills a wide frame, a square one a square frame', { timeout: 60000 }, async (t) => {
+test('a wide board fills a wide frame, a square one a square frame', { timeout: 300000 }, async (t) => {
   const url = await serverWith(t, 'games = ["carrots"]\n[carrots]\ntick_ms = 200\n');
   const b = await launch(t);
   const page = await b.newPage();

@@ -21,14 +21,14 @@ async function roundStarted(url) {
   }
 }
 
-test('a sleeping snake\'s page counts down to its round', { timeout: 90000 }, async (t) => {
+test('a sleeping snake\'s page counts down to its round', { timeout: 300000 }, async (t) => {
   // Rounds of 300 ticks of 100 ms, and no room of their own for newcomers.
   const url = await serverWith(t, 'games = ["snakebattle"]\n[snakebattle]\ntick_ms = 100\n[limits]\narrival_wait_ms = 0\n');
   await roundStarted(url);
   const b = await launch(t);
   const page = await b.newPage();
   await page.goto(await signUp(url, 'sleeper'));
-  await page.waitForSelector('#next-start:not(.hidden)', { timeout: 30000 });
+  await page.waitForSelector('#next-start:not(.hidden)', { timeout: 60000 });
   const first = await page.textContent('#next-start');
   const m = /starts in (\d+) s at most/.exec(first);
   assert.ok(m, first);
@@ -38,11 +38,11 @@ test('a sleeping snake\'s page counts down to its round', { timeout: 90000 }, as
   await page.waitForFunction((s) => {
     const n = /starts in (\d+) s/.exec(document.getElementById('next-start').textContent);
     return n && Number(n[1]) < s;
-  }, Number(m[1]), { timeout: 10000 });
+  }, Number(m[1]), { timeout: 60000 });
   assert.deepEqual(unexpectedErrors(b.problems), []);
 });
 
-test('a newcomer whom every round keeps waiting plays in a room of their own', { timeout: 90000 }, async (t) => {
+test('a newcomer whom every round keeps waiting plays in a room of their own', { timeout: 300000 }, async (t) => {
   const url = await serverWith(t, 'games = ["snakebattle"]\n[snakebattle]\ntick_ms = 100\n');
   await roundStarted(url);
   const b = await launch(t);
@@ -53,13 +53,13 @@ test('a newcomer whom every round keeps waiting plays in a room of their own', {
     const f = window.__snakepit && window.__snakepit.frame;
     const me = f && f.snakes.find((s) => s.name === 'hurried');
     return me && me.alive && !me.sleeping;
-  }, null, { timeout: 30000 });
+  }, null, { timeout: 60000 });
   const room = await page.evaluate(() => window.__snakepit.frame.room);
   assert.notEqual(room, 'snakebattle');
   assert.deepEqual(unexpectedErrors(b.problems), []);
 });
 
-test('a person who sits down during a duel watches it out and plays the next', { timeout: 120000 }, async (t) => {
+test('a person who sits down during a duel watches it out and plays the next', { timeout: 300000 }, async (t) => {
   const url = await serverWith(t, 'games = ["duel"]\n[duel]\ntick_ms = 100\npause_ticks = 20\n');
   // Early in a game of the two built-in bots.
   for (;;) {
@@ -73,7 +73,7 @@ test('a person who sits down during a duel watches it out and plays the next', {
   const b = await launch(t);
   const page = await b.newPage();
   await page.goto(me.url.startsWith('http') ? me.url : url + me.url);
-  await page.waitForSelector('#next-start:not(.hidden)', { timeout: 30000 });
+  await page.waitForSelector('#next-start:not(.hidden)', { timeout: 60000 });
   assert.match(await page.textContent('#next-start'), /You play from the next game: it starts in \d+ s at most\./);
   await page.screenshot({ path: '/tmp/snakepit-duel-next-game.png' });
   // The next game is the person's: the notice goes, and their snake is no bot's.

@@ -45,7 +45,7 @@ async fn flood_then_close_reason(ws: &mut Ws, n: usize, make: impl Fn() -> Messa
             break;
         }
     }
-    close_reason(ws, Duration::from_secs(5)).await
+    close_reason(ws, FRAME_WAIT).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -114,7 +114,7 @@ async fn refused_answers_are_shown_on_the_players_page() {
     send(&mut bot, "jump!").await;
     let mut seen = String::new();
     for _ in 0..100 {
-        let Some(m) = next_text(&mut page, Duration::from_secs(2)).await else { break };
+        let Some(m) = next_text(&mut page, FRAME_WAIT).await else { break };
         if m.contains("\"type\":\"player\"") && m.contains("refused") {
             seen = m;
             break;
@@ -786,7 +786,7 @@ async fn a_duel_total_is_the_sum_of_its_games_even_below_zero() {
     };
     let end = tokio::time::Instant::now() + Duration::from_secs(60);
     while tokio::time::Instant::now() < end && shown.first().is_none_or(|&p| p > -4) {
-        let Some(m) = next_text(&mut watcher, Duration::from_secs(5)).await else { break };
+        let Some(m) = next_text(&mut watcher, FRAME_WAIT).await else { break };
         shown.extend(points_of(&m));
     }
     assert!(shown.first().is_some_and(|&p| p <= -4), "two lost games: {shown:?}");

@@ -73,7 +73,7 @@ async fn snakebattle_rounds_hex_fields_and_carrots_stretches_are_kept_and_replay
     let players = tokio::spawn(async move {
         let moves = ["UP", "RIGHT", "DOWN", "LEFT"];
         for i in 0..4000usize {
-            if next_text(&mut sb, Duration::from_secs(5)).await.is_none() {
+            if next_text(&mut sb, FRAME_WAIT).await.is_none() {
                 break;
             }
             send(&mut sb, moves[(i / 7) % 4]).await;

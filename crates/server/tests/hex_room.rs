@@ -53,7 +53,7 @@ async fn hex_boards_and_bad_commands() {
     // The page shows what was made of the bad commands.
     let mut notes = String::new();
     for _ in 0..40 {
-        let Some(m) = next_text(&mut page, Duration::from_secs(2)).await else { break };
+        let Some(m) = next_text(&mut page, FRAME_WAIT).await else { break };
         if m.contains("\"type\":\"player\"") {
             notes = m;
         }
@@ -149,7 +149,7 @@ async fn a_field_where_nothing_moves_starts_again() {
     let mut placed = None;
     let mut restarted = None;
     for _ in 0..200 {
-        let Some(frame) = next_text(&mut spectator, Duration::from_secs(5)).await else { break };
+        let Some(frame) = next_text(&mut spectator, FRAME_WAIT).await else { break };
         let v: serde_json::Value = serde_json::from_str(&frame).unwrap();
         let tick = v["data"]["tick"].as_u64();
         let seat = v["data"]["players"].as_array().and_then(|a| a.iter().find(|p| p["name"] == "statue")).and_then(|p| p["seat"].as_i64());
