@@ -1,4 +1,4 @@
-//! One test per rule sentence of seed 002 (CodeCarrots snakes), plus the
+//! One test per rule sentence of the CodeCarrots description (CodeCarrots snakes), plus the
 //! decisions taken where the seed is silent.
 //!
 //! The test names are the ones in the table of `src/carrots/mod.rs`. Every

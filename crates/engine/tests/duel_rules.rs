@@ -1,4 +1,4 @@
-//! One test per rule sentence of seed 003 (KingOfBots Snake), plus the
+//! One test per rule sentence of KingOfBots' description (KingOfBots Snake), plus the
 //! decisions taken where the seed is silent or upstream's code differs.
 //!
 //! The test names are the ones in the table of `src/duel/mod.rs`. Every

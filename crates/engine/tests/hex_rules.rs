@@ -1,4 +1,4 @@
-//! One test per rule sentence of seed 001 (Hex) and of `codenjoy.md` §3,
+//! One test per rule sentence of Codenjoy's Hex description (Hex) and of `codenjoy.md` §3,
 //! plus the decisions taken where both are silent.
 //!
 //! The test names are the ones in the table of `src/hex/mod.rs`. Every case

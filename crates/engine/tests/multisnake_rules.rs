@@ -1,4 +1,4 @@
-//! One test per rule sentence of seed 004 (SOI Multisnake), the two rules
+//! One test per rule sentence of the SOI Multisnake statement (SOI Multisnake), the two rules
 //! of the final statement, and the decisions taken where both are silent.
 //!
 //! The test names are the ones in the table of `src/multisnake/mod.rs`.

@@ -1,4 +1,4 @@
-//! One test per rule sentence of seed 000 (SnakeBattle), plus the seed's
+//! One test per rule sentence of CodeBattle's SnakeBattle description (SnakeBattle), plus the seed's
 //! five worked fight examples and the differences of the `codenjoy` profile.
 //!
 //! The test names are the ones in the table of `src/snakebattle/mod.rs`.

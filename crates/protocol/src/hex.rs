@@ -1,6 +1,6 @@
 //! The Codenjoy Hex wire format: the per-player board message, the command
 //! grammar, the browser's view of the field, and the replay setup
-//! (`codenjoy.md` §2, §3; seed 001).
+//! (`codenjoy.md` §2, §3).
 //!
 //! # The board message
 //!

@@ -93,7 +93,7 @@ pub struct SnakeBattleConfig {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct HexConfig {
-    /// `seed` (seed 001 scoring) or `codenjoy`.
+    /// `seed` (the Hex description's scoring) or `codenjoy`.
     pub profile: String,
     /// Extra settings, `key = "value"`.
     pub settings: std::collections::BTreeMap<String, String>,

@@ -336,7 +336,7 @@ fn seat_list(seats: &[usize]) -> String {
     seats.iter().map(|&seat| seat_letter(seat).to_string()).collect::<Vec<_>>().join(", ")
 }
 
-/// Multisnake: exactly the map the bots read (seed 004's glyphs).
+/// Multisnake: exactly the map the bots read (the SOI Multisnake statement's glyphs).
 impl TerminalView for Multisnake {
     fn board_rows(&self) -> Vec<String> {
         self.rows()

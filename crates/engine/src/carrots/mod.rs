@@ -1,4 +1,4 @@
-//! CodeCarrots snakes (seed 002): one endless shared board, apples, and the
+//! CodeCarrots snakes: one endless shared board, apples, and the
 //! longest length ever reached as the score.
 //!
 //! Players come and go ([`Carrots::set_present`]); the board never resets.
@@ -51,7 +51,7 @@
 //!
 //! # Rule sentences of the seed and where they are tested
 //!
-//! Each sentence of seed 002 that states a rule has a test of the same name
+//! Each sentence of the CodeCarrots description that states a rule has a test of the same name
 //! in `tests/carrots_rules.rs`, as do the decisions taken where the seed is
 //! silent:
 //!

@@ -1,4 +1,4 @@
-//! KingOfBots Snake (seed 003): two snakes on a 13x14 map with walls, no
+//! KingOfBots Snake: two snakes on a 13x14 map with walls, no
 //! food, growth on a schedule; the first to die loses.
 //!
 //! Rows and columns follow upstream: a [`Pos`](crate::Pos) has `x` the
@@ -25,7 +25,7 @@
 //!
 //! # Rule sentences of the seed and where they are tested
 //!
-//! Each sentence of seed 003 that states a rule has a test of the same name
+//! Each sentence of KingOfBots' description that states a rule has a test of the same name
 //! in `tests/duel_rules.rs`, as do the decisions taken where the seed is
 //! silent or upstream's code differs from it:
 //!

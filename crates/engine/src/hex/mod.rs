@@ -1,4 +1,4 @@
-//! Codenjoy Hex (seed 001): territory capture by clone and jump moves.
+//! Codenjoy Hex: territory capture by clone and jump moves.
 //!
 //! Everyone plays on one square field (15x15 with a wall border by
 //! default). A player joins with one piece on a random free cell. Each tick
@@ -61,7 +61,7 @@
 //!
 //! # Rule sentences and where they are tested
 //!
-//! Each sentence of seed 001 and of `codenjoy.md` §3 that states a rule of
+//! Each sentence of Codenjoy's Hex description and of `codenjoy.md` §3 that states a rule of
 //! the field has a test of the same name in `tests/hex_rules.rs`, as do the
 //! decisions taken where both are silent. The wire format (glyphs, join
 //! order, `ACT(x,y),DIR`, y from the top) is tested in the protocol crate's

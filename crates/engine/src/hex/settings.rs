@@ -1,6 +1,6 @@
 //! Hex settings: two named profiles and their overrides.
 //!
-//! `seed` follows seed 001 and is the default (a lost piece costs 10);
+//! `seed` follows Codenjoy's Hex description and is the default (a lost piece costs 10);
 //! `codenjoy` follows upstream Codenjoy since 2021 (a lost piece costs 100,
 //! walls formed in a game stay after everyone restarts, a field where
 //! nothing moves stays as it is, and new pieces next to each other capture
@@ -73,7 +73,7 @@ pub struct Settings {
     /// draws them all as `♀`).
     pub players_per_field: u32,
     /// Upstream's annihilation: a new piece next to another new piece
-    /// captures nothing at all. Without it (seed 001's sentence) a new piece
+    /// captures nothing at all. Without it (the description's sentence) a new piece
     /// captures every enemy piece around it except the pieces placed in the
     /// same tick.
     pub annihilation: bool,

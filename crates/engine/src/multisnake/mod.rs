@@ -1,4 +1,4 @@
-//! SOI Multisnake (seed 004): 2, 4 or 8 snakes on a wrapping map with walls
+//! SOI Multisnake: 2, 4 or 8 snakes on a wrapping map with walls
 //! and `+`/`-` signs; everyone grows every T turns; the last snake alive
 //! wins.
 //!
@@ -34,7 +34,7 @@
 //!
 //! # Rule sentences of the seed and where they are tested
 //!
-//! Each sentence of seed 004 that states a rule has a test of the same name
+//! Each sentence of the SOI Multisnake statement that states a rule has a test of the same name
 //! in `tests/multisnake_rules.rs`, as do the two rules of the final
 //! statement (old.soi.ch/node/319) and the decisions of `specs/README.md`:
 //!

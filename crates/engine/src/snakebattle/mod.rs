@@ -1,4 +1,4 @@
-//! Codenjoy SnakeBattle (seed 000): five snakes on one field, apples,
+//! Codenjoy SnakeBattle: five snakes on one field, apples,
 //! stones, gold, fury pills, rounds.
 //!
 //! # The tick
@@ -18,7 +18,7 @@
 //!
 //! # Rule sentences of the seed and where they are tested
 //!
-//! Each sentence of seed 000 that states a rule has a test of the same name
+//! Each sentence of CodeBattle's SnakeBattle description that states a rule has a test of the same name
 //! in `tests/snakebattle_rules.rs`, as do the decisions taken where the
 //! seed is silent and the `codenjoy` profile's differences:
 //!

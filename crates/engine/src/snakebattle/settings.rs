@@ -1,6 +1,6 @@
 //! SnakeBattle settings: two named rule profiles and their overrides.
 //!
-//! `codebattle` follows seed 000 (the CodeBattle fork's README) and is the
+//! `codebattle` follows CodeBattle's SnakeBattle description and is the
 //! default; `codenjoy` follows upstream Codenjoy. Every rule on which the two
 //! differ is a field here, so an organiser can mix them. Settings travel as
 //! `key=value` pairs (command line, config files, replay headers), validated

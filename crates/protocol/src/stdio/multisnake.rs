@@ -1,4 +1,4 @@
-//! The SOI Multisnake wire format (seed 004, `stdio-arenas.md` §3), byte
+//! The SOI Multisnake wire format (`stdio-arenas.md` §3), byte
 //! for byte.
 //!
 //! # Server to bot
