@@ -71,6 +71,9 @@ pub(crate) struct RootPlan {
 /// Which rights a landlock rule of the new root grants.
 #[derive(Clone, Copy)]
 pub(crate) enum LandlockRights {
+    /// Listing folders only: for `/`, whose every entry is meant to be
+    /// seen (each has a rule of its own for what is inside).
+    ListOnly,
     ReadOnly,
     ReadWrite,
 }
@@ -203,6 +206,7 @@ impl RootPlan {
         let planned = steps.iter().filter(|s| !matches!(s, Step::Proc { .. } | Step::Overlay { .. } | Step::BindFolder { .. })).count() as u64;
         let inodes = limits.folder_files_max.saturating_add(5 + planned);
         let mut landlock_paths = vec![
+            (c(Path::new("/"))?, LandlockRights::ListOnly),
             (c(folder)?, LandlockRights::ReadWrite),
             (c(Path::new("/tmp"))?, LandlockRights::ReadWrite),
             (c(Path::new("/dev/shm"))?, LandlockRights::ReadWrite),

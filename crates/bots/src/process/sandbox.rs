@@ -229,8 +229,11 @@ fn spawn_when_not_busy(cmd: &mut Command) -> io::Result<Child> {
     }
 }
 
-/// How long a spawn keeps trying while exec finds the program busy.
-const EXEC_BUSY_WAIT_MAX: Duration = Duration::from_millis(500);
+/// How long a spawn keeps trying while exec finds the program busy. Under
+/// a PID namespace the keeper and the init, which never exec, hold the
+/// copy's descriptor until they close theirs, after the bot's root is
+/// built: milliseconds, far more on a loaded machine.
+const EXEC_BUSY_WAIT_MAX: Duration = Duration::from_secs(5);
 
 /// A bot's folder, with the empty folder that its quota's tmpfs is
 /// mounted on in the bot's mount namespace; both are removed on drop (in
@@ -450,6 +453,7 @@ impl ChildSetup {
                 let read = (AccessFs::from_read(LANDLOCK_ABI) & folder_access()).bits();
                 in_child_rules.extend(plan.landlock_paths.iter().map(|(p, rights)| {
                     let bits = match rights {
+                        LandlockRights::ListOnly => (folder_access() & AccessFs::ReadDir).bits(),
                         LandlockRights::ReadOnly => read,
                         LandlockRights::ReadWrite => folder_access().bits(),
                     };
