@@ -156,7 +156,7 @@ impl ProcessBot {
             launched.child.stderr.take(),
         );
         // From here on the guard kills the child if anything fails.
-        let mut guard = GroupGuard::new(launched.child, launched.init, launched.uid, launched.folder);
+        let mut guard = GroupGuard::new(launched.child, launched.leader, launched.uid, launched.folder);
         let has = |layer| launched.layers.contains(layer);
         let held: Vec<&str> = [
             (has(Layer::FolderQuota) || has(Layer::MinimalRoot), "mnt"),
@@ -402,10 +402,8 @@ impl ProcessBot {
         self.stderr.take()
     }
 
-    /// The id of the bot's process group, which is also the pid of its
-    /// leader: the bot's main process, or under [`Layer::PidNamespace`] the
-    /// namespace's init (which has the bot's mount and other namespaces,
-    /// and its root).
+    /// The process id of the bot's main process (in the runner's PID
+    /// namespace), which is also its process group id.
     pub fn pid(&self) -> u32 {
         self.guard.pid()
     }

@@ -102,11 +102,6 @@ fn available(test: &str, layers: LayerSet) -> bool {
     missing == LayerSet::NONE
 }
 
-/// The processes of a bot's group beside the bot's own: the init of its
-/// PID namespace, when it has one.
-fn tree_extra(bot: &ProcessBot) -> usize {
-    usize::from(bot.layers().contains(Layer::PidNamespace))
-}
 
 /// Whether `reply` of `fs_probe` is a refusal: EACCES, or, in a minimal
 /// root, ENOENT (the path does not exist for the bot).
@@ -430,7 +425,7 @@ async fn bot_is_stopped_between_moves() {
         // The bot forks a child that spins forever.
         assert_eq!(bot.ask("spin\n", ANSWER).await.unwrap().line, "ok");
         let members = group_alive(pid);
-        assert_eq!(members.len(), 2 + tree_extra(&bot), "{members:?}");
+        assert_eq!(members.len(), 2, "{members:?}");
         let all_stopped = || members.iter().all(|&p| stat(p).unwrap().state == 'T');
         assert_eq!(wait_until(Duration::from_secs(1), all_stopped), stop);
         let cpu = || {
@@ -785,7 +780,7 @@ async fn ask_all_resumes_and_stops_bots_stopped_between_moves() {
     for bot in &bots {
         // The bot and the child that spins forever.
         let members = group_alive(bot.pid());
-        assert_eq!(members.len(), 2 + tree_extra(bot), "{members:?}");
+        assert_eq!(members.len(), 2, "{members:?}");
         assert!(wait_until(Duration::from_secs(1), || members
             .iter()
             .all(|&p| stat(p).unwrap().state == 'T')));

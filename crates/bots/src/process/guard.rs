@@ -40,11 +40,10 @@ pub(crate) struct GroupGuard {
     child: Option<Child>,
     /// The main process: the bot, or the keeper of its PID namespace.
     child_pid: Pid,
-    /// The bot's process group: led by the bot, or by the init of its PID
-    /// namespace (see `tree`).
+    /// The bot's process group, led by the bot (see `tree`).
     pgid: Pid,
-    /// Whether `child` is a keeper, which leaves the group when it reaps
-    /// the init.
+    /// Whether `child` is a keeper, which is not in the group and ends
+    /// just after the group's last process.
     keeper: bool,
     uid: Option<UidLease>,
     folder: Option<BotFolder>,
@@ -99,15 +98,15 @@ impl Reaping {
 }
 
 impl GroupGuard {
-    pub(crate) fn new(child: Child, init: Option<Pid>, uid: Option<UidLease>, folder: BotFolder) -> GroupGuard {
-        // The child (or the init) called setpgid(0, 0), so the group's id
-        // is its pid.
+    pub(crate) fn new(child: Child, leader: Option<Pid>, uid: Option<UidLease>, folder: BotFolder) -> GroupGuard {
+        // The child (or, in a PID namespace, the bot: `leader`) called
+        // setpgid(0, 0), so the group's id is its pid.
         let child_pid = Pid::from_raw(child.id() as i32);
         GroupGuard {
             child: Some(child),
             child_pid,
-            pgid: init.unwrap_or(child_pid),
-            keeper: init.is_some(),
+            pgid: leader.unwrap_or(child_pid),
+            keeper: leader.is_some(),
             uid,
             folder: Some(folder),
             status: None,
@@ -150,8 +149,8 @@ impl GroupGuard {
 
     /// Sends `signal` to the whole group, while the main process has not
     /// been reaped (so the group id cannot belong to anyone else yet) and,
-    /// for a keeper, has not ended (it reaps the init, the group's leader,
-    /// just before).
+    /// for a keeper, has not ended (it ends moments after the group's last
+    /// process).
     pub(crate) fn signal_group(&self, signal: Signal) {
         if self.group_is_ours() {
             // ESRCH (the group is gone) shows up on the pipes instead.

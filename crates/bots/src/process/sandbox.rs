@@ -58,9 +58,9 @@ pub(crate) struct Launched {
     pub(crate) folder: BotFolder,
     pub(crate) uid: Option<UidLease>,
     pub(crate) layers: LayerSet,
-    /// Under [`Layer::PidNamespace`], the init's pid (host namespace),
-    /// which leads the bot's process group.
-    pub(crate) init: Option<Pid>,
+    /// Under [`Layer::PidNamespace`], the bot's pid (host namespace), which
+    /// leads its process group.
+    pub(crate) leader: Option<Pid>,
 }
 
 /// Makes the folder, builds the sandbox and starts `spec` with the layers
@@ -163,13 +163,13 @@ pub(crate) fn launch(
     drop(cmd);
     match spawned {
         Ok(mut child) => {
-            let init = match init_pid_read {
+            let leader = match init_pid_read {
                 Some(fd) => {
                     // The keeper writes it right after the fork; the read
                     // ends at the latest when the keeper is gone.
                     let mut bytes = [0u8; 4];
                     match nix::unistd::read(&fd, &mut bytes) {
-                        Ok(4) => Some(Pid::from_raw(i32::from_ne_bytes(bytes))),
+                        Ok(4) => Some(bot_of_init(Pid::from_raw(i32::from_ne_bytes(bytes)))),
                         _ => {
                             let _ = child.kill();
                             let _ = child.wait();
@@ -187,7 +187,7 @@ pub(crate) fn launch(
                 },
                 uid,
                 layers,
-                init,
+                leader,
             })
         }
         Err(source) => {
@@ -207,6 +207,16 @@ pub(crate) fn launch(
             }
         }
     }
+}
+
+/// The init's only child, the bot, which has exec'd when the spawn
+/// returns (`/proc/PID/task/PID/children`). If it is gone already, the
+/// init, whose group (the keeper's) then holds nothing of the bot's.
+fn bot_of_init(init: Pid) -> Pid {
+    fs::read_to_string(format!("/proc/{init}/task/{init}/children"))
+        .ok()
+        .and_then(|c| c.split_whitespace().next()?.parse().ok())
+        .map_or(init, Pid::from_raw)
 }
 
 /// Starts `cmd`, trying again for a while when exec finds the program

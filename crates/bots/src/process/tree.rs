@@ -14,17 +14,18 @@
 //!   exit. It dies with the runner (parent-death signal). Since it reaps
 //!   the init, whose end waits for every process of the namespace, a
 //!   reaped keeper means that nothing of the bot is left.
-//! - The **init** leads the process group that the runner signals
-//!   (SIGSTOP, SIGCONT, SIGKILL), so a kill never reaches the keeper. The
-//!   group's id stays the init's as long as the keeper has not reaped it,
-//!   that is until moments before the keeper exits.
-//!   The init starts the bot, reaps every orphan of the namespace, and
+//! - The **init** starts the bot, reaps every orphan of the namespace, and
 //!   exits as soon as the bot does; the kernel then kills every process
 //!   left in the namespace. It dies with the keeper (parent-death signal),
 //!   so the same happens when the runner is killed with SIGKILL. It is
 //!   root, non-dumpable and hidden from the bot's `/proc` (`hidepid`), and
 //!   wipes its copy of the runner's command line and environment.
-//! - The **bot** goes on with the rest of the sandbox and execs.
+//! - The **bot** leads the process group that the runner signals
+//!   (SIGSTOP, SIGCONT, SIGKILL), so that neither the keeper, which must
+//!   live on to reap the init, nor the init, which would wake at every
+//!   stop, is in it. The bot goes on with the rest of the sandbox and
+//!   execs. The group's id cannot be taken by another process while any
+//!   process of the bot lives, and the keeper ends moments after the last.
 //!
 //! The forks are raw `clone` system calls, not glibc's `fork`, whose
 //! handlers take locks that another thread of the runner may have held at
@@ -90,18 +91,12 @@ impl Tree {
         }
     }
 
-    /// In the init: leads a process group of its own, which the bot's
-    /// processes join and the runner signals (never the keeper, which must
-    /// live on to reap the init); dies with the keeper, and stops if the
-    /// keeper is gone already (then the signal would never come).
+    /// In the init: dies with the keeper, and stops if the keeper is gone
+    /// already (then the signal would never come).
     #[allow(unsafe_code)]
     fn init_prelude(&self) -> Result<(), i32> {
-        // SAFETY: setpgid, prctl and poll take integers and a live local
-        // array.
+        // SAFETY: prctl and poll take integers and a live local array.
         unsafe {
-            if libc::setpgid(0, 0) != 0 {
-                return Err(Errno::last_raw());
-            }
             if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
                 return Err(Errno::last_raw());
             }
@@ -117,12 +112,18 @@ impl Tree {
         Ok(())
     }
 
-    /// In the init, once the bot's tree is mounted: forks the bot and
-    /// becomes the init, which never returns. Returns in the bot.
+    /// In the init, once the bot's tree is mounted: forks the bot, which
+    /// leads a process group of its own, and becomes the init, which never
+    /// returns. Returns in the bot.
+    #[allow(unsafe_code)]
     pub(crate) fn fork_bot(&self) -> Result<(), i32> {
         match raw_fork() {
             -1 => Err(Errno::last_raw()),
-            0 => Ok(()),
+            // SAFETY: setpgid takes integers.
+            0 => match unsafe { libc::setpgid(0, 0) } {
+                0 => Ok(()),
+                _ => Err(Errno::last_raw()),
+            },
             bot => init(bot, self.status_write.as_raw_fd(), self.runner_strings),
         }
     }
