@@ -35,9 +35,11 @@ pub trait Game: Clone {
     /// **Invariant:** the rules treat every seat alike, so stepping the
     /// relabelled game with the relabelled actions gives the relabelled
     /// result of stepping this one (the `seat_order_does_not_matter`
-    /// property of every game's `tests/*_sim.rs` checks it). The one exception is a random cell drawn for a seat
-    /// (a respawn, a new piece): which of two waiting seats gets which cell
-    /// is up to the draw.
+    /// property of every game's `tests/*_sim.rs` checks it). Random cells
+    /// drawn for seats (a respawn, a new piece) are drawn in an order given
+    /// by the seats' scores, not their numbers; only seats alike in
+    /// everything but their numbers and their drawn cells may get each
+    /// other's cells when relabelled.
     fn relabel_seats(&self, from: &[usize]) -> Self;
 
     /// The compact text form of an action, as replays store it.

@@ -25,8 +25,11 @@
 //! tests and benchmarks that read `SIM_SEED` or print a summary allow the
 //! lint on that one function and say why.
 //!
-//! Within a tick every loop over snakes runs in seat order, so simultaneous
-//! moves resolve the same way every time. Engine types are not `Serialize`:
+//! Within a tick every loop over snakes runs in seat order, so a tick is
+//! computed the same way every time; yet no outcome depends on that order:
+//! relabelling the seats relabels the outcome ([`Game::relabel_seats`]).
+//! Random cells drawn for several seats in one tick are drawn in order of
+//! their scores. Engine types are not `Serialize`:
 //! the text forms that replays need (`Action::to_text`, `Settings::to_pairs`)
 //! are plain strings, and every wire format lives in `snakepit_protocol`.
 

@@ -331,7 +331,7 @@ proptest! {
                     break;
                 }
                 let acts = actions(&game, &mut rng);
-                seats::step_checked(&mut game, &acts, &mut rng, |_| false)
+                seats::step_checked(&mut game, &acts, &mut rng, seats::no_draws)
                     .map_err(|e| TestCaseError::fail(format!("{ruleset:?}, seed {seed}, turn {}: {e}", game.turn())))?;
             }
         }

@@ -257,7 +257,7 @@ proptest! {
         let mut rng = Rng::new(seed ^ 0x5ea7);
         for tick in 1..=200 {
             let actions = random_actions(&game, &mut rng);
-            let drawn = |ev: &[Event]| ev.iter().any(|e| matches!(e, Event::Spawned { .. }));
+            let drawn = |ev: &[Event]| ev.iter().filter_map(|e| match e { Event::Spawned { snake, at } => Some((*snake, *at)), _ => None }).collect();
             seats::step_checked(&mut game, &actions, &mut rng, drawn)
                 .map_err(|e| TestCaseError::fail(format!("seed {seed}, tick {tick}: {e}")))?;
         }

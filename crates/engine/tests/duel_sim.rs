@@ -184,7 +184,7 @@ proptest! {
         let careful = [seed % 3 != 0, seed % 5 != 0];
         while !game.is_over() {
             let actions = random_actions(&game, &mut rng, careful);
-            seats::step_checked(&mut game, &actions, &mut rng, |_| false)
+            seats::step_checked(&mut game, &actions, &mut rng, seats::no_draws)
                 .map_err(|e| TestCaseError::fail(format!("seed {seed}, round {}: {e}", game.round())))?;
         }
     }

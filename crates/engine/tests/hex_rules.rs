@@ -1231,13 +1231,13 @@ fn jumped_piece_in_a_wall_is_lost() {
 
             tick 2: -
               restart: A has no pieces
-              A placed at [5,2]
-              B placed at [1,4]
+              B placed at [5,2]
+              A placed at [1,4]
             ☼☼☼☼☼☼☼
             ☼.....☼
-            ☼....A☼
+            ☼....B☼
             ☼.....☼
-            ☼B....☼
+            ☼A....☼
             ☼.....☼
             ☼☼☼☼☼☼☼
             A: pieces=1 score=15
@@ -1667,12 +1667,12 @@ fn player_without_pieces_restarts_everyone() {
             tick 2: A=C2,1D
               restart: B has no pieces
               A C2,1D ignored: dropped by the restart
-              A placed at [2,2]
-              B placed at [3,3]
+              B placed at [2,2]
+              A placed at [3,3]
             ☼☼☼☼☼☼
             ☼....☼
-            ☼.A..☼
-            ☼..B.☼
+            ☼.B..☼
+            ☼..A.☼
             ☼....☼
             ☼☼☼☼☼☼
             A: pieces=1 score=60
@@ -1705,12 +1705,12 @@ fn full_board_restarts_everyone() {
               B -20 (2 lost)
             tick 2: -
               restart: the board is full
-              A placed at [2,1]
-              B placed at [2,3]
+              B placed at [2,1]
+              A placed at [2,3]
             ☼☼☼☼☼
-            ☼.A.☼
-            ☼...☼
             ☼.B.☼
+            ☼...☼
+            ☼.A.☼
             ☼☼☼☼☼
             A: pieces=1 score=160
             B: pieces=1 score=0
@@ -1811,12 +1811,12 @@ fn still_field_restarts_everyone() {
             tick 6: -
             tick 7: -
               restart: nothing moved
-              A placed at [2,1]
-              B placed at [2,3]
+              B placed at [2,1]
+              A placed at [2,3]
             ☼☼☼☼☼
-            ☼.A.☼
-            ☼...☼
             ☼.B.☼
+            ☼...☼
+            ☼.A.☼
             ☼☼☼☼☼
             A: pieces=1 score=40
             B: pieces=1 score=20

@@ -426,7 +426,7 @@ proptest! {
                 apply(&mut game, Some(p));
             }
             let actions = random_actions(&game, &mut rng);
-            let drawn = |ev: &[Event]| ev.iter().any(|e| matches!(e, Event::Placed { .. }));
+            let drawn = |ev: &[Event]| ev.iter().filter_map(|e| match e { Event::Placed { seat, at } => Some((*seat, *at)), _ => None }).collect();
             seats::step_checked(&mut game, &actions, &mut rng, drawn)
                 .map_err(|e| TestCaseError::fail(format!("seed {seed}, tick {tick}: {e}")))?;
         }

@@ -256,7 +256,7 @@ proptest! {
         let mut rng = Rng::new(seed ^ 0x5ea7);
         while !game.is_over() {
             let actions = random_actions(&game, &mut rng);
-            seats::step_checked(&mut game, &actions, &mut rng, |_| false)
+            seats::step_checked(&mut game, &actions, &mut rng, seats::no_draws)
                 .map_err(|e| TestCaseError::fail(format!("seed {seed}, turn {}: {e}", game.turn())))?;
         }
     }

@@ -516,7 +516,7 @@ proptest! {
         for case in 0..100 {
             let mut game = crowded_position(&mut rng);
             let actions = aggressive_actions(&game, &mut rng);
-            let drawn = |ev: &[Event]| ev.iter().any(|e| matches!(e, Event::Spawned { .. }));
+            let drawn = |ev: &[Event]| ev.iter().filter_map(|e| match e { Event::Spawned { snake, at } => Some((*snake, *at)), _ => None }).collect();
             seats::step_checked(&mut game, &actions, &mut rng, drawn)
                 .map_err(|e| TestCaseError::fail(format!("seed {seed}, case {case}: {e}")))?;
         }
@@ -529,7 +529,7 @@ proptest! {
             let mut rng = Rng::new(seed ^ 0x5ea7_0bde_4d0e_5a77);
             for tick in 1..=SEAT_ORDER_TICKS {
                 let actions = random_actions(&game, 3, &mut rng);
-                let drawn = |ev: &[Event]| ev.iter().any(|e| matches!(e, Event::Spawned { .. }));
+                let drawn = |ev: &[Event]| ev.iter().filter_map(|e| match e { Event::Spawned { snake, at } => Some((*snake, *at)), _ => None }).collect();
                 seats::step_checked(&mut game, &actions, &mut rng, drawn).map_err(|e| {
                     TestCaseError::fail(format!("profile {}, seed {seed}, tick {tick}: {e}", profile.name()))
                 })?;

@@ -454,7 +454,8 @@ impl Carrots {
     /// Dead bodies leave the board: those of this tick's deaths (the seed),
     /// or with [`Settings::bodies_stay`] those whose respawn is due. Seats
     /// whose respawn is due wait for a cell, and every present seat without
-    /// a snake gets one on a random free cell, the cells just left included.
+    /// a snake gets one on a random free cell, the cells just left included
+    /// (drawn in order of score: [`Carrots::spawn_waiting`]).
     fn stage_respawn(&mut self, _: &[Action], ev: &mut Vec<Event>) {
         let (after, stay) = (u64::from(self.settings.respawn_ticks), self.settings.bodies_stay);
         for seat in 0..self.snakes.len() {
@@ -474,11 +475,16 @@ impl Carrots {
         self.spawn_waiting(ev);
     }
 
+    /// Every waiting seat gets a random free cell. The seats draw in order
+    /// of their scores, lowest first, never of their numbers, so that
+    /// relabelling the seats relabels the outcome: a new snake keeps
+    /// nothing of its seat but the score, so seats with equal scores are
+    /// alike but for the cell they draw, and which of them draws first
+    /// (seat order) cannot matter.
     fn spawn_waiting(&mut self, ev: &mut Vec<Event>) {
-        for seat in 0..self.snakes.len() {
-            if self.snakes[seat].life != Life::Waiting {
-                continue;
-            }
+        let mut waiting: Vec<SnakeIdx> = (0..self.snakes.len()).filter(|&s| self.snakes[s].life == Life::Waiting).collect();
+        waiting.sort_by_key(|&s| self.snakes[s].best);
+        for seat in waiting {
             // Unlike an apple, a snake must not be lost to bad luck: after
             // the random tries, any free cell will do.
             let cell = self.random_free_cell().or_else(|| {

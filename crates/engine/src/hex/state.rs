@@ -592,15 +592,20 @@ impl Hex {
     }
 
     /// Every present seat without pieces on the field gets one piece at a
-    /// random free cell, in seat order. This comes last, so the new piece
-    /// is first seen on the board sent after the tick, and no move of this
-    /// tick, made without knowing it, can take it.
+    /// random free cell. This comes last, so the new piece is first seen on
+    /// the board sent after the tick, and no move of this tick, made without
+    /// knowing it, can take it.
+    ///
+    /// The seats draw in order of their scores, lowest first, never of their
+    /// numbers, so that relabelling the seats relabels the outcome. A placed
+    /// seat keeps nothing but its score, so seats with equal scores are
+    /// alike but for the cell they draw, and which of them draws first
+    /// (seat order) cannot matter.
     fn stage_placement(&mut self, _: &[Action], _: &mut TickScratch, ev: &mut Vec<Event>) {
-        for seat in 0..self.players.len() {
-            let p = &self.players[seat];
-            if !p.present || p.placed {
-                continue;
-            }
+        let mut waiting: Vec<SeatIdx> =
+            (0..self.players.len()).filter(|&s| self.players[s].present && !self.players[s].placed).collect();
+        waiting.sort_by_key(|&s| self.players[s].score);
+        for seat in waiting {
             match self.random_free_cell() {
                 Some(i) => {
                     self.cells[i] = Cell::Piece(seat);

@@ -497,6 +497,12 @@ impl SnakeBattle {
 
     /// Clears dead bodies and puts every present seat without a live snake
     /// on a random free start floor; after a round end, everyone.
+    ///
+    /// The seats draw in order of their scores, lowest first, never of their
+    /// numbers, so that relabelling the seats relabels the outcome. A new
+    /// snake keeps nothing of its seat but the score, so seats with equal
+    /// scores are alike but for the floor they draw, and which of them draws
+    /// first (seat order) cannot matter.
     fn stage_respawn(&mut self, ev: &mut Vec<Event>) {
         if std::mem::take(&mut self.reset_pending) {
             for s in &mut self.snakes {
@@ -512,11 +518,9 @@ impl SnakeBattle {
         // Found only when someone needs them: most ticks nobody respawns,
         // and scanning the map every tick was the largest cost of a tick.
         let mut floors: Option<Vec<Pos>> = None;
-        for seat in 0..self.snakes.len() {
-            let s = &self.snakes[seat];
-            if !s.present || s.alive {
-                continue;
-            }
+        let mut waiting: Vec<SnakeIdx> = (0..self.snakes.len()).filter(|&s| self.snakes[s].present && !self.snakes[s].alive).collect();
+        waiting.sort_by_key(|&s| self.snakes[s].score);
+        for seat in waiting {
             let floors = floors.get_or_insert_with(|| self.map.start_floors());
             // The tail starts one cell left of the floor, usually inside the
             // wall, as upstream places it.
