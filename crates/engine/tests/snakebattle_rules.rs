@@ -342,10 +342,11 @@ fn gold_scores() {
 
 #[test]
 fn eaten_objects_respawn() {
-    // Seed step 6: in one tick A eats an apple, B gold, C a fury pill and D
-    // a stone (with fury, so it keeps its length). Each comes back in that
-    // tick as one of its kind on a free cell; upstream's dice may add one
-    // more object (here an apple).
+    // Step 6 of the order of processing: in one tick A eats an apple, B
+    // gold, C a fury pill and D a stone (with fury, so it keeps its
+    // length). Each comes back in that tick as one of its kind on a free
+    // cell, and nothing else appears: the `codebattle` profile rolls no
+    // dice, so the field keeps the objects it had.
     check(
         r#"
         game: spawning seed=3 rounds=false
@@ -373,7 +374,6 @@ fn eaten_objects_respawn() {
               gold appeared at [7,1]
               fury pill appeared at [5,2]
               stone appeared at [6,3]
-              apple appeared at [6,6]
             round 1 tick 1
             ☼☼☼☼☼☼☼☼☼
             ☼aaA...$☼
@@ -381,7 +381,7 @@ fn eaten_objects_respawn() {
             ☼.cC..●.☼
             ☼.dD....☼
             ☼..○....☼
-            ☼.....○.☼
+            ☼.......☼
             ☼☼☼☼☼☼☼☼☼
             A: len=3 dir=R score=1
             B: len=2 dir=R score=10
@@ -392,13 +392,75 @@ fn eaten_objects_respawn() {
 }
 
 #[test]
-fn codenjoy_eaten_objects_wait_for_the_dice() {
-    // The same meals under upstream's spawner (`replace_eaten=false`, as in
-    // the `codenjoy` profile): only its dice places objects, at most one a
-    // tick, here a stone (none is left on the board).
+fn codebattle_objects_appear_only_for_those_eaten() {
+    // No dice in the `codebattle` profile: a field that starts without
+    // stones or apples gets none however long nobody eats (upstream's dice
+    // would add a stone at once, as none is left, and apples after it).
     check(
         r#"
-        game: spawning seed=3 rounds=false replace_eaten=false
+        game: spawning seed=3 rounds=false
+        ☼☼☼☼☼☼☼☼
+        ☼aA....☼
+        ☼......☼
+        ☼.....$☼
+        ☼☼☼☼☼☼☼☼
+        > A=D
+        > A=R
+        > A=R
+        > A=U
+        "#,
+        expect![[r#"
+            tick 1: A=D
+            tick 2: A=R
+            tick 3: A=R
+            tick 4: A=U
+            round 1 tick 4
+            ☼☼☼☼☼☼☼☼
+            ☼...A..☼
+            ☼...a..☼
+            ☼.....$☼
+            ☼☼☼☼☼☼☼☼
+            A: len=2 dir=U score=0
+        "#]],
+    );
+}
+
+#[test]
+fn codebattle_dice_is_a_setting() {
+    // `dice=true` brings upstream's dice back on top of the replacements:
+    // the same field as above gets a stone in the first tick.
+    check(
+        r#"
+        game: spawning seed=3 rounds=false dice=true
+        ☼☼☼☼☼☼☼☼
+        ☼aA....☼
+        ☼......☼
+        ☼.....$☼
+        ☼☼☼☼☼☼☼☼
+        > A=D
+        "#,
+        expect![[r#"
+            tick 1: A=D
+              stone appeared at [4,2]
+            round 1 tick 1
+            ☼☼☼☼☼☼☼☼
+            ☼.a....☼
+            ☼.A.●..☼
+            ☼.....$☼
+            ☼☼☼☼☼☼☼☼
+            A: len=2 dir=D score=0
+        "#]],
+    );
+}
+
+#[test]
+fn codenjoy_eaten_objects_wait_for_the_dice() {
+    // The same meals under upstream's spawner (`replace_eaten=false
+    // dice=true`, as in the `codenjoy` profile): only its dice places
+    // objects, at most one a tick, here a stone (none is left on the board).
+    check(
+        r#"
+        game: spawning seed=3 rounds=false replace_eaten=false dice=true
         ☼☼☼☼☼☼☼☼☼
         ☼aA○....☼
         ☼bB$....☼
@@ -445,7 +507,7 @@ fn no_stone_spawns_right_of_start_floor() {
     // the cell instead (upstream's spawner refuses the stone there).
     check(
         r#"
-        game: spawning rounds=false
+        game: spawning rounds=false dice=true
         ☼☼☼☼☼☼☼
         ☼#.☼aA☼
         ☼☼☼☼aa☼

@@ -47,7 +47,8 @@
 //! | `ACT` after: stone at the tail after the move | `act_after_move_drops_at_new_tail` |
 //! | `ACT(0)` kills | `act_zero_kills` |
 //! | `ACT,ACT`, `LEFT,UP`, three commands: a skipped turn | `double_commands_skip_turn` |
-//! | step 6: each object eaten is replaced in that tick by one of its kind; `codenjoy`: only upstream's dice | `eaten_objects_respawn`, `codenjoy_eaten_objects_wait_for_the_dice` |
+//! | step 6: each object eaten is replaced in that tick by one of its kind, and no other object appears (no dice: the field keeps the objects its map starts with) | `eaten_objects_respawn`, `codebattle_objects_appear_only_for_those_eaten` |
+//! | `codenjoy`: only upstream's dice places objects, at most one a tick (`dice=true`, also a setting of `codebattle`) | `codenjoy_eaten_objects_wait_for_the_dice`, `codebattle_dice_is_a_setting` |
 //! | a dead snake waits on a start floor for the next round | `dead_snake_waits_for_next_round` |
 //! | the round ends at length 40 / after 300 ticks / one left | `round_ends_at_max_length`, `round_ends_on_timeout`, `round_ends_with_last_alive` |
 //! | the round ends when all snakes on the field die, also a lone one | `round_ends_when_its_only_snake_dies` |

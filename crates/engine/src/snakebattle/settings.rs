@@ -102,9 +102,16 @@ pub struct Settings {
     /// Snakes per field (seats of one room).
     pub players_per_field: u32,
     /// Whether every object eaten in a tick is replaced in that tick by one
-    /// of its kind on a free cell (the seed's step 6 of the order of
-    /// processing), besides upstream's dice.
+    /// of its kind on a free cell (step 6 of CodeBattle's order of
+    /// processing).
     pub replace_eaten: bool,
+    /// Whether upstream's dice adds objects: one random free cell and one
+    /// roll of 50 a tick, so at most one new object a tick, of a kind the
+    /// roll and the counts on the field choose. Without it (the
+    /// `codebattle` profile) only `replace_eaten` brings objects, and the
+    /// field keeps the objects its map starts with (stones dropped by
+    /// snakes aside).
+    pub dice: bool,
 }
 
 impl Settings {
@@ -135,6 +142,7 @@ impl Settings {
                 min_ticks_for_win: 0,
                 players_per_field: 5,
                 replace_eaten: true,
+                dice: false,
             },
             Profile::Codenjoy => Settings {
                 profile,
@@ -160,6 +168,7 @@ impl Settings {
                 min_ticks_for_win: 40,
                 players_per_field: 15,
                 replace_eaten: false,
+                dice: true,
             },
         }
     }
@@ -238,6 +247,7 @@ impl Settings {
                 }
             }
             "replace_eaten" => self.replace_eaten = flag(key, value)?,
+            "dice" => self.dice = flag(key, value)?,
             _ => return Err(SettingsError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -276,6 +286,7 @@ impl Settings {
             ("min_ticks_for_win", self.min_ticks_for_win.to_string()),
             ("players_per_field", self.players_per_field.to_string()),
             ("replace_eaten", self.replace_eaten.to_string()),
+            ("dice", self.dice.to_string()),
         ]
     }
 }

@@ -856,12 +856,11 @@ impl SnakeBattle {
         }
     }
 
-    /// The seed's step 6, "new objects are recreated in place of those
+    /// CodeBattle's step 6, "new objects are recreated in place of those
     /// eaten", with `replace_eaten`: every object eaten in this tick comes
     /// back at once as one of its kind on a random free cell (in the order
     /// of the cells they were eaten on, so that no seat's meal is drawn
-    /// first). Then upstream's dice, which is how objects appear that the
-    /// map does not start with (the default map has no fury pill).
+    /// first). Then, with `dice` (the `codenjoy` profile), upstream's dice.
     fn stage_spawn_items(&mut self, _: &[Action], ev: &mut Vec<Event>) {
         let mut eaten = std::mem::take(&mut self.eaten);
         if !self.spawning {
@@ -876,7 +875,9 @@ impl SnakeBattle {
                 ev.push(Event::ItemSpawned { item, at });
             }
         }
-        self.spawn_by_dice(ev);
+        if self.settings.dice {
+            self.spawn_by_dice(ev);
+        }
     }
 
     /// Upstream's spawner: one random free cell and one roll of 50 per tick,
