@@ -42,8 +42,11 @@ fn play(names: &[&str], seed: u64, ticks: u32) -> Vec<i64> {
 #[test]
 fn greedy_beats_random() {
     // 24 games of 300 ticks, 2 greedy and 2 random bots on one field,
-    // seats rotated so that neither kind keeps the same seats (the lower
-    // seat wins a contested capture). The games run on all cores.
+    // seats rotated so that each kind plays from every seat. The rules
+    // favour no seat (a contested piece stays with its owner, placements
+    // draw by score), but the bots' own random streams follow their seats,
+    // and the result must hold whichever seats a kind holds. The games run
+    // on all cores.
     let kinds = ["greedy", "random", "greedy", "random"];
     let lineups: Vec<Vec<&str>> = (0..24).map(|game| (0..4).map(|seat| kinds[(seat + game) % 4]).collect()).collect();
     let results: Vec<Vec<i64>> = std::thread::scope(|scope| {
