@@ -52,4 +52,4 @@ pub use rng::Rng;
 
 /// Version of the rules. Replays record it; a replay made by another version
 /// may not re-simulate identically, so verification names the mismatch.
-pub const ENGINE_VERSION: &str = "3";
+pub const ENGINE_VERSION: &str = "4";

@@ -13,7 +13,7 @@
 //! Line 1 is the header, with its keys in this order:
 //!
 //! ```text
-//! {"snakepit_replay":1,"game":"snakebattle","engine":"3","seed":7,"seats":2,
+//! {"snakepit_replay":1,"game":"snakebattle","engine":"4","seed":7,"seats":2,
 //!  "players":["builtin:greedy","builtin:random"],
 //!  "settings":{"profile":"codebattle","fury_ticks":"15",...},
 //!  "map":["☼☼☼☼☼","☼#  ☼",...]}
@@ -293,6 +293,11 @@ impl Header {
             ("2", "hex", "annihilation", "true"),
             ("1", "snakebattle", "replace_eaten", "false"),
             ("2", "snakebattle", "replace_eaten", "false"),
+            // Engines 1 to 3 rolled upstream's dice in every SnakeBattle
+            // profile.
+            ("1", "snakebattle", "dice", "true"),
+            ("2", "snakebattle", "dice", "true"),
+            ("3", "snakebattle", "dice", "true"),
         ];
         for &(engine, game, key, value) in old_rules {
             if h.engine == engine && h.game == game && !settings.iter().any(|(k, _)| k == key) {

@@ -1,25 +1,25 @@
-//! Replays recorded by rules version 2 under today's rules: the rules that
-//! became settings are read as they were (Hex's `annihilation=true`,
-//! SnakeBattle's `replace_eaten=false`), so a game that met no other change
+//! Replays recorded by older rules versions under today's rules: the rules
+//! that became settings are read as they were (Hex's `annihilation=true`
+//! before version 3, SnakeBattle's `replace_eaten=false` before version 3
+//! and `dice=true` before version 4), so a game that met no other change
 //! re-simulates tick for tick; a game that did names its first differing
 //! tick and the version that recorded it, instead of passing or failing
 //! without a word.
 //!
-//! `data/*.jsonl` were recorded with `snakepit play` of rules version 2:
-//! three built-in bots (greedy, random, greedy), 150 ticks; Hex with seeds
-//! 2 (`hex-engine-2.jsonl`) and 3 (`hex-engine-2-same.jsonl`), SnakeBattle
-//! with seed 7.
+//! `data/*-engine-N.jsonl` were recorded with `snakepit play` of rules
+//! version N: three built-in bots (greedy, random, greedy), 150 ticks; Hex
+//! with seeds 2 (`hex-engine-2.jsonl`, `hex-engine-3.jsonl`) and 3
+//! (`hex-engine-2-same.jsonl`), SnakeBattle with seed 7.
 
 use snakepit_engine::ENGINE_VERSION;
 use snakepit_engine::hex::Hex;
 use snakepit_engine::snakebattle::SnakeBattle;
 use snakepit_protocol::replay::{Divergence, Replay, ReplayGame};
 
-/// Re-simulates a version 2 replay, counting the ticks whose recorded
+/// Re-simulates an old replay, counting the ticks whose recorded
 /// checksum matched, and returns the first difference, if any.
 fn resimulate<G: ReplayGame>(text: &str) -> (usize, Option<Divergence>) {
-    let replay = Replay::<G>::parse(text).expect("a version 2 replay still reads");
-    assert_eq!(replay.header.engine, "2");
+    let replay = Replay::<G>::parse(text).expect("an old replay still reads");
     let mut matched = 0;
     let end = replay.resimulate(|game, record, _| {
         if game.checksum() == record.checksum {
@@ -46,12 +46,14 @@ fn hex_replay_of_version_2_names_its_first_differing_tick() {
 }
 
 #[test]
-fn hex_replay_of_version_2_without_contested_pieces_still_verifies() {
+fn hex_replay_of_version_2_without_contested_pieces_plays_on_to_the_draw_order() {
     // Its new pieces land next to each other (tick 20 is the first time),
     // which the seed profile now lets capture: read as `annihilation=true`,
-    // the game plays again the same.
+    // the game plays again the same, until the restart of tick 99, where
+    // version 4 places the new pieces in order of score, not of seat.
     let (matched, err) = resimulate::<Hex>(include_str!("data/hex-engine-2-same.jsonl"));
-    assert_eq!((matched, err), (150, None));
+    let err = err.expect("the placement order changed under this game");
+    assert_eq!((err.tick, matched), (99, 98), "every tick before the first difference matches");
 }
 
 #[test]
@@ -59,5 +61,35 @@ fn snakebattle_replay_of_version_2_still_verifies() {
     // Read as `replace_eaten=false`; none of its fights was one whose
     // outcome depended on the seats.
     let (matched, err) = resimulate::<SnakeBattle>(include_str!("data/snakebattle-engine-2.jsonl"));
+    assert_eq!((matched, err), (150, None));
+}
+
+
+#[test]
+fn hex_replay_of_version_3_names_the_restart_that_places_by_score() {
+    // Tick 17 restarts the field (B has no pieces left). Version 3 placed
+    // the new pieces in seat order (A, B, C); today the seats draw in order
+    // of score (B 250, C 470, A 750), so the cells go to other seats.
+    let text = include_str!("data/hex-engine-3.jsonl");
+    let (matched, err) = resimulate::<Hex>(text);
+    let err = err.expect("the placement order changed under this game");
+    assert_eq!((err.tick, matched), (17, 16), "every tick before the first difference matches");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "tick 17 (line 18): the state's checksum is {:016x}, the replay recorded {:016x} (the replay was made by engine \"3\", this is engine \"{ENGINE_VERSION}\")",
+            err.computed, err.recorded
+        )
+    );
+}
+
+#[test]
+fn snakebattle_replay_of_version_3_still_verifies_with_the_dice() {
+    // The codebattle profile of version 3 rolled upstream's dice on top of
+    // the replacements; read as `dice=true`, the game plays again the same
+    // (no two of its seats respawned in one tick with different scores).
+    let text = include_str!("data/snakebattle-engine-3.jsonl");
+    assert!(!text.lines().next().unwrap_or("").contains("\"dice\""), "recorded before the setting existed");
+    let (matched, err) = resimulate::<SnakeBattle>(text);
     assert_eq!((matched, err), (150, None));
 }
