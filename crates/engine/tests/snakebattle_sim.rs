@@ -501,7 +501,7 @@ fn aggressive_actions(game: &SnakeBattle, rng: &mut Rng) -> Vec<Action> {
 const SEAT_ORDER_TICKS: usize = 250;
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// Relabelling the seats relabels the outcome and changes nothing else
     /// (`tests/seats/mod.rs`), on every tick of a random game under each
