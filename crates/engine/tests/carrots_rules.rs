@@ -750,6 +750,70 @@ fn dead_snake_respawns_at_length_one() {
 }
 
 #[test]
+fn respawns_draw_by_score_whatever_the_seats() {
+    // A 3-long and a 2-long snake leave the board in tick 1 and come back
+    // in tick 2. The seats draw their cells in order of score, lowest
+    // first: with the seats swapped, the same snake (the 2-long one, B in
+    // the first case, A in the second) gets the same cell.
+    check(
+        r#"
+        game: seed=9
+        .aaA..
+        ......
+        ......
+        .bB...
+        > A=U B=D
+        >
+        "#,
+        expect![[r#"
+            tick 1: A=U B=D
+              A died: off the board
+              B died: off the board
+              A's body removed
+              B's body removed
+            tick 2: -
+              B spawned at [0,3]
+              A spawned at [2,1]
+            after tick 2
+            ......
+            ..A...
+            ......
+            B.....
+            A: len=1 dir=R best=3
+            B: len=1 dir=R best=2
+        "#]],
+    );
+    check(
+        r#"
+        game: seed=9
+        .bbB..
+        ......
+        ......
+        .aA...
+        > B=U A=D
+        >
+        "#,
+        expect![[r#"
+            tick 1: B=U A=D
+              A died: off the board
+              B died: off the board
+              A's body removed
+              B's body removed
+            tick 2: -
+              A spawned at [0,3]
+              B spawned at [2,1]
+            after tick 2
+            ......
+            ..B...
+            ......
+            A.....
+            A: len=1 dir=R best=2
+            B: len=1 dir=R best=3
+        "#]],
+    );
+}
+
+#[test]
 fn apples_spawn_one_per_tick_up_to_cap() {
     // No apples at the start; one per tick while fewer than apples_max.
     check(

@@ -1719,6 +1719,45 @@ fn full_board_restarts_everyone() {
 }
 
 #[test]
+fn restart_places_by_score_whatever_the_seats() {
+    // `full_board_restarts_everyone` with A and B swapped: the new pieces
+    // are drawn in order of score, lowest first, so the same player (the
+    // one left with 0, now A) gets the same cell as there.
+    check(
+        r#"
+        ☼☼☼☼☼
+        ☼BBB☼
+        ☼BB.☼
+        ☼AAA☼
+        ☼☼☼☼☼
+        A: score=20
+        B: score=70
+        > B=C2,2R
+        > -
+        "#,
+        expect![[r#"
+            tick 1: B=C2,2R
+              B cloned [2,2] to [3,2]
+              B captured [2,3] from A
+              B captured [3,3] from A
+              A -20 (2 lost)
+              B +90 (3 gained)
+            tick 2: -
+              restart: the board is full
+              A placed at [2,1]
+              B placed at [2,3]
+            ☼☼☼☼☼
+            ☼.A.☼
+            ☼...☼
+            ☼.B.☼
+            ☼☼☼☼☼
+            A: pieces=1 score=0
+            B: pieces=1 score=160
+        "#]],
+    );
+}
+
+#[test]
 fn restart_clears_formed_walls() {
     // B is on the field with no pieces: everyone restarts, and the walls
     // formed during the game (`#`) go with the pieces.

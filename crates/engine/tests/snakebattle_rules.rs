@@ -1800,6 +1800,86 @@ fn dead_snake_waits_for_next_round() {
 }
 
 #[test]
+fn respawns_draw_by_score_whatever_the_seats() {
+    // A (50 points) and B (10) run into the wall in tick 1 and respawn in
+    // tick 2 on random free start floors, drawn in order of score, lowest
+    // first: with the seats swapped, the same snake (the one with 10
+    // points, B in the first case, A in the second) gets the same floor.
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼
+        ☼#..A...☼
+        ☼☼..a...☼
+        ☼#......☼
+        ☼☼......☼
+        ☼#...b..☼
+        ☼☼...B..☼
+        ☼☼☼☼☼☼☼☼☼
+        A: score=50
+        B: score=10
+        > A=U B=D
+        >
+        "#,
+        expect![[r#"
+            tick 1: A=U B=D
+              A died: wall
+              B died: wall
+            tick 2: -
+              B spawned at [1,1]
+              A spawned at [1,5]
+            round 1 tick 2
+            ☼☼☼☼☼☼☼☼☼
+            ☼bB.....☼
+            ☼☼......☼
+            ☼#......☼
+            ☼☼......☼
+            ☼aA.....☼
+            ☼☼......☼
+            ☼☼☼☼☼☼☼☼☼
+            A: len=2 dir=R score=50
+            B: len=2 dir=R score=10
+        "#]],
+    );
+    check(
+        r#"
+        game: rounds=false
+        ☼☼☼☼☼☼☼☼☼
+        ☼#..B...☼
+        ☼☼..b...☼
+        ☼#......☼
+        ☼☼......☼
+        ☼#...a..☼
+        ☼☼...A..☼
+        ☼☼☼☼☼☼☼☼☼
+        A: score=10
+        B: score=50
+        > B=U A=D
+        >
+        "#,
+        expect![[r#"
+            tick 1: B=U A=D
+              A died: wall
+              B died: wall
+            tick 2: -
+              A spawned at [1,1]
+              B spawned at [1,5]
+            round 1 tick 2
+            ☼☼☼☼☼☼☼☼☼
+            ☼aA.....☼
+            ☼☼......☼
+            ☼#......☼
+            ☼☼......☼
+            ☼bB.....☼
+            ☼☼......☼
+            ☼☼☼☼☼☼☼☼☼
+            A: len=2 dir=R score=10
+            B: len=2 dir=R score=50
+        "#]],
+    );
+}
+
+#[test]
 fn round_ends_at_max_length() {
     // A reaches 40 cells: the round ends at once and A, the longest, wins
     // 10 x 40 + 11 ticks.

@@ -31,7 +31,8 @@
 //!    apples may appear there and heads may enter them. A seat whose snake
 //!    died [`Settings::respawn_ticks`] ticks ago, and every other present
 //!    seat without a snake, gets one of length 1 on a random free cell (no
-//!    snake, no apple), facing right.
+//!    snake, no apple), facing right; several such seats draw in order of
+//!    their scores, lowest first, not of their seat numbers.
 //! 6. `spawn_apple`: while fewer than [`Settings::apples_max`] apples lie on
 //!    the board, one attempt (up to 100 random cells) to place one.
 //!
@@ -66,6 +67,7 @@
 //! | the score is the snake's maximum achieved length | `score_is_longest_length` |
 //! | when a snake dies it is removed from the board | `dead_body_leaves_the_board_at_once` |
 //! | its length is reset to 1 and it re-spawns on a random field in the next time step | `dead_snake_respawns_at_length_one` |
+//! | decision: snakes respawning in one tick draw their cells in order of score, lowest first, whatever their seats | `respawns_draw_by_score_whatever_the_seats` |
 //! | the snake's score is preserved when it dies | `score_survives_death` |
 //! | `.`: empty field, safe to move there | `empty_field_is_safe` |
 //! | `o`: apple, eat those to grow your snake | `apple_grows_snake_next_tick` |

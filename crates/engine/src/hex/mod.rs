@@ -57,7 +57,8 @@
 //!    new pieces of two or more players reach stays with its owner.
 //! 6. `scores`: per seat, losses then gains, each floored at zero.
 //! 7. `placement`: present seats without pieces (joined, or restarted) get
-//!    one piece on a random free cell, in seat order.
+//!    one piece on a random free cell, drawn in order of their scores,
+//!    lowest first, not of their seat numbers.
 //!
 //! # Rule sentences and where they are tested
 //!
@@ -105,6 +106,7 @@
 //! | decision: three new pieces on one cell make one wall | `three_pieces_on_one_cell` |
 //! | decision (`codenjoy`): pieces that became a wall still neutralise their neighbours | `codenjoy_wall_pieces_still_neutralise_neighbours` |
 //! | decision: a piece new pieces of two players reach stays with its owner, whoever holds the lower seat | `contested_piece_stays_with_its_owner`, `contested_piece_stays_whatever_the_seats` |
+//! | decision: new pieces after a restart are drawn in order of score, lowest first, whoever holds the lower seat | `full_board_restarts_everyone`, `restart_places_by_score_whatever_the_seats` |
 //! | decision: captured pieces capture nothing in turn | `captured_pieces_capture_nothing` |
 //! | decision: losses are floored before gains are added | `losses_are_floored_before_gains` |
 //! | decision: a restart clears formed walls; `codenjoy` keeps them | `restart_clears_formed_walls`, `codenjoy_restart_keeps_walls` |

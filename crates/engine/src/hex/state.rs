@@ -246,7 +246,7 @@ pub use crate::game::NewGameError;
 
 impl Hex {
     /// A new game with `seats` players, all present, each with one piece at
-    /// a random free cell (in seat order). With `seats` 0 the field starts
+    /// a random free cell. With `seats` 0 the field starts
     /// empty and [`Hex::join`] adds seats as players come; a room that wants
     /// a fixed number of seats uses [`Hex::new_room`].
     pub fn new(settings: Settings, map: Map, seats: usize, seed: u64) -> Result<Hex, NewGameError> {

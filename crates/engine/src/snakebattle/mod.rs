@@ -7,7 +7,8 @@
 //! order of processing: `commands` (new directions, `ACT(0)`, a stone dropped
 //! before the move), `move`, `fight`, `eat`, `fight_after_eating`,
 //! `spawn_items`, `drop_after_move`, `round_end`. Before the stages, dead
-//! snakes respawn on a free start floor (a snake that appears so ignores
+//! snakes respawn on a random free start floor, drawn in order of their
+//! scores, lowest first, not of their seats (a snake that appears so ignores
 //! this tick's answer, which was sent to the board that showed it dead);
 //! during the countdown only that and the countdown happen. Each fight stage
 //! judges all snakes at once, on the position it starts from, and pays its
@@ -50,6 +51,7 @@
 //! | step 6: each object eaten is replaced in that tick by one of its kind, and no other object appears (no dice: the field keeps the objects its map starts with) | `eaten_objects_respawn`, `codebattle_objects_appear_only_for_those_eaten` |
 //! | `codenjoy`: only upstream's dice places objects, at most one a tick (`dice=true`, also a setting of `codebattle`) | `codenjoy_eaten_objects_wait_for_the_dice`, `codebattle_dice_is_a_setting` |
 //! | a dead snake waits on a start floor for the next round | `dead_snake_waits_for_next_round` |
+//! | decision: snakes respawning in one tick draw their start floors in order of score, lowest first, whatever their seats | `respawns_draw_by_score_whatever_the_seats` |
 //! | the round ends at length 40 / after 300 ticks / one left | `round_ends_at_max_length`, `round_ends_on_timeout`, `round_ends_with_last_alive` |
 //! | the round ends when all snakes on the field die, also a lone one | `round_ends_when_its_only_snake_dies` |
 //! | win = 10 x length + ticks; on timeout only the longest win | `win_score`, `timeout_only_longest_win` |
