@@ -322,7 +322,7 @@ proptest! {
     /// ruleset. (`setup` multiplies the seed, so it stays small.)
     #[test]
     fn seat_order_does_not_matter(seed in 0..1u64 << 40) {
-        for ruleset in [Ruleset::Standard, Ruleset::Royale, Ruleset::Wrapped, Ruleset::Constrictor] {
+        for ruleset in [Ruleset::Standard, Ruleset::Royale, Ruleset::Wrapped, Ruleset::Constrictor, Ruleset::WrappedConstrictor] {
             let (settings, snakes) = setup(ruleset, seed);
             let mut game = Battlesnake::new(settings, snakes, seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
             let mut rng = Rng::new(seed ^ 0x5ea7);

@@ -250,12 +250,17 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// Relabelling the seats relabels the outcome and changes nothing else
-    /// (`tests/seats/mod.rs`), on every tick of a random game.
+    /// (`tests/seats/mod.rs`), on every tick of a random game in which
+    /// players now and then leave or come back.
     #[test]
     fn seat_order_does_not_matter(seed in any::<u64>()) {
         let mut game = Carrots::new(settings(seed), SEATS, seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let mut rng = Rng::new(seed ^ 0x5ea7);
         for tick in 1..=200 {
+            if rng.below(20) == 0 {
+                let seat = rng.index(SEATS);
+                game.set_present(seat, game.snakes()[seat].life == Life::Absent);
+            }
             let actions = random_actions(&game, &mut rng);
             let drawn = |ev: &[Event]| ev.iter().filter_map(|e| match e { Event::Spawned { snake, at } => Some((*snake, *at)), _ => None }).collect();
             seats::step_checked(&mut game, &actions, &mut rng, drawn)

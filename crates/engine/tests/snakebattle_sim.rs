@@ -505,7 +505,8 @@ proptest! {
 
     /// Relabelling the seats relabels the outcome and changes nothing else
     /// (`tests/seats/mod.rs`), on every tick of a random game under each
-    /// profile; three reckless seats keep the fights coming.
+    /// profile, with players now and then leaving or coming back; three
+    /// reckless seats keep the fights coming.
     /// The same on crowded random positions (`crowded_position`), where
     /// several snakes meet in one tick far more often than in a game: two
     /// head-ons of one snake, bites and crashes at once, two heads on one
@@ -528,6 +529,11 @@ proptest! {
             let mut game = new_game(profile, seed).map_err(TestCaseError::fail)?;
             let mut rng = Rng::new(seed ^ 0x5ea7_0bde_4d0e_5a77);
             for tick in 1..=SEAT_ORDER_TICKS {
+                // Now and then a player leaves or comes back.
+                if rng.below(25) == 0 {
+                    let seat = rng.index(game.seats());
+                    game.set_present(seat, !game.snakes()[seat].present);
+                }
                 let actions = random_actions(&game, 3, &mut rng);
                 let drawn = |ev: &[Event]| ev.iter().filter_map(|e| match e { Event::Spawned { snake, at } => Some((*snake, *at)), _ => None }).collect();
                 seats::step_checked(&mut game, &actions, &mut rng, drawn).map_err(|e| {
