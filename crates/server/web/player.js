@@ -42,7 +42,8 @@
   }
 
   // The player's latest kept games, linked with their credentials so that
-  // the viewer shows their program's stderr.
+  // the viewer shows their program's stderr, and with their seat so that
+  // it marks their snake.
   const GAMES_SHOWN = 8;
   let lastResult = null;
   async function loadGames() {
@@ -58,7 +59,7 @@
         return h(
           'li',
           null,
-          h('a', { href: '/replays/' + g.id + creds, class: 'game-link', text: SP.gameName(g.game) + ' ' + g.id }),
+          h('a', { href: '/replays/' + g.id + creds + (seat >= 0 ? '&seat=' + seat : ''), class: 'game-link', text: SP.gameName(g.game) + ' ' + g.id }),
           h('span', { class: 'faint', text: [g.origin, what, SP.ago(g.created_ms)].filter(Boolean).join(' · ') })
         );
       })
@@ -119,6 +120,7 @@
       setTimeout(() => loadGames().catch(() => {}), 500);
     }
     SP.renderPlayers($('players'), f, mySeat);
+    SP.renderLegend($('legend'), f, mySeat);
     $('tick').textContent = 'room tick ' + f.tick;
     events.add(f);
     renderMe(f);
@@ -241,7 +243,10 @@
       mySeat = p.seat;
       select(null);
       view.setMySeat(mySeat);
-      if (hook.frame) SP.renderPlayers($('players'), hook.frame, mySeat);
+      if (hook.frame) {
+        SP.renderPlayers($('players'), hook.frame, mySeat);
+        SP.renderLegend($('legend'), hook.frame, mySeat);
+      }
     }
     $('player-title').textContent = p.name;
     document.title = 'snakepit · ' + p.name;
