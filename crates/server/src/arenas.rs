@@ -704,6 +704,15 @@ impl<G: SeriesGame> RoomGame for SeriesRoom<G> {
         true
     }
 
+    fn start_next_game_now(&mut self) -> bool {
+        if !self.game.over() || self.waiting() {
+            return false;
+        }
+        // The next step counts the last pause tick and starts the game.
+        self.series.pause_left = self.series.pause_left.min(1);
+        true
+    }
+
     fn ticks_to_next_start(&self) -> u64 {
         if self.waiting() {
             0
@@ -913,6 +922,40 @@ mod tests {
         assert_eq!(read_move(" UP "), Ok(Dir::Up));
         assert!(read_move("{\"mov\":1}").is_err());
         assert!(read_move("ACT").unwrap_err().contains("not a move"));
+    }
+
+    #[test]
+    fn a_pause_between_games_ends_when_asked_and_only_then() {
+        let mut room = DuelRoom::new(d::Settings::default(), 11, 1_000_000);
+        room.set_present(0, true);
+        room.set_present(1, true);
+        assert!(!room.start_next_game_now(), "a game that has not ended goes on");
+        let mut bots = [builtin_bot("greedy", 1).unwrap(), builtin_bot("safe", 2).unwrap()];
+        for _ in 0..5000 {
+            if room.view().phase == "over" {
+                break;
+            }
+            let boards = room.boards();
+            let cmds: Vec<Option<Command>> = (0..2).map(|i| room.asks(i).then(|| Command::Text(bots[i](&boards[i])))).collect();
+            room.step(&cmds);
+        }
+        assert_eq!(room.view().phase, "over", "the first game ended");
+        // Without asking, the pause runs on.
+        for _ in 0..100 {
+            room.step(&[None, None]);
+        }
+        assert_eq!((room.round(), room.view().phase), (1, "over"));
+        assert!(room.start_next_game_now());
+        room.step(&[None, None]);
+        assert_eq!((room.round(), room.view().phase), (2, "running"), "the next game starts at the next tick");
+        assert!(!room.start_next_game_now(), "a running game is never cut short");
+
+        // A room with too few seats taken keeps waiting for players.
+        let mut alone = DuelRoom::new(d::Settings::default(), 11, 1_000_000);
+        alone.set_present(0, true);
+        alone.step(&[None, None]);
+        assert_eq!(alone.view().phase, "waiting");
+        assert!(!alone.start_next_game_now());
     }
 
     #[test]

@@ -192,6 +192,14 @@ pub trait RoomGame: Send + 'static {
     fn joins_between_games(&self) -> bool {
         false
     }
+    /// Between two games of a room whose games end, starts the next one at
+    /// the next tick instead of after the pause that shows the last one
+    /// (the room's other rules, such as the seats a game needs, still
+    /// hold); whether it will. The room asks when every person seated has
+    /// pressed a key: no one waits for a pause that nobody wants.
+    fn start_next_game_now(&mut self) -> bool {
+        false
+    }
     /// Ticks until a seat taken now plays: the start of the next round or
     /// game where a newcomer waits for one, at most (a round that ends
     /// early starts the next sooner); 0 where a newcomer plays at once.

@@ -131,6 +131,7 @@
   // that ends early starts the next one sooner).
   let startsAt = null;
   let nextWhat = 'round';
+  let keyStarts = false;
   function showNextStart() {
     const box = $('next-start');
     if (startsAt === null) {
@@ -139,7 +140,10 @@
     }
     const s = Math.max(0, Math.ceil((startsAt - Date.now()) / 1000));
     const lead = 'You play from the next ' + nextWhat + ': it starts ';
-    box.textContent = s > 0 ? lead + 'in ' + s + ' s at most.' : lead + 'now.';
+    // Between two games of the duel and Multisnake a key starts the next
+    // one once everyone seated at a page has pressed one.
+    const key = keyStarts && s > 0 ? ' Press an arrow key to start it now.' : '';
+    box.textContent = (s > 0 ? lead + 'in ' + s + ' s at most.' : lead + 'now.') + key;
     box.classList.remove('hidden');
   }
   setInterval(showNextStart, 250);
@@ -149,7 +153,9 @@
     const me = mySeat === null ? null : f.snakes.find((s) => s.seat === mySeat);
     // In the duel and Multisnake a person who sat down during a game
     // watches a bot play it out and plays from the next one.
-    const waits = me && ((me.alive && me.sleeping) || (me.bot && (f.game === 'duel' || f.game === 'multisnake')));
+    const series = f.game === 'duel' || f.game === 'multisnake';
+    keyStarts = series && f.phase === 'over';
+    const waits = me && ((me.alive && me.sleeping) || (series && (me.bot || keyStarts)));
     nextWhat = f.game === 'snakebattle' ? 'round' : 'game';
     startsAt = waits && !f.paused ? Date.now() + (f.starts_in_ms || 0) : null;
     hook.startsInMs = startsAt === null ? null : f.starts_in_ms;
