@@ -701,18 +701,13 @@ impl RoomGame for HexRoom {
 
     fn view(&self) -> GameView {
         let size = self.game.size();
-        let mut cells = String::with_capacity(size * size * 3);
+        // The background as replays have it too; the pieces apart.
+        let cells = snakepit_viewer::html::HtmlView::live_cells(&self.game);
         let mut pieces = Vec::new();
         for (i, c) in self.game.cells().iter().enumerate() {
-            let (x, y) = ((i % size) as i32, (i / size) as i32);
-            cells.push(match c {
-                hex::Cell::Wall => '☼',
-                hex::Cell::Empty => ' ',
-                hex::Cell::Piece(seat) => {
-                    pieces.push([x, y, *seat as i32]);
-                    ' '
-                }
-            });
+            if let hex::Cell::Piece(seat) = c {
+                pieces.push([(i % size) as i32, (i / size) as i32, *seat as i32]);
+            }
         }
         GameView { size, width: size, height: size, cells, phase: "running", phase_ticks: 0, phase_ticks_max: 0, snakes: Vec::new(), pieces, result: None }
     }
