@@ -164,6 +164,9 @@ test('the replay controls drive the renderer', { timeout: 300000 }, async (t) =>
   assert.equal(await frameTick(), 0);
   await page.click('#forward');
   assert.equal(await frameTick(), 1);
+  // One tick on, the snakes slide there as on the live pages; a jump is
+  // drawn at once.
+  assert.ok((await v(() => window.__replayViewer.slideMs())) > 0, 'a step slides');
   await page.locator('body').press('ArrowRight');
   assert.equal(await frameTick(), 2);
   await page.locator('body').press('Shift+ArrowRight');
@@ -173,6 +176,7 @@ test('the replay controls drive the renderer', { timeout: 300000 }, async (t) =>
   await page.locator('body').press('End');
   const n = await v(() => window.__replayViewer.ticks);
   assert.equal(await frameTick(), n);
+  assert.equal(await v(() => window.__replayViewer.slideMs()), 0, 'a jump does not slide');
   await page.locator('body').press('Home');
   assert.equal(await frameTick(), 0);
   await page.locator('#scrub').evaluate((el) => {

@@ -664,5 +664,7 @@
     frame: () => view.frame,
     draws: () => view.draws,
     cellCenter: (x, y) => view.cellCenter(x, y),
+    // How long the last tick's move slides (0: drawn at once).
+    slideMs: () => view.animMs,
   };
 })();
