@@ -104,7 +104,8 @@ function checkShown(s, game, mine) {
   for (const d of s.drawn) assert.ok(Math.max(...d.rgb) > 140, game + ': seat ' + d.seat + ' at ' + d.x + ',' + d.y + ' is drawn: ' + d.rgb);
   assert.ok(s.legend.length >= 2 && s.legend.every((i) => i.icon && i.text), game + ' legend: ' + JSON.stringify(s.legend));
   assert.equal(s.mySeat, mine);
-  assert.equal(s.legend.some((i) => i.text.includes('your snake')), mine !== null && game !== 'hex', game + ' legend names one\'s own snake');
+  const own = game === 'hex' ? 'your piece' : 'your snake';
+  assert.equal(s.legend.some((i) => i.text.includes(own)), mine !== null, game + ' legend names one\'s own ' + (game === 'hex' ? 'pieces' : 'snake'));
 }
 
 test('every game kind replays with the live pages\' renderer, offline and on the server', { timeout: 600000 }, async (t) => {

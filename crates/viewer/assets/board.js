@@ -1202,7 +1202,9 @@
     const out = [];
     const you = mine != null ? [[legendSnake('#4ade80', { mine: true }), 'your snake (outlined)']] : [];
     if (game === 'hex') {
-      out.push([(ctx, c) => drawPiece(ctx, c / 2, c / 2, c, '#4ade80', {}), 'a piece (its owner\'s colour)'], [legendWall, 'wall']);
+      out.push([(ctx, c) => drawPiece(ctx, c / 2, c / 2, c, '#4ade80', {}), 'a piece (its owner\'s colour)']);
+      if (mine != null) out.push([(ctx, c) => drawPiece(ctx, c / 2, c / 2, c, '#e6194b', { mine: true }), 'your piece (a white pip)']);
+      out.push([legendWall, 'wall']);
       return out;
     }
     out.push([legendSnake('#38bdf8'), 'snake (head and eyes lead)'], ...you);
