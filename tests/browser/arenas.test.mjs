@@ -47,7 +47,8 @@ function myState(page) {
     const f = h.frame;
     if (!f || h.seat === null || f.phase !== 'running' || f.paused) return null;
     const me = f.snakes.find((s) => s.seat === h.seat);
-    if (!me || !me.alive || !me.body.length) return null;
+    // A person who sat down mid-game watches a bot play it out.
+    if (!me || !me.alive || me.bot || !me.body.length) return null;
     const taken = new Set();
     for (const s of f.snakes) for (const c of s.body) taken.add(c[0] + ',' + c[1]);
     const free = (x, y) => x >= 0 && y >= 0 && x < f.width && y < f.height && f.cells[y * f.width + x] !== '#' && !taken.has(x + ',' + y);

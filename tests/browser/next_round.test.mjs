@@ -84,3 +84,40 @@ test('a person who sits down during a duel watches it out and plays the next', {
   }, null, { timeout: 90000 });
   assert.deepEqual(unexpectedErrors(b.problems), []);
 });
+
+test('between two duels a person starts the next one with a key', { timeout: 300000 }, async (t) => {
+  // A pause between games far longer than the test may run: only the key
+  // can start the next game in time.
+  const url = await serverWith(t, 'games = ["duel"]\n[duel]\ntick_ms = 50\npause_ticks = 1000000\n');
+  for (;;) {
+    const rooms = await (await fetch(url + '/api/rooms')).json();
+    const duel = rooms.find((r) => r.name === 'duel');
+    if (duel && duel.tick >= 3) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const r = await fetch(url + '/api/register', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'eager', game: 'duel' }) });
+  const me = await r.json();
+  const b = await launch(t);
+  const page = await b.newPage();
+  await page.goto(me.url.startsWith('http') ? me.url : url + me.url);
+  // The game the bots play out ends, and its pause begins: the page says
+  // when the next game starts and that a key starts it now.
+  await page.waitForFunction(() => {
+    const f = window.__snakepit.frame;
+    return f && f.phase === 'over' && window.__snakepit.seat !== null;
+  }, null, { timeout: 120000 });
+  await page.waitForSelector('#next-start:not(.hidden)');
+  assert.match(await page.textContent('#next-start'), /it starts in \d+ s at most\. Press an arrow key to start it now\./);
+  const over = await page.evaluate(() => window.__snakepit.frame);
+  assert.ok(over.starts_in_ms > 600000, 'the pause runs for minutes: ' + over.starts_in_ms + ' ms');
+  await page.screenshot({ path: '/tmp/snakepit-duel-key-start.png' });
+  await page.keyboard.press('ArrowUp');
+  // The next game runs, with the person's own snake, long before the pause
+  // would have ended.
+  await page.waitForFunction((game) => {
+    const f = window.__snakepit.frame;
+    const mine = f && f.snakes.find((s) => s.name === 'eager');
+    return f.phase === 'running' && f.round === game + 1 && mine && !mine.bot;
+  }, over.round, { timeout: 90000 });
+  assert.deepEqual(unexpectedErrors(b.problems), []);
+});

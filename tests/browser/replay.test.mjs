@@ -78,9 +78,12 @@ async function cellPixel(page, x, y) {
   return page.evaluate(
     ([x, y]) => {
       const c = document.getElementById('board');
-      const cell = window.__replayViewer.cellSize();
-      const dpr = c.width / c.getBoundingClientRect().width;
-      const d = c.getContext('2d').getImageData(Math.floor((x + 0.5) * cell * dpr), Math.floor((y + 0.75) * cell * dpr), 1, 1).data;
+      const r = c.getBoundingClientRect();
+      const at = window.__replayViewer.cellCenter(x, y);
+      const dpr = c.width / r.width;
+      const px = Math.floor((at.x - r.left) * dpr);
+      const py = Math.floor((at.y - r.top + at.cell * 0.3) * dpr);
+      const d = c.getContext('2d').getImageData(px, py, 1, 1).data;
       return [d[0], d[1], d[2]];
     },
     [x, y]
@@ -131,14 +134,16 @@ test('a replay page scrubbed to a tick shows that tick\'s board and stderr', { t
   assert.equal(await page.locator('#tick').textContent(), String(k));
   assert.match(page.url(), new RegExp('#t=' + k + '$'));
 
-  // The board: each seat's head is drawn in its colour where `replay`
-  // prints its letter, and the text view is `replay`'s board exactly.
+  // The board: each seat's head is drawn where `replay` prints its letter,
+  // in its colour lightened by a quarter as the live boards draw heads,
+  // and the text view is `replay`'s board exactly.
   for (const [seat, letter] of [[0, 'A'], [1, 'B']]) {
     const y = printed[k].rows.findIndex((r) => r.includes(letter));
     if (y < 0) continue; // a dead seat shows '@'
     const x = printed[k].rows[y].indexOf(letter);
     const color = await page.evaluate((s) => window.__replayViewer.seatColor(s), seat);
-    assert.deepEqual(await cellPixel(page, x, y), hex(color), 'head of seat ' + seat + ' at ' + x + ',' + y);
+    const head = hex(color).map((v) => Math.round(v + (255 - v) * 0.25));
+    assert.deepEqual(await cellPixel(page, x, y), head, 'head of seat ' + seat + ' at ' + x + ',' + y);
   }
   await page.locator('#show-text').check();
   assert.equal(await page.locator('#board-text').textContent(), printed[k].rows.join('\n'));

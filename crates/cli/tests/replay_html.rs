@@ -147,7 +147,7 @@ fn the_page_holds_every_tick_of_the_verified_game() {
     let recorded: Vec<Value> =
         std::fs::read_to_string(&replay).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let header = &doc["header"];
-    assert_eq!(doc["viewer"], 1);
+    assert_eq!(doc["viewer"], 2);
     assert_eq!(header["game"], "snakebattle");
     // A string: seeds take 63 bits, more than a JavaScript number holds.
     assert_eq!(header["seed"], "2");
@@ -233,7 +233,7 @@ fn names_and_stderr_stay_text() {
     dir.write("r.jsonl.stderr.jsonl", format!("{log}\n"));
 
     let (page, doc) = html(&replay, &dir.join("r.html"));
-    assert_eq!(page.matches("</script>").count(), 2, "only the page's own two scripts end");
+    assert_eq!(page.matches("</script>").count(), 3, "only the page's own three scripts end (the data, the board renderer, the player)");
     assert!(!page.contains("<img"), "no markup from the data");
     assert!(!page.contains("alert(1)</script>"));
     assert!(!page.contains('\u{2028}'));

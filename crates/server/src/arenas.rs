@@ -33,12 +33,13 @@ use crate::games::{BuiltinBot, Command, GameView, NotePart, ProcessAsk, RoomGame
 use crate::record::Recorder;
 use snakepit_engine::carrots::{self as c, Carrots, Life};
 use snakepit_engine::duel::{self as d, Duel, Outcome};
-use snakepit_engine::multisnake::{self as m, Multisnake, Tile};
+use snakepit_engine::multisnake::{self as m, Multisnake};
 use snakepit_engine::move_action::MoveAction;
 use snakepit_engine::{Dir, Game, Pos, Rng};
 use snakepit_protocol::spectator::SnakeView;
 use snakepit_protocol::replay::ReplayGame;
 use snakepit_protocol::stdio::{self, AnswerError, StdioGame, json};
+use snakepit_viewer::html::HtmlView;
 
 /// Built-in bots of the arenas.
 pub const NAMES: &[&str] = &["greedy", "safe"];
@@ -363,10 +364,7 @@ impl RoomGame for CarrotsRoom {
 
     fn view(&self) -> GameView {
         let (w, h) = (self.game.width(), self.game.height());
-        let cells = (0..h)
-            .flat_map(|y| (0..w).map(move |x| Pos::new(x as i32, y as i32)))
-            .map(|p| if self.game.is_apple(p) { 'o' } else { '.' })
-            .collect();
+        let cells = self.game.live_cells();
         let snakes = self
             .game
             .snakes()
@@ -476,7 +474,7 @@ impl Series {
 /// A game that rooms play one after another (KingOfBots Snake, SOI
 /// Multisnake): what a [`SeriesRoom`] needs beyond the engine and the wire
 /// formats.
-pub trait SeriesGame: StdioGame<Action = MoveAction> + ReplayGame + Send + 'static {
+pub trait SeriesGame: StdioGame<Action = MoveAction> + ReplayGame + HtmlView + Send + 'static {
     /// What each new game is made from.
     type Setup: Send + 'static;
     /// The room's game name.
@@ -490,8 +488,9 @@ pub trait SeriesGame: StdioGame<Action = MoveAction> + ReplayGame + Send + 'stat
     /// Turns the tick's events into the report's deaths, kills and notes;
     /// the winners and why, when the game ended in this tick.
     fn report(&self, events: Vec<Self::Event>, report: &mut TickReport) -> Option<(Vec<usize>, String)>;
-    /// Width, height and background glyphs of the board.
-    fn background(&self) -> (usize, usize, String);
+    /// Width and height of the board (its glyphs are the viewer's
+    /// [`HtmlView::live_cells`], which replays draw too).
+    fn dimensions(&self) -> (usize, usize);
     /// The snakes, with the room's points per seat.
     fn snake_views(&self, points: &[i64]) -> Vec<SnakeView>;
     /// The running game's clock as shown (the round, the turn).
@@ -655,7 +654,8 @@ impl<G: SeriesGame> RoomGame for SeriesRoom<G> {
     }
 
     fn view(&self) -> GameView {
-        let (width, height, cells) = self.game.background();
+        let (width, height) = self.game.dimensions();
+        let cells = self.game.live_cells();
         let over = self.game.over();
         let waiting = self.waiting();
         GameView {
@@ -701,6 +701,15 @@ impl<G: SeriesGame> RoomGame for SeriesRoom<G> {
     }
 
     fn joins_between_games(&self) -> bool {
+        true
+    }
+
+    fn start_next_game_now(&mut self) -> bool {
+        if !self.game.over() || self.waiting() {
+            return false;
+        }
+        // The next step counts the last pause tick and starts the game.
+        self.series.pause_left = self.series.pause_left.min(1);
         true
     }
 
@@ -767,9 +776,8 @@ impl SeriesGame for Duel {
         end
     }
 
-    fn background(&self) -> (usize, usize, String) {
-        let map = self.map();
-        (map.cols(), map.rows(), map.walls().iter().map(|&wall| if wall { '#' } else { '.' }).collect())
+    fn dimensions(&self) -> (usize, usize) {
+        (self.map().cols(), self.map().rows())
     }
 
     fn snake_views(&self, points: &[i64]) -> Vec<SnakeView> {
@@ -874,19 +882,8 @@ impl SeriesGame for Multisnake {
         end
     }
 
-    fn background(&self) -> (usize, usize, String) {
-        let grid = self.grid();
-        let cells = self
-            .tiles()
-            .iter()
-            .map(|t| match t {
-                Tile::Wall => '#',
-                Tile::Plus => '+',
-                Tile::Minus => '-',
-                Tile::Empty => '.',
-            })
-            .collect();
-        (grid.width, grid.height, cells)
+    fn dimensions(&self) -> (usize, usize) {
+        (self.grid().width, self.grid().height)
     }
 
     fn snake_views(&self, points: &[i64]) -> Vec<SnakeView> {
@@ -913,6 +910,40 @@ mod tests {
         assert_eq!(read_move(" UP "), Ok(Dir::Up));
         assert!(read_move("{\"mov\":1}").is_err());
         assert!(read_move("ACT").unwrap_err().contains("not a move"));
+    }
+
+    #[test]
+    fn a_pause_between_games_ends_when_asked_and_only_then() {
+        let mut room = DuelRoom::new(d::Settings::default(), 11, 1_000_000);
+        room.set_present(0, true);
+        room.set_present(1, true);
+        assert!(!room.start_next_game_now(), "a game that has not ended goes on");
+        let mut bots = [builtin_bot("greedy", 1).unwrap(), builtin_bot("safe", 2).unwrap()];
+        for _ in 0..5000 {
+            if room.view().phase == "over" {
+                break;
+            }
+            let boards = room.boards();
+            let cmds: Vec<Option<Command>> = (0..2).map(|i| room.asks(i).then(|| Command::Text(bots[i](&boards[i])))).collect();
+            room.step(&cmds);
+        }
+        assert_eq!(room.view().phase, "over", "the first game ended");
+        // Without asking, the pause runs on.
+        for _ in 0..100 {
+            room.step(&[None, None]);
+        }
+        assert_eq!((room.round(), room.view().phase), (1, "over"));
+        assert!(room.start_next_game_now());
+        room.step(&[None, None]);
+        assert_eq!((room.round(), room.view().phase), (2, "running"), "the next game starts at the next tick");
+        assert!(!room.start_next_game_now(), "a running game is never cut short");
+
+        // A room with too few seats taken keeps waiting for players.
+        let mut alone = DuelRoom::new(d::Settings::default(), 11, 1_000_000);
+        alone.set_present(0, true);
+        alone.step(&[None, None]);
+        assert_eq!(alone.view().phase, "waiting");
+        assert!(!alone.start_next_game_now());
     }
 
     #[test]

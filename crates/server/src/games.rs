@@ -192,6 +192,14 @@ pub trait RoomGame: Send + 'static {
     fn joins_between_games(&self) -> bool {
         false
     }
+    /// Between two games of a room whose games end, starts the next one at
+    /// the next tick instead of after the pause that shows the last one
+    /// (the room's other rules, such as the seats a game needs, still
+    /// hold); whether it will. The room asks when every person seated has
+    /// pressed a key: no one waits for a pause that nobody wants.
+    fn start_next_game_now(&mut self) -> bool {
+        false
+    }
     /// Ticks until a seat taken now plays: the start of the next round or
     /// game where a newcomer waits for one, at most (a round that ends
     /// early starts the next sooner); 0 where a newcomer plays at once.
@@ -693,18 +701,13 @@ impl RoomGame for HexRoom {
 
     fn view(&self) -> GameView {
         let size = self.game.size();
-        let mut cells = String::with_capacity(size * size * 3);
+        // The background as replays have it too; the pieces apart.
+        let cells = snakepit_viewer::html::HtmlView::live_cells(&self.game);
         let mut pieces = Vec::new();
         for (i, c) in self.game.cells().iter().enumerate() {
-            let (x, y) = ((i % size) as i32, (i / size) as i32);
-            cells.push(match c {
-                hex::Cell::Wall => '☼',
-                hex::Cell::Empty => ' ',
-                hex::Cell::Piece(seat) => {
-                    pieces.push([x, y, *seat as i32]);
-                    ' '
-                }
-            });
+            if let hex::Cell::Piece(seat) = c {
+                pieces.push([(i % size) as i32, (i / size) as i32, *seat as i32]);
+            }
         }
         GameView { size, width: size, height: size, cells, phase: "running", phase_ticks: 0, phase_ticks_max: 0, snakes: Vec::new(), pieces, result: None }
     }

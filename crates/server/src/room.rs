@@ -374,6 +374,10 @@ struct Seat {
     /// game that newcomers join only at its end (the duel, Multisnake):
     /// the person plays from the next game.
     stand_in: Option<(String, BuiltinBot)>,
+    /// A person who pressed a key between two games: ready for the next,
+    /// which starts at once when everyone seated is (see
+    /// [`Room::start_when_ready`]).
+    ready: bool,
 }
 
 impl Seat {
@@ -449,6 +453,7 @@ pub fn spawn<G: RoomGame>(mut game: G, cfg: RoomConfig, store: Store) -> RoomHan
             pages: Vec::new(),
             last_connected: Instant::now(),
             stand_in: None,
+            ready: false,
         });
     }
     let handle = RoomHandle {
@@ -716,6 +721,7 @@ impl<G: RoomGame> Room<G> {
                 let s = &mut self.seats[seat];
                 s.note(tick, &text, note);
                 s.pending = Some(Command::Text(text));
+                self.start_when_ready(seat);
             }
             RoomInput::CodeAnswer { player_id, conn_id, command, text, note } => {
                 let Some(seat) = self.seat_of(&player_id) else { return };
@@ -777,6 +783,28 @@ impl<G: RoomGame> Room<G> {
         }
     }
 
+    /// A key from the page of the person in `seat`: between two games of a
+    /// room that seats newcomers only there (the duel, Multisnake), the
+    /// person is ready, and the next game starts at the next tick once
+    /// every person seated at a page is. Bots, programs and people who
+    /// are not at their page never hold a game back.
+    fn start_when_ready(&mut self, seat: usize) {
+        if !self.game.joins_between_games() || !self.game.between_games() {
+            return;
+        }
+        self.seats[seat].ready = true;
+        let waits_for = |s: &Seat| matches!(s.holder, Holder::Player(_)) && s.bot.is_none() && !s.pages.is_empty() && !s.ready;
+        if self.seats.iter().any(waits_for) {
+            let tick = self.game.tick();
+            self.seats[seat].note(tick, "", "ready: the next game starts when everyone seated has pressed a key".to_string());
+            return;
+        }
+        if self.game.start_next_game_now() {
+            let tick = self.game.tick();
+            self.seats[seat].note(tick, "", "everyone is ready: the next game starts now".to_string());
+        }
+    }
+
     /// Gives the player a seat that is empty or held by a built-in bot; the
     /// snake starts afresh at the next tick.
     /// A person (`person`: from their page) who sits down in the middle
@@ -790,6 +818,7 @@ impl<G: RoomGame> Room<G> {
             .or_else(|| self.seats.iter().position(|s| matches!(s.holder, Holder::Builtin { .. })))?;
         let s = &mut self.seats[seat];
         let old = std::mem::replace(&mut s.holder, Holder::Player(player));
+        s.ready = false;
         // A game that has not played its first turn is one to join.
         if person
             && self.game.joins_between_games()
@@ -829,6 +858,7 @@ impl<G: RoomGame> Room<G> {
         s.bot = None;
         s.pages.clear();
         s.stand_in = None;
+        s.ready = false;
         let present = !matches!(s.holder, Holder::Empty);
         self.game.set_present(seat, false);
         self.game.set_present(seat, present);
@@ -846,6 +876,11 @@ impl<G: RoomGame> Room<G> {
                     s.seated_from = self.game.score(i);
                     s.baseline = s.seated_from;
                 }
+            }
+        } else {
+            // A key pressed before this game says nothing about the next.
+            for s in &mut self.seats {
+                s.ready = false;
             }
         }
         for (i, s) in self.seats.iter_mut().enumerate() {

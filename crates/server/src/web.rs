@@ -51,7 +51,7 @@ page!(ERROR, "../web/error.html", None);
 /// Static assets by file name: (content type, bytes).
 const ASSETS: &[(&str, &str, &str)] = &[
     ("app.js", "text/javascript; charset=utf-8", include_str!("../web/app.js")),
-    ("board.js", "text/javascript; charset=utf-8", include_str!("../web/board.js")),
+    ("board.js", "text/javascript; charset=utf-8", snakepit_viewer::html::page::BOARD_JS),
     ("lobby.js", "text/javascript; charset=utf-8", include_str!("../web/lobby.js")),
     ("room.js", "text/javascript; charset=utf-8", include_str!("../web/room.js")),
     ("player.js", "text/javascript; charset=utf-8", include_str!("../web/player.js")),

@@ -42,7 +42,8 @@
   }
 
   // The player's latest kept games, linked with their credentials so that
-  // the viewer shows their program's stderr.
+  // the viewer shows their program's stderr, and with their seat so that
+  // it marks their snake.
   const GAMES_SHOWN = 8;
   let lastResult = null;
   async function loadGames() {
@@ -58,7 +59,7 @@
         return h(
           'li',
           null,
-          h('a', { href: '/replays/' + g.id + creds, class: 'game-link', text: SP.gameName(g.game) + ' ' + g.id }),
+          h('a', { href: '/replays/' + g.id + creds + (seat >= 0 ? '&seat=' + seat : ''), class: 'game-link', text: SP.gameName(g.game) + ' ' + g.id }),
           h('span', { class: 'faint', text: [g.origin, what, SP.ago(g.created_ms)].filter(Boolean).join(' · ') })
         );
       })
@@ -119,6 +120,7 @@
       setTimeout(() => loadGames().catch(() => {}), 500);
     }
     SP.renderPlayers($('players'), f, mySeat);
+    SP.renderLegend($('legend'), f, mySeat);
     $('tick').textContent = 'room tick ' + f.tick;
     events.add(f);
     renderMe(f);
@@ -129,6 +131,7 @@
   // that ends early starts the next one sooner).
   let startsAt = null;
   let nextWhat = 'round';
+  let keyStarts = false;
   function showNextStart() {
     const box = $('next-start');
     if (startsAt === null) {
@@ -137,7 +140,10 @@
     }
     const s = Math.max(0, Math.ceil((startsAt - Date.now()) / 1000));
     const lead = 'You play from the next ' + nextWhat + ': it starts ';
-    box.textContent = s > 0 ? lead + 'in ' + s + ' s at most.' : lead + 'now.';
+    // Between two games of the duel and Multisnake a key starts the next
+    // one once everyone seated at a page has pressed one.
+    const key = keyStarts && s > 0 ? ' Press an arrow key to start it now.' : '';
+    box.textContent = (s > 0 ? lead + 'in ' + s + ' s at most.' : lead + 'now.') + key;
     box.classList.remove('hidden');
   }
   setInterval(showNextStart, 250);
@@ -147,7 +153,9 @@
     const me = mySeat === null ? null : f.snakes.find((s) => s.seat === mySeat);
     // In the duel and Multisnake a person who sat down during a game
     // watches a bot play it out and plays from the next one.
-    const waits = me && ((me.alive && me.sleeping) || (me.bot && (f.game === 'duel' || f.game === 'multisnake')));
+    const series = f.game === 'duel' || f.game === 'multisnake';
+    keyStarts = series && f.phase === 'over';
+    const waits = me && ((me.alive && me.sleeping) || (series && (me.bot || keyStarts)));
     nextWhat = f.game === 'snakebattle' ? 'round' : 'game';
     startsAt = waits && !f.paused ? Date.now() + (f.starts_in_ms || 0) : null;
     hook.startsInMs = startsAt === null ? null : f.starts_in_ms;
@@ -241,7 +249,10 @@
       mySeat = p.seat;
       select(null);
       view.setMySeat(mySeat);
-      if (hook.frame) SP.renderPlayers($('players'), hook.frame, mySeat);
+      if (hook.frame) {
+        SP.renderPlayers($('players'), hook.frame, mySeat);
+        SP.renderLegend($('legend'), hook.frame, mySeat);
+      }
     }
     $('player-title').textContent = p.name;
     document.title = 'snakepit · ' + p.name;

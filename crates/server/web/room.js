@@ -63,6 +63,7 @@
         setTimeout(() => loadGames().catch(() => {}), 500);
       }
       SP.renderPlayers($('players'), f, null);
+      SP.renderLegend($('legend'), f, null);
       $('tick').textContent = 'room tick ' + f.tick;
       $('tick-ms').textContent = SP.ms(f.tick_ms);
       log.add(f);

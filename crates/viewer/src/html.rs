@@ -306,6 +306,42 @@ mod tests {
         assert!(game.scores().iter().any(|&s| s > 0), "someone scored by tick {t}");
     }
 
+    /// The frames the shared board renderer draws: each tick's background
+    /// is the engine's board without pieces and the pieces are where the
+    /// engine has them, seat by seat.
+    #[test]
+    fn a_hex_document_carries_the_live_pages_background_and_pieces() {
+        let (text, states) = hex_game(24);
+        let doc = document_for(&text, None, None).unwrap();
+        let mut cells: Vec<char> = doc["start"]["c"].as_str().unwrap().chars().collect();
+        let mut snakes = doc["start"]["sn"].clone();
+        let ticks = doc["ticks"].as_array().unwrap();
+        for (t, game) in states.iter().enumerate() {
+            if t > 0 {
+                let tick = &ticks[t - 1];
+                if let Some(d) = tick.get("c") {
+                    for pair in d.as_array().unwrap().chunks(2) {
+                        let at = pair[0].as_u64().unwrap() as usize;
+                        for (k, c) in pair[1].as_str().unwrap().chars().enumerate() {
+                            cells[at + k] = c;
+                        }
+                    }
+                }
+                if let Some(sn) = tick.get("sn") {
+                    snakes = sn.clone();
+                }
+            }
+            assert_eq!(cells.iter().collect::<String>(), game.live_cells(), "tick {t}");
+            assert!(cells.iter().all(|&c| c == ' ' || c == '☼'), "no pieces in the background at tick {t}");
+            for seat in 0..3 {
+                let entry = snakes.as_array().unwrap().iter().find(|s| s["s"] == seat).expect("every seat listed");
+                let want: Vec<i64> = game.pieces_of(seat).iter().flat_map(|p| [p.x as i64, p.y as i64]).collect();
+                let got: Vec<i64> = entry["b"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+                assert_eq!(got, want, "seat {seat} at tick {t}");
+            }
+        }
+    }
+
     /// Seeds take 63 bits, more than a JavaScript number holds exactly.
     #[test]
     fn the_seed_reaches_the_page_exactly() {

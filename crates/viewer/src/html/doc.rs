@@ -1,7 +1,7 @@
 //! The viewer's data: one JSON document holding a whole re-simulated game,
 //! tick by tick, compact enough to embed in a page.
 //!
-//! # Format, version 1
+//! # Format, version 2
 //!
 //! ```text
 //! {"viewer":1,
@@ -10,8 +10,11 @@
 //!            "settings":[["turns_max","2000"],...],"map":["#..#",...]},
 //!  "width":40,"height":20,"stderr_log":true,
 //!  "start":{"b":"<width*height glyphs>","o":"<width*height seat marks>",
+//!           "c":"<width*height background glyphs>",
+//!           "sn":[{"s":0,"a":true,"b":[3,4,3,5]},...],
 //!           "s":"turn 0 | A ...","sc":[0,0],"al":[true,true]},
 //!  "ticks":[{"t":1,"m":["^","<"],"b":[41,"A^",...],"o":[41,"AA",...],
+//!            "c":[12,"."],"sn":[...],
 //!            "s":[0,"turn 1"],"sc":[1,0],
 //!            "ev":["..."],"log":[{"seat":1,"stderr":["tick 1"],"dropped":0,"fault":null}]},
 //!           ...],
@@ -25,7 +28,14 @@
 //! none), because several games draw every snake in the same glyphs. In a
 //! tick, `b` and `o` hold only what changed since the tick before, as pairs
 //! of a cell index and the characters from that cell on: the viewer applies
-//! them in order. `m` is each seat's move as the replay records it (the
+//! them in order. `c` is the board's background as the live pages' frames
+//! have it (`cells` in `snakepit_protocol::spectator::Frame`: no snakes, no
+//! pieces), changed the same way as `b` and absent from a tick when
+//! unchanged; `sn` the snakes (in Hex the pieces) by seat, head first, as
+//! flat `[x, y, ...]` lists with whether the seat plays (`a`), is asleep
+//! (`z`) and its fury (`f`) and flying (`l`) ticks left, absent from a tick
+//! when unchanged. With them the page draws a replay with the renderer of
+//! the live pages; `b` and `o` are the text view. `m` is each seat's move as the replay records it (the
 //! game's compact text). `s` is the status line: in a tick, either the
 //! whole line or, when it has as many ` | ` parts as the tick before, only
 //! the changed parts as pairs of a part index and its new text. `sc` (the
@@ -62,7 +72,7 @@ use snakepit_engine::snakebattle::SnakeBattle;
 use snakepit_protocol::replay::{Divergence, Replay};
 
 /// The version in the document's `viewer` key.
-pub const DOC_VERSION: u64 = 1;
+pub const DOC_VERSION: u64 = 2;
 
 /// Up to this many unchanged cells between two changed ones are sent again
 /// rather than starting a new pair, which costs about as much.
@@ -84,6 +94,28 @@ pub trait HtmlView: TerminalView {
     /// the last one when `false`, matching how the game's board draws
     /// overlapping snakes.
     const FIRST_DRAWN_WINS: bool = false;
+
+    /// The board without snakes or pieces, in the glyphs of the live
+    /// pages' frames (`cells` in `snakepit_protocol::spectator::Frame`),
+    /// `width * height` of them, top row first: the shared board renderer
+    /// draws a replay from it as it draws a live room.
+    fn live_cells(&self) -> String;
+
+    /// How seat `seat`'s snake looks beyond its cells.
+    fn snake_look(&self, _seat: usize) -> SnakeLook {
+        SnakeLook::default()
+    }
+}
+
+/// What the board renderer shows of a snake beyond its cells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SnakeLook {
+    /// Waiting for its round to start.
+    pub sleeping: bool,
+    /// Fury ticks left.
+    pub fury: u32,
+    /// Flying ticks left.
+    pub flying: u32,
 }
 
 /// One seat's snake, as [`HtmlView::seat_bodies`] gives it.
@@ -100,6 +132,15 @@ impl HtmlView for SnakeBattle {
     /// The board draws dead heads first, then flying snakes, then the
     /// others, shortest first, and the first drawn wins.
     const FIRST_DRAWN_WINS: bool = true;
+
+    fn live_cells(&self) -> String {
+        snakepit_protocol::spectator::snakebattle_cells(self)
+    }
+
+    fn snake_look(&self, seat: usize) -> SnakeLook {
+        let Some(s) = self.snakes().get(seat) else { return SnakeLook::default() };
+        SnakeLook { sleeping: s.alive && !s.active, fury: s.fury, flying: s.flying }
+    }
 
     fn seat_bodies(&self) -> Vec<SeatBody> {
         let snakes = self.snakes();
@@ -121,7 +162,22 @@ impl HtmlView for SnakeBattle {
     }
 }
 
+/// Battlesnake: `.` empty, `o` food, `~` hazard (food in a hazard shows
+/// as food).
 impl HtmlView for Battlesnake {
+    fn live_cells(&self) -> String {
+        let (w, h) = (self.width().max(0) as usize, self.height().max(0) as usize);
+        let mut cells = vec!['.'; w * h];
+        let mut put = |p: Pos, c: char| {
+            if p.x >= 0 && p.y >= 0 && (p.x as usize) < w && (p.y as usize) < h {
+                cells[p.y as usize * w + p.x as usize] = c;
+            }
+        };
+        self.hazards().for_each(|p| put(p, '~'));
+        self.food().for_each(|p| put(p, 'o'));
+        cells.into_iter().collect()
+    }
+
     fn seat_bodies(&self) -> Vec<SeatBody> {
         (0..self.snakes().len())
             .filter(|&seat| self.snakes()[seat].is_alive())
@@ -131,6 +187,11 @@ impl HtmlView for Battlesnake {
 }
 
 impl HtmlView for Carrots {
+    fn live_cells(&self) -> String {
+        let (w, h) = (self.width(), self.height());
+        (0..h).flat_map(|y| (0..w).map(move |x| Pos::new(x as i32, y as i32))).map(|p| if self.is_apple(p) { 'o' } else { '.' }).collect()
+    }
+
     /// Dead snakes are listed too: their bodies stay on the board until
     /// the respawn, and the viewer dims them in their seat's colour.
     fn seat_bodies(&self) -> Vec<SeatBody> {
@@ -142,6 +203,10 @@ impl HtmlView for Carrots {
 }
 
 impl HtmlView for Duel {
+    fn live_cells(&self) -> String {
+        self.map().walls().iter().map(|&wall| if wall { '#' } else { '.' }).collect()
+    }
+
     fn seat_bodies(&self) -> Vec<SeatBody> {
         let snakes = self.snakes().iter().enumerate();
         snakes.map(|(seat, s)| SeatBody { seat, alive: s.alive, cells: s.body.iter().copied().collect() }).collect()
@@ -149,6 +214,17 @@ impl HtmlView for Duel {
 }
 
 impl HtmlView for Multisnake {
+    fn live_cells(&self) -> String {
+        use snakepit_engine::multisnake::Tile;
+        let glyph = |t: &Tile| match t {
+            Tile::Wall => '#',
+            Tile::Plus => '+',
+            Tile::Minus => '-',
+            Tile::Empty => '.',
+        };
+        self.tiles().iter().map(glyph).collect()
+    }
+
     fn seat_bodies(&self) -> Vec<SeatBody> {
         let snakes = self.snakes().iter().enumerate();
         snakes.map(|(seat, s)| SeatBody { seat, alive: s.alive, cells: s.body.iter().copied().collect() }).collect()
@@ -159,6 +235,11 @@ impl HtmlView for Multisnake {
 /// plays while a player holds it (a seat without pieces gets a fresh one
 /// at the next restart).
 impl HtmlView for Hex {
+    fn live_cells(&self) -> String {
+        use snakepit_engine::hex::Cell;
+        self.cells().iter().map(|c| if *c == Cell::Wall { '☼' } else { ' ' }).collect()
+    }
+
     fn seat_bodies(&self) -> Vec<SeatBody> {
         let players = self.players().iter().enumerate();
         players.map(|(seat, p)| SeatBody { seat, alive: p.present, cells: self.pieces_of(seat) }).collect()
@@ -170,6 +251,10 @@ impl HtmlView for Hex {
 struct Frame {
     board: Vec<char>,
     owners: Vec<char>,
+    /// The background in the live pages' glyphs ([`HtmlView::live_cells`]).
+    cells: Vec<char>,
+    /// The snakes (or pieces) by seat, as `sn` holds them.
+    snakes: Value,
 }
 
 impl Frame {
@@ -202,8 +287,45 @@ impl Frame {
                 }
             }
         }
-        Frame { board, owners }
+        let mut cells: Vec<char> = game.live_cells().chars().take(width * height).collect();
+        cells.resize(width * height, ' ');
+        Frame { board, owners, cells, snakes: snakes_of(game) }
     }
+}
+
+/// Each seat's snake once, by seat: `{"s": seat, "a": alive, "b": [x0,
+/// y0, x1, y1, ...]}` head first, plus `"z": true` when asleep and `"f"` /
+/// `"l"` the fury and flying ticks left when not 0. A game that lists a
+/// seat twice (SnakeBattle lists a dead snake's head apart) keeps its
+/// longest entry.
+fn snakes_of<G: HtmlView>(game: &G) -> Value {
+    let mut by_seat: std::collections::BTreeMap<usize, SeatBody> = std::collections::BTreeMap::new();
+    for body in game.seat_bodies() {
+        match by_seat.get(&body.seat) {
+            Some(old) if old.cells.len() >= body.cells.len() => {}
+            _ => {
+                by_seat.insert(body.seat, body);
+            }
+        }
+    }
+    let snakes = by_seat.into_values().map(|body| {
+        let mut snake = serde_json::Map::new();
+        snake.insert("s".into(), json!(body.seat));
+        snake.insert("a".into(), json!(body.alive));
+        snake.insert("b".into(), json!(body.cells.iter().flat_map(|p| [p.x, p.y]).collect::<Vec<i32>>()));
+        let look = game.snake_look(body.seat);
+        if look.sleeping {
+            snake.insert("z".into(), json!(true));
+        }
+        if look.fury > 0 {
+            snake.insert("f".into(), json!(look.fury));
+        }
+        if look.flying > 0 {
+            snake.insert("l".into(), json!(look.flying));
+        }
+        Value::Object(snake)
+    });
+    Value::Array(snakes.collect())
 }
 
 /// The changes from `old` to `new` as `[index, "chars", index, "chars",
@@ -273,6 +395,8 @@ pub fn document<G: HtmlView>(
     let start = json!({
         "b": first.board.iter().collect::<String>(),
         "o": first.owners.iter().collect::<String>(),
+        "c": first.cells.iter().collect::<String>(),
+        "sn": first.snakes.clone(),
         "s": replay.start.status_line(&h.players),
         "sc": replay.start.scores(),
         "al": alive(&replay.start, seats),
@@ -290,6 +414,12 @@ pub fn document<G: HtmlView>(
         tick.insert("m".into(), json!(record.moves.iter().map(G::action_to_text).collect::<Vec<_>>()));
         tick.insert("b".into(), diff(&prev.board, &frame.board));
         tick.insert("o".into(), diff(&prev.owners, &frame.owners));
+        if frame.cells != prev.cells {
+            tick.insert("c".into(), diff(&prev.cells, &frame.cells));
+        }
+        if frame.snakes != prev.snakes {
+            tick.insert("sn".into(), frame.snakes.clone());
+        }
         let status = game.status_line(&h.players);
         tick.insert("s".into(), status_diff(&prev_status, &status));
         prev_status = status;

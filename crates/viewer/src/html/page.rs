@@ -1,5 +1,7 @@
 //! The page: the viewer's HTML, CSS and JavaScript (`assets/replay/`,
-//! compiled in) with the game's document embedded as JSON.
+//! compiled in) and the board renderer the live pages use too
+//! (`assets/board.js`, which the server serves as `/static/board.js`), with
+//! the game's document embedded as JSON.
 //!
 //! The document sits in a `<script type="application/json">` element, which
 //! the browser never runs; the viewer reads it with `JSON.parse`. Bot names
@@ -19,8 +21,12 @@ use serde_json::Value;
 const TEMPLATE: &str = include_str!("../../assets/replay/viewer.html");
 /// The viewer's style sheet.
 pub const VIEWER_CSS: &str = include_str!("../../assets/replay/viewer.css");
-/// The viewer's script: reads the document from `#replay-data`.
-pub const VIEWER_JS: &str = include_str!("../../assets/replay/viewer.js");
+/// The board renderer of every page that shows a board: the live room,
+/// the player's page, the replay page and the offline replay file.
+pub const BOARD_JS: &str = include_str!("../../assets/board.js");
+/// The replay player: reads the document from `#replay-data`, builds the
+/// live pages' frames from it and draws them with [`BOARD_JS`].
+pub const REPLAY_JS: &str = include_str!("../../assets/replay/replay.js");
 
 /// The policy of a page that makes no request at all: inline script and
 /// style only, no form submission, no `<base>`.
@@ -51,7 +57,8 @@ impl Requests {
 
 const CSP_MARKER: &str = "/*@csp@*/";
 const CSS_MARKER: &str = "/*@viewer.css@*/";
-const JS_MARKER: &str = "/*@viewer.js@*/";
+const BOARD_MARKER: &str = "/*@board.js@*/";
+const JS_MARKER: &str = "/*@replay.js@*/";
 const DATA_MARKER: &str = "/*@replay-data@*/";
 
 /// The JSON text of `doc`, safe inside a `<script>` element.
@@ -81,10 +88,12 @@ pub fn page(doc: &Value, requests: Requests) -> String {
     let (top, rest) = TEMPLATE.split_once(CSP_MARKER).expect("the template has the policy marker");
     let (head, rest) = rest.split_once(CSS_MARKER).expect("the template has the CSS marker");
     let (middle, rest) = rest.split_once(DATA_MARKER).expect("the template has the data marker");
+    let (before_board, rest) = rest.split_once(BOARD_MARKER).expect("the template has the renderer marker");
     let (before_js, tail) = rest.split_once(JS_MARKER).expect("the template has the script marker");
     let csp = requests.csp();
-    let mut out = String::with_capacity(TEMPLATE.len() + csp.len() + VIEWER_CSS.len() + VIEWER_JS.len() + data.len());
-    for piece in [top, csp, head, VIEWER_CSS, middle, &data, before_js, VIEWER_JS, tail] {
+    let size = TEMPLATE.len() + csp.len() + VIEWER_CSS.len() + BOARD_JS.len() + REPLAY_JS.len() + data.len();
+    let mut out = String::with_capacity(size);
+    for piece in [top, csp, head, VIEWER_CSS, middle, &data, before_board, BOARD_JS, before_js, REPLAY_JS, tail] {
         out.push_str(piece);
     }
     out
@@ -109,22 +118,25 @@ mod tests {
 
     #[test]
     fn assets_cannot_end_their_own_elements() {
-        for (name, asset) in [("viewer.css", VIEWER_CSS), ("viewer.js", VIEWER_JS)] {
+        for (name, asset) in [("viewer.css", VIEWER_CSS), ("board.js", BOARD_JS), ("replay.js", REPLAY_JS)] {
             let lower = asset.to_ascii_lowercase();
             assert!(!lower.contains("</script") && !lower.contains("</style") && !lower.contains("<!--"), "{name}");
         }
-        for marker in [CSP_MARKER, CSS_MARKER, JS_MARKER, DATA_MARKER] {
+        for marker in [CSP_MARKER, CSS_MARKER, BOARD_MARKER, JS_MARKER, DATA_MARKER] {
             assert_eq!(TEMPLATE.matches(marker).count(), 1, "{marker}");
         }
     }
 
     #[test]
     fn the_page_holds_the_document_once() {
-        let doc = json!({"viewer": 1, "note": "/*@viewer.js@*/ stays text"});
+        let doc = json!({"viewer": 1, "note": "/*@replay.js@*/ stays text"});
         let html = page(&doc, Requests::None);
         assert!(html.starts_with("<!doctype html>"), "{}", &html[..40]);
         assert_eq!(html.matches(&script_json(&doc)).count(), 1);
-        assert_eq!(html.matches(VIEWER_JS).count(), 1);
+        assert_eq!(html.matches(BOARD_JS).count(), 1);
+        assert_eq!(html.matches(REPLAY_JS).count(), 1);
+        // The renderer comes first: the player uses it.
+        assert!(html.find(BOARD_JS) < html.find(REPLAY_JS));
         assert_eq!(html.matches(VIEWER_CSS).count(), 1);
     }
 

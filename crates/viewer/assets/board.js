@@ -1,5 +1,8 @@
 // The board: draws spectator frames on a canvas, and the side panel pieces
-// (phase line, player list, event log) shared by the room and player pages.
+// (phase line, player list, event log, legend) shared by the room and
+// player pages. The one renderer of a board: the replay page (and the
+// self-contained `snakepit replay --html` file, which embeds this file)
+// builds the same frames from a replay and draws them with it too.
 //
 // Frames come from the server as `{"type":"frame","data":Frame}` (see
 // crates/protocol/src/spectator.rs). `[0, 0]` is the top-left cell.
@@ -13,8 +16,9 @@
 // player's page, shows the selected piece, its legal targets and the move
 // just sent (see `setSelection`, `setHover`, `setPending`).
 //
-// The stdin/stdout arenas (`carrots`, `duel`, `multisnake`) send
-// `width * height` cells (`.` free, `#` wall, `o` apple, `+`/`-` signs) on a
+// The stdin/stdout arenas (`carrots`, `duel`, `multisnake`), and
+// Battlesnake in replays, send `width * height` cells (`.` free, `#` wall,
+// `o` apple, `+`/`-` signs, `~` hazard) on a
 // board that need not be square; it is drawn centred, each snake in its
 // seat's colour with a head that looks the way it goes, and a finished
 // game's `result` across the board until the next one starts.
@@ -41,6 +45,7 @@
     hexTile: '#101826',
     hexTileAlt: '#0f1623',
     hexTileTop: 'rgba(255,255,255,0.035)',
+    hazard: 'rgba(168, 85, 247, 0.3)',
   };
 
   /**
@@ -50,7 +55,7 @@
   const SEAT_COLORS = ['#e6194b', '#3cb44b', '#ffe119', '#4363d8', '#f58231', '#911eb4', '#46f0f0', '#f032e6', '#bcf60c', '#fabebe',
     '#008080', '#e6beff', '#9a6324', '#fffac8', '#800000'];
 
-  const GRID_GAMES = { carrots: 'CodeCarrots', duel: 'Duel', multisnake: 'Multisnake' };
+  const GRID_GAMES = { carrots: 'CodeCarrots', duel: 'Duel', multisnake: 'Multisnake', battlesnake: 'Battlesnake' };
 
   /** A frame of a stdin/stdout arena (a W x H grid). */
   function isGrid(f) {
@@ -131,9 +136,15 @@
   }
 
   class BoardView {
-    /** `canvas` must sit in a square container; it follows its size. */
-    constructor(canvas) {
+    /**
+     * `canvas` must sit in a container of the board's shape (see
+     * `fitShape`); it follows its size. `opts.reserveHeightPx` is the
+     * window height the page keeps for other things above and below the
+     * board (150 px unless said).
+     */
+    constructor(canvas, opts) {
       this.canvas = canvas;
+      this.reserveHeightPx = (opts && opts.reserveHeightPx) || 150;
       this.ctx = canvas.getContext('2d');
       this.frame = null;
       this.prev = null;
@@ -192,12 +203,12 @@
       this.shape = shape;
       const box = this.canvas.parentElement;
       const ratio = grid ? frame.width / frame.height : 1;
-      const maxWidth = 'min(100%, calc((100vh - 150px) * ' + ratio.toFixed(4) + '))';
+      const maxWidth = 'min(100%, calc((100vh - ' + this.reserveHeightPx + 'px) * ' + ratio.toFixed(4) + '))';
       box.style.aspectRatio = shape;
       box.style.maxWidth = maxWidth;
       // The board's head, result and notices line up with it.
       const col = box.parentElement;
-      if (col) for (const el of col.querySelectorAll(':scope > .board-head, :scope > .result, :scope > .msg')) el.style.maxWidth = maxWidth;
+      if (col) for (const el of col.querySelectorAll(':scope > .board-head, :scope > .result, :scope > .msg, :scope > .legend')) el.style.maxWidth = maxWidth;
     }
 
     /** Highlights the snake in this seat (the player's own). */
@@ -277,6 +288,13 @@
     cellCenter(x, y) {
       const f = this.frame;
       const r = this.canvas.getBoundingClientRect();
+      if (isGrid(f) && f.width > 0 && f.height > 0) {
+        // Drawn centred at the largest whole cell that fits (see drawGrid).
+        const c = Math.min(r.width / f.width, r.height / f.height);
+        const ox = (r.width - c * f.width) / 2;
+        const oy = (r.height - c * f.height) / 2;
+        return { x: r.left + ox + (x + 0.5) * c, y: r.top + oy + (y + 0.5) * c, cell: c };
+      }
       const n = (f && f.size) || 1;
       return { x: r.left + ((x + 0.5) * r.width) / n, y: r.top + ((y + 0.5) * r.height) / n, cell: r.width / n };
     }
@@ -839,14 +857,10 @@
               ctx.fill();
             }
           } else if (g === '+' || g === '-') {
-            const plus = g === '+';
-            ctx.fillStyle = plus ? 'rgba(74, 222, 128, 0.2)' : 'rgba(248, 113, 113, 0.2)';
-            roundRect(ctx, px + c * 0.1, py + c * 0.1, c * 0.8, c * 0.8, c * 0.2);
-            ctx.fill();
-            ctx.fillStyle = plus ? '#4ade80' : '#f87171';
-            const k = Math.max(1, c * 0.14);
-            ctx.fillRect(px + c * 0.24, py + c / 2 - k / 2, c * 0.52, k);
-            if (plus) ctx.fillRect(px + c / 2 - k / 2, py + c * 0.24, k, c * 0.52);
+            sign(ctx, g === '+', px, py, c);
+          } else if (g === '~') {
+            ctx.fillStyle = THEME.hazard;
+            ctx.fillRect(px, py, c, c);
           }
         }
       }
@@ -966,6 +980,17 @@
       ctx.textBaseline = 'middle';
       ctx.fillText(text, WW / 2, by + bh / 2 + 1);
     }
+  }
+
+  /** A Multisnake sign: `+` (grows) or `-` (shrinks) in cell `(px, py)` of side `c`. */
+  function sign(ctx, plus, px, py, c) {
+    ctx.fillStyle = plus ? 'rgba(74, 222, 128, 0.2)' : 'rgba(248, 113, 113, 0.2)';
+    roundRect(ctx, px + c * 0.1, py + c * 0.1, c * 0.8, c * 0.8, c * 0.2);
+    ctx.fill();
+    ctx.fillStyle = plus ? '#4ade80' : '#f87171';
+    const k = Math.max(1, c * 0.14);
+    ctx.fillRect(px + c * 0.24, py + c / 2 - k / 2, c * 0.52, k);
+    if (plus) ctx.fillRect(px + c / 2 - k / 2, py + c * 0.24, k, c * 0.52);
   }
 
   /** Draw order: dead, then sleeping, then live snakes; one's own last. */
@@ -1146,6 +1171,116 @@
   }
 
   SP.BoardView = BoardView;
+
+  // ---- The legend: each piece of the game's board, drawn as the board draws it ----
+
+  const LEGEND_PX = 22;
+
+  /** A wall cell as the boards draw one, alone. */
+  function legendWall(ctx, c) {
+    ctx.fillStyle = THEME.wallMortar;
+    ctx.fillRect(0, 0, c, c);
+    ctx.fillStyle = THEME.wall;
+    ctx.fillRect(c * 0.07, c * 0.07, c * 0.86, c * 0.86);
+    ctx.fillStyle = THEME.wallTop;
+    ctx.fillRect(c * 0.07, c * 0.07, c * 0.86, c * 0.16);
+  }
+
+  /** A short snake of `color` going right, drawn by the board's own code. */
+  function legendSnake(color, opts) {
+    return function (ctx, c) {
+      const view = { ctx, drawEyes: BoardView.prototype.drawEyes };
+      const snake = Object.assign({ seat: 0, alive: true, sleeping: false, fury: 0, flying: 0, color, dir: 'right' }, opts || {});
+      // Two cells of half the icon's side: the head, and a body behind it.
+      BoardView.prototype.drawSnake.call(view, snake, [[1, 0.5], [0, 0.5]], c / 2, 0, !!(opts && opts.mine));
+    };
+  }
+
+  /** What the board of `game` holds, as `[draw(ctx, cellPx), words]`. */
+  function legendItems(game, mine) {
+    const item = (g) => (ctx, c) => BoardView.prototype.drawItem.call({ ctx }, g, 0, 0, c, 0);
+    const out = [];
+    const you = mine != null ? [[legendSnake('#4ade80', { mine: true }), 'your snake (outlined)']] : [];
+    if (game === 'hex') {
+      out.push([(ctx, c) => drawPiece(ctx, c / 2, c / 2, c, '#4ade80', {}), 'a piece (its owner\'s colour)']);
+      if (mine != null) out.push([(ctx, c) => drawPiece(ctx, c / 2, c / 2, c, '#e6194b', { mine: true }), 'your piece (a white pip)']);
+      out.push([legendWall, 'wall']);
+      return out;
+    }
+    out.push([legendSnake('#38bdf8'), 'snake (head and eyes lead)'], ...you);
+    if (game === 'snakebattle') {
+      out.push(
+        [legendWall, 'wall'],
+        [(ctx, c) => {
+          ctx.fillStyle = THEME.floor;
+          ctx.fillRect(0, 0, c, c);
+          ctx.strokeStyle = THEME.floorLine;
+          ctx.strokeRect(1.5, 1.5, c - 3, c - 3);
+        }, 'start floor'],
+        [item('○'), 'apple: +1 length'],
+        [item('●'), 'stone: eat with 5+ length, or bite in fury'],
+        [item('$'), 'gold: points'],
+        [item('®'), 'fury pill: bite others'],
+        [item('©'), 'flying pill: fly over snakes'],
+        [legendSnake('#9ca3af', { sleeping: true }), 'asleep until the round starts']
+      );
+    } else if (game === 'multisnake') {
+      out.push([legendWall, 'wall'], [(ctx, c) => sign(ctx, true, 0, 0, c), 'plus: grow'], [(ctx, c) => sign(ctx, false, 0, 0, c), 'minus: shrink']);
+    } else if (game === 'duel') {
+      out.push([legendWall, 'wall']);
+    } else if (game === 'carrots' || game === 'battlesnake') {
+      out.push([item('○'), game === 'carrots' ? 'apple' : 'food']);
+      if (game === 'battlesnake') {
+        out.push([(ctx, c) => {
+          ctx.fillStyle = THEME.hazard;
+          ctx.fillRect(0, 0, c, c);
+        }, 'hazard: costs health']);
+      }
+    }
+    out.push([legendSnake(THEME.dead, { alive: false }), 'out of the game']);
+    return out;
+  }
+
+  /**
+   * Fills `ul` with the pieces of the frame's game, each drawn by the
+   * board's code; `mySeat` (or null) adds one's own snake. Drawn once per
+   * game and seat.
+   */
+  SP.renderLegend = function (ul, f, mySeat) {
+    if (!ul || !f) return;
+    const key = f.game + '|' + (mySeat == null ? '' : 'me');
+    if (ul.dataset.key === key) return;
+    ul.dataset.key = key;
+    ul.replaceChildren();
+    ul.style.listStyle = 'none';
+    ul.style.margin = '0';
+    ul.style.padding = '0';
+    ul.style.display = 'flex';
+    ul.style.flexWrap = 'wrap';
+    ul.style.gap = '4px 14px';
+    const dpr = window.devicePixelRatio || 1;
+    for (const [draw, words] of legendItems(f.game, mySeat)) {
+      const li = document.createElement('li');
+      li.className = 'legend-item';
+      li.style.display = 'flex';
+      li.style.alignItems = 'center';
+      li.style.gap = '6px';
+      const icon = document.createElement('canvas');
+      icon.width = Math.round(LEGEND_PX * dpr);
+      icon.height = Math.round(LEGEND_PX * dpr);
+      icon.style.width = LEGEND_PX + 'px';
+      icon.style.height = LEGEND_PX + 'px';
+      icon.style.borderRadius = '4px';
+      icon.style.background = THEME.bg;
+      const ctx = icon.getContext('2d');
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      draw(ctx, LEGEND_PX);
+      const text = document.createElement('span');
+      text.textContent = words;
+      li.append(icon, text);
+      ul.appendChild(li);
+    }
+  };
 
   // ---- Side panel pieces shared by the room and player pages ----
 

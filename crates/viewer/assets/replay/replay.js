@@ -1,7 +1,10 @@
 // The replay viewer: reads the game document from #replay-data (format in
 // crates/viewer/src/html/doc.rs), rebuilds any tick's board from the
-// start plus per-tick changes, and draws it on a canvas with each seat's
-// panel (move, score, stderr, fault) for that tick.
+// start plus per-tick changes, and draws it with the live pages' board
+// renderer (board.js, embedded in the page before this file) as the frame
+// a spectator of the room would have had, with each seat's panel (move,
+// score, stderr, fault) for that tick. `?seat=N` in the address (or
+// `#seat=N`) marks seat N's snake as the viewer's own.
 //
 // Works from file:// with no network: everything it needs is in the page.
 // Only a server's page that offers to play a fork (doc.fork.mode
@@ -25,36 +28,6 @@
   const seatColor = (s) => SEAT_COLORS[s % SEAT_COLORS.length];
   const seatLetter = (s) => (s < 26 ? String.fromCharCode(65 + s) : '#' + s);
 
-  // What each glyph of each game's board stands for.
-  const GLYPHS = {
-    snakebattle: {
-      ' ': 'empty', '☼': 'wall', '#': 'floor', '○': 'apple', '●': 'stone', '$': 'gold', '®': 'fury', '©': 'fly', '?': 'other',
-      '˅': 'head', '<': 'head', '>': 'head', '˄': 'head', '☺': 'deadHead', '♣': 'headFury', '♦': 'headFly', 'ø': 'headSleep',
-      '▼': 'head', '◄': 'head', '►': 'head', '▲': 'head', '☻': 'deadHead', '♥': 'headFury', '♠': 'headFly', '&': 'headSleep',
-      '¤': 'tail', '×': 'tail', 'æ': 'tail', 'ö': 'tail', '*': 'tail', '╙': 'tail', '╘': 'tail', '╓': 'tail', '╕': 'tail', '~': 'tail',
-      '─': 'body', '│': 'body', '┐': 'body', '┘': 'body', '┌': 'body', '└': 'body',
-      '═': 'body', '║': 'body', '╗': 'body', '╝': 'body', '╔': 'body', '╚': 'body',
-    },
-    battlesnake: { '.': 'empty', '*': 'apple', '~': 'hazard', '+': 'hazardFood' },
-    carrots: { '.': 'empty', o: 'apple', x: 'corpse' },
-    duel: { '.': 'empty', '#': 'wall' },
-    multisnake: { '.': 'empty', '#': 'wall', '+': 'plus', '-': 'minus', '^': 'body', '>': 'body', v: 'body', '<': 'body', '@': 'deadHead' },
-    hex: { ' ': 'empty', '☼': 'wall' },
-  };
-  // Hex pieces: one glyph per seat (seat 10 and later share the last).
-  for (const c of '☻♥♦♣♠•◘○◙♂♀') GLYPHS.hex[c] = 'piece';
-  const LETTER_GAMES = { battlesnake: true, carrots: true, duel: true, multisnake: true };
-  const glyphs = GLYPHS[header.game] || {};
-  function kindOf(c) {
-    const k = glyphs[c];
-    if (k) return k;
-    if (LETTER_GAMES[header.game]) {
-      if (c >= 'A' && c <= 'Z') return 'head';
-      if (c >= 'a' && c <= 'z' && header.game !== 'multisnake') return 'body';
-    }
-    return 'other';
-  }
-
   // ---- Rebuilding states: snapshots every K ticks, changes in between.
 
   function applyDiff(cells, diff) {
@@ -73,11 +46,13 @@
   // A state: the board, the seat marks, the status line's parts, the
   // scores and who still plays.
   function copy(s) {
-    return { t: s.t, board: s.board.slice(), owners: s.owners.slice(), status: s.status.slice(), sc: s.sc, al: s.al };
+    return { t: s.t, board: s.board.slice(), owners: s.owners.slice(), cells: s.cells.slice(), sn: s.sn, status: s.status.slice(), sc: s.sc, al: s.al };
   }
   function advance(s, tick) {
     applyDiff(s.board, tick.b);
     applyDiff(s.owners, tick.o);
+    if (tick.c) applyDiff(s.cells, tick.c);
+    if (tick.sn) s.sn = tick.sn;
     if (typeof tick.s === 'string') s.status = tick.s.split(SEP);
     else for (let i = 0; i + 1 < tick.s.length; i += 2) s.status[tick.s[i]] = tick.s[i + 1];
     if (tick.sc) s.sc = tick.sc;
@@ -86,7 +61,16 @@
   }
   const snapshots = [];
   (function buildSnapshots() {
-    const st = { t: 0, board: Array.from(doc.start.b), owners: Array.from(doc.start.o), status: doc.start.s.split(SEP), sc: doc.start.sc, al: doc.start.al };
+    const st = {
+      t: 0,
+      board: Array.from(doc.start.b),
+      owners: Array.from(doc.start.o),
+      cells: Array.from(doc.start.c || ''),
+      sn: doc.start.sn || [],
+      status: doc.start.s.split(SEP),
+      sc: doc.start.sc,
+      al: doc.start.al,
+    };
     snapshots.push(copy(st));
     for (let t = 1; t <= N; t++) {
       advance(st, doc.ticks[t - 1]);
@@ -105,176 +89,107 @@
   }
   const info = (t) => (t === 0 ? doc.start : doc.ticks[t - 1]);
 
-  // ---- Drawing the board.
+  // ---- Drawing the board: a spectator's frame, drawn by board.js.
 
+  const SP = window.Snakepit;
   const canvas = document.getElementById('board');
-  const ctx = canvas.getContext('2d');
-  const wrap = document.getElementById('board-wrap');
+  const frameBox = document.getElementById('board-frame');
   const boardText = document.getElementById('board-text');
-  let cell = 12;
+  // The playback controls and the legend stay in view under the board.
+  const view = new SP.BoardView(canvas, { reserveHeightPx: 250 });
 
-  function layout() {
-    const availW = Math.max(100, wrap.clientWidth - 18);
-    const availH = Math.max(160, window.innerHeight - 300);
-    // The board takes the space it has: a 14-cell duel as much as a
-    // 120-cell CodeCarrots board.
-    cell = Math.max(3, Math.min(96, Math.floor(Math.min(availW / Math.max(1, W), availH / Math.max(1, H)))));
-    const dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.round(W * cell * dpr);
-    canvas.height = Math.round(H * cell * dpr);
-    canvas.style.width = W * cell + 'px';
-    canvas.style.height = H * cell + 'px';
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  // The seat marked as the viewer's own: `seat=N` in the query or the hash.
+  const mySeat = (function () {
+    const m = /[?&#]seat=(\d+)/.exec(location.search + location.hash);
+    const seat = m ? Number(m[1]) : NaN;
+    return Number.isSafeInteger(seat) && seat < seats ? seat : null;
+  })();
+  view.setMySeat(mySeat);
+
+  // The way a head looks: from the cell behind it to the head, across a
+  // wrapping edge too.
+  function dirOf(body) {
+    if (body.length < 2) return 'up';
+    let dx = body[0][0] - body[1][0];
+    let dy = body[0][1] - body[1][1];
+    if (Math.abs(dx) > 1) dx = -Math.sign(dx);
+    if (Math.abs(dy) > 1) dy = -Math.sign(dy);
+    if (dx > 0) return 'right';
+    if (dx < 0) return 'left';
+    return dy < 0 ? 'up' : 'down';
   }
 
-  function roundRect(x, y, w, h, r) {
-    ctx.beginPath();
-    ctx.moveTo(x + r, y);
-    ctx.arcTo(x + w, y, x + w, y + h, r);
-    ctx.arcTo(x + w, y + h, x, y + h, r);
-    ctx.arcTo(x, y + h, x, y, r);
-    ctx.arcTo(x, y, x + w, y, r);
-    ctx.closePath();
-  }
-  function disc(cx, cy, r, color) {
-    ctx.fillStyle = color;
-    ctx.beginPath();
-    ctx.arc(cx, cy, r, 0, Math.PI * 2);
-    ctx.fill();
+  // What the room's last game said at its end, for the board's banner.
+  function resultOf(st) {
+    const last = st.status[st.status.length - 1] || '';
+    return /\b(wins?|won|draw|nobody)\b/.test(last) && !/^[A-Z] .* len /.test(last) ? last : null;
   }
 
-  function drawCell(x, y, c, owner, alive) {
-    const k = kindOf(c);
-    const px = x * cell;
-    const py = y * cell;
-    const mid = cell / 2;
-    const seat = owner === '.' || owner === undefined ? -1 : owner.charCodeAt(0) - 65;
-    switch (k) {
-      case 'empty':
-        return;
-      case 'wall':
-        ctx.fillStyle = '#2a3550';
-        ctx.fillRect(px, py, cell, cell);
-        ctx.fillStyle = '#3a4869';
-        ctx.fillRect(px, py, cell, Math.max(1, cell / 6));
-        ctx.fillStyle = '#1e273b';
-        ctx.fillRect(px, py + cell - Math.max(1, cell / 8), cell, Math.max(1, cell / 8));
-        return;
-      case 'floor':
-        ctx.fillStyle = '#122029';
-        ctx.fillRect(px, py, cell, cell);
-        ctx.strokeStyle = 'rgba(45, 212, 191, 0.45)';
-        ctx.lineWidth = 1;
-        ctx.strokeRect(px + 1.5, py + 1.5, cell - 3, cell - 3);
-        return;
-      case 'hazard':
-      case 'hazardFood':
-        ctx.fillStyle = 'rgba(168, 85, 247, 0.28)';
-        ctx.fillRect(px, py, cell, cell);
-        if (k === 'hazard') return;
-      // falls through: food in a hazard
-      case 'apple':
-        disc(px + mid, py + mid + cell * 0.04, cell * 0.34, '#ef4444');
-        if (cell >= 8) {
-          ctx.fillStyle = '#22c55e';
-          ctx.fillRect(px + mid, py + cell * 0.08, Math.max(1, cell * 0.14), Math.max(1, cell * 0.18));
-        }
-        return;
-      case 'stone':
-        disc(px + mid, py + mid, cell * 0.36, '#94a3b8');
-        disc(px + mid - cell * 0.1, py + mid - cell * 0.1, cell * 0.1, '#cbd5e1');
-        return;
-      case 'gold':
-        ctx.fillStyle = '#facc15';
-        ctx.beginPath();
-        ctx.moveTo(px + mid, py + cell * 0.12);
-        ctx.lineTo(px + cell * 0.88, py + mid);
-        ctx.lineTo(px + mid, py + cell * 0.88);
-        ctx.lineTo(px + cell * 0.12, py + mid);
-        ctx.closePath();
-        ctx.fill();
-        return;
-      case 'fury':
-      case 'fly':
-        ctx.fillStyle = k === 'fury' ? '#ff4d6d' : '#38bdf8';
-        roundRect(px + cell * 0.18, py + cell * 0.3, cell * 0.64, cell * 0.4, cell * 0.2);
-        ctx.fill();
-        return;
-      case 'plus':
-      case 'minus':
-        ctx.fillStyle = k === 'plus' ? '#4ade80' : '#f87171';
-        ctx.fillRect(px + cell * 0.2, py + cell * 0.42, cell * 0.6, Math.max(1, cell * 0.16));
-        if (k === 'plus') ctx.fillRect(px + cell * 0.42, py + cell * 0.2, Math.max(1, cell * 0.16), cell * 0.6);
-        return;
-      case 'piece': {
-        // A Hex piece: a stone in its seat's colour.
-        const color = seat >= 0 ? seatColor(seat) : '#94a3b8';
-        ctx.globalAlpha = seat >= 0 && !alive[seat] ? 0.42 : 1;
-        ctx.fillStyle = color;
-        roundRect(px + cell * 0.08, py + cell * 0.08, cell * 0.84, cell * 0.84, Math.max(1, cell * 0.3));
-        ctx.fill();
-        if (cell >= 8) disc(px + mid - cell * 0.14, py + mid - cell * 0.14, cell * 0.12, 'rgba(255,255,255,0.45)');
-        ctx.globalAlpha = 1;
-        return;
+  // The frame a spectator of the room would have had after tick t.
+  function frameAt(t) {
+    const st = stateAt(t);
+    const players = header.players.map((name, seat) => ({
+      seat,
+      name,
+      bot: false,
+      color: seatColor(seat),
+      score: st.sc && typeof st.sc[seat] === 'number' ? st.sc[seat] : 0,
+    }));
+    const snakes = [];
+    const pieces = [];
+    for (const s of st.sn) {
+      const flat = s.b || [];
+      const body = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) body.push([flat[i], flat[i + 1]]);
+      if (header.game === 'hex') {
+        for (const c of body) pieces.push([c[0], c[1], s.s]);
+        continue;
       }
-      case 'other':
-        ctx.fillStyle = '#8b99ae';
-        ctx.font = Math.max(6, Math.floor(cell * 0.8)) + 'px ui-monospace, monospace';
-        ctx.textAlign = 'center';
-        ctx.textBaseline = 'middle';
-        ctx.fillText(c, px + mid, py + mid + 1);
-        return;
-      default:
-        break;
+      snakes.push({
+        seat: s.s,
+        name: header.players[s.s] || '',
+        bot: false,
+        color: seatColor(s.s),
+        alive: !!s.a,
+        sleeping: !!s.z,
+        fury: s.f || 0,
+        flying: s.l || 0,
+        stones: 0,
+        score: players[s.s] ? players[s.s].score : 0,
+        body,
+        dir: dirOf(body),
+      });
     }
-    // Snake parts: the seat's colour, dimmed when it no longer plays.
-    const color = seat >= 0 ? seatColor(seat) : '#94a3b8';
-    const dead = k === 'deadHead' || k === 'corpse' || (seat >= 0 && !alive[seat]);
-    ctx.globalAlpha = dead ? 0.42 : 1;
-    if (k === 'body' || k === 'tail' || k === 'corpse') {
-      const inset = k === 'tail' ? cell * 0.2 : Math.max(0.5, cell * 0.08);
-      ctx.fillStyle = color;
-      roundRect(px + inset, py + inset, cell - 2 * inset, cell - 2 * inset, Math.max(1, cell * 0.18));
-      ctx.fill();
-    } else {
-      ctx.fillStyle = color;
-      roundRect(px, py, cell, cell, Math.max(1, cell * 0.3));
-      ctx.fill();
-      ctx.globalAlpha = 1;
-      ctx.lineWidth = Math.max(1, cell * 0.1);
-      ctx.strokeStyle = k === 'headFury' ? '#ff2d55' : k === 'headFly' ? '#38bdf8' : 'rgba(255,255,255,0.9)';
-      roundRect(px + ctx.lineWidth / 2, py + ctx.lineWidth / 2, cell - ctx.lineWidth, cell - ctx.lineWidth, Math.max(1, cell * 0.3));
-      ctx.stroke();
-      if (k === 'deadHead') {
-        ctx.strokeStyle = '#0b0f17';
-        ctx.beginPath();
-        ctx.moveTo(px + cell * 0.28, py + cell * 0.28);
-        ctx.lineTo(px + cell * 0.72, py + cell * 0.72);
-        ctx.moveTo(px + cell * 0.72, py + cell * 0.28);
-        ctx.lineTo(px + cell * 0.28, py + cell * 0.72);
-        ctx.stroke();
-      } else if (cell >= 7) {
-        const eye = k === 'headSleep' ? '#64748b' : '#0b0f17';
-        disc(px + cell * 0.34, py + cell * 0.4, Math.max(0.8, cell * 0.09), eye);
-        disc(px + cell * 0.66, py + cell * 0.4, Math.max(0.8, cell * 0.09), eye);
-      }
-    }
-    ctx.globalAlpha = 1;
+    const result = t === N ? resultOf(st) : null;
+    return {
+      room: 'replay',
+      game: header.game,
+      tick: t,
+      round: 0,
+      phase: result ? 'over' : 'running',
+      phase_ticks: t,
+      phase_ticks_max: 0,
+      paused: false,
+      // Snakes slide between ticks for part of the time a tick is shown.
+      tick_ms: 1000 / Math.max(1, Number(speed.value) || 10),
+      size: Math.max(W, H),
+      width: W,
+      height: H,
+      cells: st.cells.join(''),
+      snakes,
+      pieces,
+      players,
+      events: [],
+      result,
+      starts_in_ms: 0,
+    };
   }
 
   function draw(t) {
-    const s = stateAt(t);
-    const alive = s.al || [];
-    ctx.fillStyle = '#0c1119';
-    ctx.fillRect(0, 0, W * cell, H * cell);
-    if (cell >= 6) {
-      ctx.fillStyle = '#0f1520';
-      for (let y = 0; y < H; y++) for (let x = (y & 1); x < W; x += 2) ctx.fillRect(x * cell, y * cell, cell, cell);
-    }
-    for (let y = 0; y < H; y++) {
-      for (let x = 0; x < W; x++) drawCell(x, y, s.board[y * W + x], s.owners[y * W + x], alive);
-    }
-    if (!boardText.hidden) boardText.textContent = rowsOf(s.board).join('\n');
+    const f = frameAt(t);
+    view.setFrame(f);
+    SP.renderLegend(document.getElementById('legend'), f, mySeat);
+    if (!boardText.hidden) boardText.textContent = rowsOf(stateAt(t).board).join('\n');
   }
   function rowsOf(board) {
     const rows = [];
@@ -295,6 +210,10 @@
     li.querySelector('.seat-letter').textContent = seatLetter(s);
     li.querySelector('.seat-name').textContent = header.players[s];
     li.querySelector('.seat-name').title = header.players[s];
+    if (s === mySeat) {
+      li.classList.add('mine');
+      li.querySelector('.seat-state').dataset.mine = 'you';
+    }
     seatList.appendChild(li);
     seatEls.push({
       li,
@@ -418,7 +337,8 @@
     tickEl.textContent = String(t);
     if (changed && !keepUrl) {
       try {
-        history.replaceState(null, '', '#t=' + t);
+        const keepSeat = mySeat !== null && !/[?&]seat=/.test(location.search);
+        history.replaceState(null, '', '#t=' + t + (keepSeat ? '&seat=' + mySeat : ''));
       } catch (e) {
         // Some file:// setups refuse history changes; the page still works.
       }
@@ -469,7 +389,7 @@
   });
   document.getElementById('show-text').addEventListener('change', (e) => {
     boardText.hidden = !e.target.checked;
-    canvas.hidden = e.target.checked;
+    frameBox.hidden = e.target.checked;
     show(cur);
   });
 
@@ -501,10 +421,6 @@
       setPlaying(false);
       show(t, true);
     }
-  });
-  window.addEventListener('resize', () => {
-    layout();
-    draw(cur);
   });
 
   // ---- Fork at this tick: another bot in one seat from the next tick on.
@@ -731,7 +647,6 @@
     forkEls.box.hidden = false;
   })();
 
-  layout();
   const first = hashTick();
   show(first === null ? 0 : first, first === null || first <= N);
   // A game opens playing, as a video does; a link to one tick opens there.
@@ -743,7 +658,13 @@
     tick: () => cur,
     playing: () => playing,
     rows: () => rowsOf(stateAt(cur).board),
-    cellSize: () => cell,
     seatColor,
+    mySeat,
+    // The frame the shared board renderer draws, and how often it drew.
+    frame: () => view.frame,
+    draws: () => view.draws,
+    cellCenter: (x, y) => view.cellCenter(x, y),
+    // How long the last tick's move slides (0: drawn at once).
+    slideMs: () => view.animMs,
   };
 })();
