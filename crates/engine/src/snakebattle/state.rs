@@ -299,7 +299,16 @@ pub use crate::game::NewGameError;
 
 impl SnakeBattle {
     /// A new game with `seats` players, all present, spawned on start floors.
-    pub fn new(settings: Settings, map: Map, seats: usize, seed: u64) -> Result<SnakeBattle, NewGameError> {
+    pub fn new(settings: Settings, mut map: Map, seats: usize, seed: u64) -> Result<SnakeBattle, NewGameError> {
+        // The game's map holds what the game starts with: the cells drawn
+        // `%` become fury pills or stay empty, once and for all.
+        for p in std::mem::take(&mut map.percent_cells) {
+            if settings.map_percent_is_fury
+                && let Some(i) = map.index(p)
+            {
+                map.items[i] = Some(Item::FuryPill);
+            }
+        }
         let floors = map.start_floors().len();
         if seats == 0 || seats > floors {
             return Err(NewGameError(format!("{seats} players, but the map has {floors} start floors")));
