@@ -1146,6 +1146,42 @@ impl Game for SnakeBattle {
         self.snakes.iter().map(|s| s.score).collect()
     }
 
+    fn relabel_event(event: &Event, from: &[usize]) -> Event {
+        let to = crate::game::relabel_inverse(from);
+        match event {
+            &Event::Spawned { snake, at } => Event::Spawned { snake: to[snake], at },
+            &Event::Countdown { left } => Event::Countdown { left },
+            &Event::RoundStarted { round } => Event::RoundStarted { round },
+            Event::RoundEnded { round, reason, winners } => {
+                let mut winners: Vec<SnakeIdx> = winners.iter().map(|&w| to[w]).collect();
+                winners.sort_unstable();
+                Event::RoundEnded { round: *round, reason: *reason, winners }
+            }
+            &Event::StoneDropped { snake, at } => Event::StoneDropped { snake: to[snake], at },
+            &Event::SelfBite { snake, cut } => Event::SelfBite { snake: to[snake], cut },
+            &Event::Bite { attacker, victim, cut } => Event::Bite { attacker: to[attacker], victim: to[victim], cut },
+            &Event::HeadOn { attacker, target } => Event::HeadOn { attacker: to[attacker], target: to[target] },
+            &Event::Ate { snake, item, at } => Event::Ate { snake: to[snake], item, at },
+            &Event::Died { snake, cause } => {
+                let cause = match cause {
+                    Death::HeadOn(by) => Death::HeadOn(to[by]),
+                    Death::Crash(by) => Death::Crash(to[by]),
+                    other => other,
+                };
+                Event::Died { snake: to[snake], cause }
+            }
+            &Event::ItemSpawned { item, at } => Event::ItemSpawned { item, at },
+            &Event::Scored { snake, reason, points } => {
+                let reason = match reason {
+                    ScoreReason::Kill(s) => ScoreReason::Kill(to[s]),
+                    ScoreReason::Bite(s) => ScoreReason::Bite(to[s]),
+                    other => other,
+                };
+                Event::Scored { snake: to[snake], reason, points }
+            }
+        }
+    }
+
     fn relabel_seats(&self, from: &[usize]) -> SnakeBattle {
         let mut g = self.clone();
         g.snakes = from.iter().map(|&j| self.snakes[j].clone()).collect();
