@@ -42,6 +42,18 @@ pub trait Game: Clone {
     /// other's cells when relabelled.
     fn relabel_seats(&self, from: &[usize]) -> Self;
 
+    /// An event as the game relabelled by [`Game::relabel_seats`]`(from)`
+    /// reports it: every seat number inside follows, and a list of seats
+    /// that stands for a set (the winners, the seats whose pieces formed a
+    /// wall) is in ascending order, which is how the rules write every
+    /// such list.
+    ///
+    /// **Invariant:** the relabelled game's tick reports the relabelled
+    /// events of the original's, as a multiset: the order of a tick's events
+    /// follows its stages and, within a stage, may follow the seats, and
+    /// carries no meaning.
+    fn relabel_event(event: &Self::Event, from: &[usize]) -> Self::Event;
+
     /// The compact text form of an action, as replays store it.
     fn action_to_text(action: &Self::Action) -> String;
     /// Inverse of [`Game::action_to_text`].

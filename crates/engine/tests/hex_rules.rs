@@ -287,7 +287,10 @@ fn event_text(e: &Event) -> String {
     match e {
         Event::Left { seat, pieces } => format!("{} left, {pieces} pieces removed", l(*seat)),
         Event::Restarted { reason } => match reason {
-            Restart::NoPieces(s) => format!("restart: {} has no pieces", l(*s)),
+            Restart::NoPieces(seats) => {
+                let who: String = seats.iter().map(|&s| l(s)).collect();
+                format!("restart: {who} {} no pieces", if seats.len() == 1 { "has" } else { "have" })
+            }
             Restart::BoardFull => "restart: the board is full".to_string(),
             Restart::Still => "restart: nothing moved".to_string(),
         },
@@ -1230,7 +1233,7 @@ fn jumped_piece_in_a_wall_is_lost() {
             B: pieces=0 score=0
 
             tick 2: -
-              restart: A has no pieces
+              restart: AB have no pieces
               B placed at [5,2]
               A placed at [1,4]
             ☼☼☼☼☼☼☼

@@ -170,14 +170,18 @@ fn check_tick(before: &Hex, after: &Hex, actions: &[Action], events: &[Event]) -
     for e in events {
         match *e {
             Event::Left { seat, pieces } => count[seat] -= i64::from(pieces),
-            Event::Restarted { reason } => {
-                if let Restart::NoPieces(s) = reason
-                    && (!before.players()[s].present || before.players()[s].pieces != 0)
-                {
-                    return Err(format!("restart blames seat {s}, which had pieces or was absent"));
+            Event::Restarted { ref reason } => {
+                // Every seat without pieces is named, none other.
+                if let Restart::NoPieces(seats) = reason {
+                    let players = before.players();
+                    let qualify: Vec<usize> =
+                        (0..players.len()).filter(|&s| players[s].present && players[s].placed && players[s].pieces == 0).collect();
+                    if *seats != qualify {
+                        return Err(format!("restart names seats {seats:?}, but {qualify:?} had no pieces"));
+                    }
                 }
                 let limit = before.settings().still_restart_ticks;
-                if reason == Restart::Still && (limit == 0 || before.still_ticks() < limit) {
+                if *reason == Restart::Still && (limit == 0 || before.still_ticks() < limit) {
                     return Err(format!("a still restart after {} still ticks (limit {limit})", before.still_ticks()));
                 }
                 count.iter_mut().for_each(|c| *c = 0);

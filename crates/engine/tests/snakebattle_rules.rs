@@ -16,6 +16,7 @@ mod common;
 
 use common::check;
 use expect_test::expect;
+use std::fmt::Write;
 
 /// The table of rule sentences in `src/snakebattle/mod.rs` and the tests
 /// of this file name each other exactly.
@@ -497,6 +498,89 @@ fn codenjoy_eaten_objects_wait_for_the_dice() {
             D: len=2 dir=R fury=4 stones=1 score=15
         "#]],
     );
+}
+
+/// The start of a game on a map drawn in the map glyphs: what each cell
+/// holds before the first tick (`.` empty; the snake that appears on the
+/// start floor is left out), under settings given as `key=value` words.
+fn map_start(settings: &str, map: &str) -> String {
+    use snakepit_engine::snakebattle::{Item, Map, Settings, SnakeBattle, Terrain};
+    let pairs = settings.split_whitespace().map(|w| w.split_once('=').expect("key=value"));
+    let settings = Settings::from_pairs(pairs).expect("valid settings");
+    let map = Map::parse(&notation::dedent(map).join("\n")).expect("the map parses");
+    let game = SnakeBattle::new(settings, map, 1, 1).expect("the game starts");
+    let map = game.map();
+    let mut out = String::new();
+    for (i, (t, item)) in map.terrain.iter().zip(game.items()).enumerate() {
+        out.push(match (t, item) {
+            (Terrain::Wall, _) => '☼',
+            (Terrain::StartFloor, _) => '#',
+            (Terrain::Empty, None) => '.',
+            (Terrain::Empty, Some(Item::Apple)) => '○',
+            (Terrain::Empty, Some(Item::Stone)) => '●',
+            (Terrain::Empty, Some(Item::Gold)) => '$',
+            (Terrain::Empty, Some(Item::FuryPill)) => '®',
+            (Terrain::Empty, Some(Item::FlyingPill)) => '©',
+        });
+        if (i + 1) % map.size == 0 {
+            out.push('\n');
+        }
+    }
+    writeln!(out, "fury pills: {}", game.item_count(Item::FuryPill)).ok();
+    out
+}
+
+/// The map used by the two tests of the legacy pill glyphs: `%` (fury
+/// pill) and `@` (flying pill) as old Codenjoy maps draw them, next to a
+/// `®` and a `©` in today's glyphs.
+const LEGACY_PILLS_MAP: &str = "
+    ☼☼☼☼☼☼
+    ☼#  %☼
+    ☼ @  ☼
+    ☼ ®© ☼
+    ☼○   ☼
+    ☼☼☼☼☼☼
+";
+
+#[test]
+fn map_percent_is_a_fury_pill() {
+    // CodeBattle's sample board draws a fury pill as `%`, and the default
+    // map has one: in the `codebattle` profile it is a fury pill (which,
+    // eaten, comes back as one like every object). `@` stays empty: the
+    // CodeBattle game has no flying pill. A drawn `©` is one all the same.
+    expect![[r#"
+        ☼☼☼☼☼☼
+        ☼#..®☼
+        ☼....☼
+        ☼.®©.☼
+        ☼○...☼
+        ☼☼☼☼☼☼
+        fury pills: 2
+    "#]]
+    .assert_eq(&map_start("profile=codebattle", LEGACY_PILLS_MAP));
+    let default = map_start("profile=codebattle", snakepit_engine::snakebattle::DEFAULT_MAP);
+    assert!(default.ends_with("fury pills: 1\n"), "{default}");
+}
+
+#[test]
+fn codenjoy_map_percent_is_empty() {
+    // Upstream's level reader knows neither `%` nor `@`: both are empty
+    // cells, and pills come from the dice. `map_percent_is_fury` is the
+    // setting behind the difference.
+    expect![[r#"
+        ☼☼☼☼☼☼
+        ☼#...☼
+        ☼....☼
+        ☼.®©.☼
+        ☼○...☼
+        ☼☼☼☼☼☼
+        fury pills: 1
+    "#]]
+    .assert_eq(&map_start("profile=codenjoy", LEGACY_PILLS_MAP));
+    let default = map_start("profile=codenjoy", snakepit_engine::snakebattle::DEFAULT_MAP);
+    assert!(default.ends_with("fury pills: 0\n"), "{default}");
+    let mixed = map_start("profile=codenjoy map_percent_is_fury=true", LEGACY_PILLS_MAP);
+    assert!(mixed.ends_with("fury pills: 2\n"), "{mixed}");
 }
 
 #[test]

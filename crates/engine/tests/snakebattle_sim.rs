@@ -371,6 +371,27 @@ fn simulate_codenjoy() {
     run_profile(Profile::Codenjoy);
 }
 
+/// The default map draws one fury pill (`%`): a `codebattle` game on it
+/// starts with that pill and, as every object eaten comes back and the
+/// dice adds none, has exactly one after every tick. The seeds together
+/// must see the pill eaten, or the test would say nothing about its return.
+#[test]
+fn default_codebattle_field_keeps_its_fury_pill() {
+    let mut eaten = 0;
+    for seed in 0..6 {
+        let mut game = SnakeBattle::new(Settings::default(), Map::default_map(), SEATS, seed).expect("5 seats fit");
+        assert_eq!(game.item_count(Item::FuryPill), 1, "seed {seed}: at the start");
+        let mut rng = Rng::new(seed);
+        for tick in 1..=1500 {
+            let actions = random_actions(&game, 0, &mut rng);
+            let events = game.step(&actions);
+            eaten += events.iter().filter(|e| matches!(e, Event::Ate { item: Item::FuryPill, .. })).count();
+            assert_eq!(game.item_count(Item::FuryPill), 1, "seed {seed}, tick {tick}: {events:?}");
+        }
+    }
+    assert!(eaten > 0, "no seed saw the fury pill eaten");
+}
+
 /// `check_invariants` is what the simulation relies on, so it must itself
 /// reject broken states, and accept the overlaps flying makes legal.
 #[test]

@@ -226,7 +226,10 @@ fn snakebattle_map_text(map: &snakebattle::Map) -> String {
     use snakebattle::{Item, Terrain};
     let mut s = String::new();
     for (i, (t, item)) in map.terrain.iter().zip(&map.items).enumerate() {
-        s.push(match (t, item) {
+        if map.percent_cells.contains(&map.pos(i)) {
+            s.push('%');
+        } else {
+            s.push(match (t, item) {
             (Terrain::Wall, _) => '☼',
             (Terrain::StartFloor, _) => '#',
             (Terrain::Empty, None) => ' ',
@@ -235,7 +238,8 @@ fn snakebattle_map_text(map: &snakebattle::Map) -> String {
             (Terrain::Empty, Some(Item::Gold)) => '$',
             (Terrain::Empty, Some(Item::FuryPill)) => '®',
             (Terrain::Empty, Some(Item::FlyingPill)) => '©',
-        });
+            });
+        }
         if (i + 1) % map.size == 0 {
             s.push('\n');
         }

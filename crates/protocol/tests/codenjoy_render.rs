@@ -646,3 +646,22 @@ proptest! {
         assert_board_ok(&g, &render_board(&g, None));
     }
 }
+
+/// The default map draws its fury pill in the legacy glyph `%`; a
+/// `codebattle` game holds a fury pill there, and every board sends it as
+/// `®`, never as `%`.
+#[test]
+fn default_map_fury_pill_is_sent_as_its_glyph() {
+    let g = SnakeBattle::new(Settings::default(), Map::default_map(), 2, 1).unwrap();
+    let (row, col) = snakepit_engine::snakebattle::DEFAULT_MAP
+        .lines()
+        .enumerate()
+        .find_map(|(y, line)| line.chars().position(|c| c == '%').map(|x| (y, x)))
+        .expect("the default map draws a `%`");
+    for seat in [None, Some(0), Some(1)] {
+        let board = rows(&g, seat);
+        let line: Vec<char> = board.lines().nth(row).unwrap().chars().collect();
+        assert_eq!(line[col], glyphs::FURY_PILL, "seat {seat:?}:\n{board}");
+        assert!(!board.contains('%'), "{board}");
+    }
+}

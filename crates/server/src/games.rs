@@ -654,8 +654,17 @@ impl RoomGame for HexRoom {
                 hex::Event::Captured { seat, .. } => report.kills.push(*seat),
                 hex::Event::Restarted { reason } => {
                     let note = match reason {
-                        hex::Restart::NoPieces(s) => {
-                            vec![NotePart::Seat(*s), NotePart::Text(" has no pieces left: everyone starts again".into())]
+                        hex::Restart::NoPieces(seats) => {
+                            let mut note = Vec::new();
+                            for (k, s) in seats.iter().enumerate() {
+                                if k > 0 {
+                                    note.push(NotePart::Text(" and ".into()));
+                                }
+                                note.push(NotePart::Seat(*s));
+                            }
+                            let verb = if seats.len() == 1 { "has" } else { "have" };
+                            note.push(NotePart::Text(format!(" {verb} no pieces left: everyone starts again")));
+                            note
                         }
                         hex::Restart::BoardFull => vec![NotePart::Text("the board is full: everyone starts again".into())],
                         hex::Restart::Still => {

@@ -430,8 +430,10 @@ impl TerminalView for Hex {
         let s = |seat: &usize| seat_letter(*seat);
         match event {
             Event::Left { seat, pieces } => format!("{} left, taking {}", s(seat), pieces_text(*pieces)),
-            Event::Restarted { reason: Restart::NoPieces(seat) } => {
-                format!("{} has no pieces left: everyone starts again", s(seat))
+            Event::Restarted { reason: Restart::NoPieces(seats) } => {
+                let who: Vec<String> = seats.iter().map(|seat| s(seat).to_string()).collect();
+                let verb = if seats.len() == 1 { "has" } else { "have" };
+                format!("{} {verb} no pieces left: everyone starts again", who.join(", "))
             }
             Event::Restarted { reason: Restart::BoardFull } => "the board is full: everyone starts again".to_string(),
             Event::Restarted { reason: Restart::Still } => "nothing moved for a while: everyone starts again".to_string(),

@@ -1214,6 +1214,25 @@ impl Game for Battlesnake {
             .collect()
     }
 
+    fn relabel_event(event: &Event, from: &[usize]) -> Event {
+        let to = crate::game::relabel_inverse(from);
+        match *event {
+            Event::DefaultMove { snake, dir } => Event::DefaultMove { snake: to[snake], dir },
+            Event::Ate { snake, at } => Event::Ate { snake: to[snake], at },
+            Event::Eliminated { snake, cause } => {
+                let cause = match cause {
+                    Cause::Collision(by) => Cause::Collision(to[by]),
+                    Cause::HeadToHead(by) => Cause::HeadToHead(to[by]),
+                    other => other,
+                };
+                Event::Eliminated { snake: to[snake], cause }
+            }
+            Event::FoodSpawned { at } => Event::FoodSpawned { at },
+            Event::ZoneShrank { side } => Event::ZoneShrank { side },
+            Event::GameOver { winner } => Event::GameOver { winner: winner.map(|w| to[w]) },
+        }
+    }
+
     fn relabel_seats(&self, from: &[usize]) -> Battlesnake {
         let to = crate::game::relabel_inverse(from);
         let mut g = self.clone();

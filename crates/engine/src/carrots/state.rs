@@ -647,6 +647,30 @@ impl Game for Carrots {
         self.snakes.iter().map(|s| i64::from(s.best)).collect()
     }
 
+    fn relabel_event(event: &Event, from: &[usize]) -> Event {
+        let to = crate::game::relabel_inverse(from);
+        match event {
+            &Event::Spawned { snake, at } => Event::Spawned { snake: to[snake], at },
+            &Event::Grew { snake, len } => Event::Grew { snake: to[snake], len },
+            &Event::Ate { snake, at } => Event::Ate { snake: to[snake], at },
+            Event::Died { snake, cause } => {
+                let cause = match cause {
+                    Death::HeadOn(others) => {
+                        let mut others: Vec<SnakeIdx> = others.iter().map(|&o| to[o]).collect();
+                        others.sort_unstable();
+                        Death::HeadOn(others)
+                    }
+                    &Death::Crash(by) => Death::Crash(to[by]),
+                    other => other.clone(),
+                };
+                Event::Died { snake: to[*snake], cause }
+            }
+            &Event::Removed { snake } => Event::Removed { snake: to[snake] },
+            &Event::AppleSpawned { at } => Event::AppleSpawned { at },
+            &Event::Scored { snake, best } => Event::Scored { snake: to[snake], best },
+        }
+    }
+
     fn relabel_seats(&self, from: &[usize]) -> Carrots {
         let mut g = self.clone();
         g.snakes = from.iter().map(|&j| self.snakes[j].clone()).collect();

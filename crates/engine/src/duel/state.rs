@@ -409,6 +409,21 @@ impl Game for Duel {
         }
     }
 
+    fn relabel_event(event: &Event, from: &[usize]) -> Event {
+        let to = crate::game::relabel_inverse(from);
+        match *event {
+            Event::Grew { snake, len } => Event::Grew { snake: to[snake], len },
+            Event::Died { snake, cause } => Event::Died { snake: to[snake], cause },
+            Event::Ended { outcome, reason } => {
+                let outcome = match outcome {
+                    Outcome::Won(s) => Outcome::Won(to[s]),
+                    Outcome::Draw => Outcome::Draw,
+                };
+                Event::Ended { outcome, reason }
+            }
+        }
+    }
+
     fn relabel_seats(&self, from: &[usize]) -> Duel {
         let to = crate::game::relabel_inverse(from);
         let mut g = self.clone();

@@ -39,10 +39,11 @@ pub struct Player {
 }
 
 /// Why everyone starts again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Restart {
-    /// This seat (the first in seat order) had no pieces left.
-    NoPieces(SeatIdx),
+    /// These seats (all that qualify, in ascending order, so that none is
+    /// named for its number) had no pieces left.
+    NoPieces(Vec<SeatIdx>),
     /// No empty cell was left.
     BoardFull,
     /// No cell changed for `still_restart_ticks` ticks.
@@ -410,14 +411,18 @@ impl Hex {
     /// everyone. So does a field that stood still for
     /// `still_restart_ticks`, a rule of ours (see [`Settings`]).
     fn stage_restart(&mut self, _: &[Action], t: &mut TickScratch, ev: &mut Vec<Event>) {
-        let no_pieces = self.players.iter().position(|p| p.present && p.placed && p.pieces == 0);
+        let no_pieces: Vec<SeatIdx> =
+            (0..self.players.len()).filter(|&s| self.players[s].present && self.players[s].placed && self.players[s].pieces == 0).collect();
         let anyone = self.players.iter().any(|p| p.present);
         let still_max = self.settings.still_restart_ticks;
-        let reason = match no_pieces {
-            Some(seat) => Restart::NoPieces(seat),
-            None if anyone && !self.cells.contains(&Cell::Empty) => Restart::BoardFull,
-            None if anyone && still_max > 0 && self.still_ticks >= still_max => Restart::Still,
-            None => return,
+        let reason = if !no_pieces.is_empty() {
+            Restart::NoPieces(no_pieces)
+        } else if anyone && !self.cells.contains(&Cell::Empty) {
+            Restart::BoardFull
+        } else if anyone && still_max > 0 && self.still_ticks >= still_max {
+            Restart::Still
+        } else {
+            return;
         };
         ev.push(Event::Restarted { reason });
         self.clear_pieces(|_| true);
@@ -762,6 +767,35 @@ impl Game for Hex {
 
     fn scores(&self) -> Vec<i64> {
         self.players.iter().map(|p| p.score).collect()
+    }
+
+    fn relabel_event(event: &Event, from: &[usize]) -> Event {
+        let to = crate::game::relabel_inverse(from);
+        let set = |seats: &[SeatIdx]| {
+            let mut v: Vec<SeatIdx> = seats.iter().map(|&s| to[s]).collect();
+            v.sort_unstable();
+            v
+        };
+        match event {
+            &Event::Left { seat, pieces } => Event::Left { seat: to[seat], pieces },
+            Event::Restarted { reason } => {
+                let reason = match reason {
+                    Restart::NoPieces(seats) => Restart::NoPieces(set(seats)),
+                    other => other.clone(),
+                };
+                Event::Restarted { reason }
+            }
+            &Event::Ignored { seat, action, why } => Event::Ignored { seat: to[seat], action, why },
+            &Event::Cloned { seat, from, to: at } => Event::Cloned { seat: to[seat], from, to: at },
+            &Event::Jumped { seat, from, to: at } => Event::Jumped { seat: to[seat], from, to: at },
+            Event::WallFormed { at, seats } => Event::WallFormed { at: *at, seats: set(seats) },
+            &Event::JumpLost { seat, from, at } => Event::JumpLost { seat: to[seat], from, at },
+            &Event::Neutralised { seat, at } => Event::Neutralised { seat: to[seat], at },
+            &Event::Captured { seat, victim, at } => Event::Captured { seat: to[seat], victim: to[victim], at },
+            &Event::Scored { seat, reason, pieces, points } => Event::Scored { seat: to[seat], reason, pieces, points },
+            &Event::Placed { seat, at } => Event::Placed { seat: to[seat], at },
+            &Event::NoRoom { seat } => Event::NoRoom { seat: to[seat] },
+        }
     }
 
     fn relabel_seats(&self, from: &[usize]) -> Hex {

@@ -618,6 +618,29 @@ impl Game for Multisnake {
         keys.iter().map(|k| keys.iter().filter(|o| *o < k).count() as i64).collect()
     }
 
+    fn relabel_event(event: &Event, from: &[usize]) -> Event {
+        let to = crate::game::relabel_inverse(from);
+        let set = |seats: &[SnakeIdx]| {
+            let mut v: Vec<SnakeIdx> = seats.iter().map(|&s| to[s]).collect();
+            v.sort_unstable();
+            v
+        };
+        match event {
+            &Event::Ate { snake, sign, at } => Event::Ate { snake: to[snake], sign, at },
+            &Event::Grew { snake, by, len } => Event::Grew { snake: to[snake], by, len },
+            &Event::Shrank { snake, len } => Event::Shrank { snake: to[snake], len },
+            Event::Died { snake, cause } => {
+                let cause = match cause {
+                    Death::Blocked(Blocker::Snake(s)) => Death::Blocked(Blocker::Snake(to[*s])),
+                    Death::HeadOn(others) => Death::HeadOn(set(others)),
+                    other => other.clone(),
+                };
+                Event::Died { snake: to[*snake], cause }
+            }
+            Event::Ended { winners, reason } => Event::Ended { winners: set(winners), reason: *reason },
+        }
+    }
+
     fn relabel_seats(&self, from: &[usize]) -> Multisnake {
         let to = crate::game::relabel_inverse(from);
         let mut g = self.clone();

@@ -2,8 +2,13 @@
 //!
 //! A map is a square of text lines: `☼` wall, `#` start floor, ` ` empty,
 //! `○` apple, `●` stone, `$` gold, `®` fury pill, `©` flying pill. The legacy
-//! `%` and `@` of old Codenjoy maps are read as empty cells, as upstream
-//! does. Organisers draw their own maps in any editor; a defect is reported
+//! `%` (fury pill) and `@` (flying pill) of old Codenjoy maps, the default
+//! map's among them, are empty cells to upstream's level reader, while
+//! CodeBattle's own sample board shows `%` where a fury pill lies. So the
+//! map keeps the cells drawn `%` apart ([`Map::percent_cells`]), and the
+//! game's settings say what they hold (`map_percent_is_fury`): a fury pill
+//! in the `codebattle` profile, nothing in `codenjoy`. `@` is always empty.
+//! Organisers draw their own maps in any editor; a defect is reported
 //! with its line and column.
 
 use crate::geom::Pos;
@@ -55,6 +60,11 @@ pub struct Map {
     pub terrain: Vec<Terrain>,
     /// Items at the start, row by row from the top.
     pub items: Vec<Option<Item>>,
+    /// Cells drawn with the legacy `%`, row by row from the top: empty in
+    /// `terrain` and `items`; a game places a fury pill on each, or leaves
+    /// them empty, as its settings say, and keeps no such cell in its own
+    /// copy of the map.
+    pub percent_cells: Vec<Pos>,
 }
 
 /// The default 30x30 level, with its 15 start floors.
@@ -83,6 +93,7 @@ impl Map {
         }
         let mut terrain = Vec::with_capacity(size * size);
         let mut items = Vec::with_capacity(size * size);
+        let mut percent_cells = Vec::new();
         for (i, line) in lines.iter().enumerate() {
             let width = line.chars().count();
             if width != size {
@@ -90,7 +101,11 @@ impl Map {
             }
             for (col, c) in line.chars().enumerate() {
                 let (t, item) = match c {
-                    ' ' | '%' | '@' => (Terrain::Empty, None),
+                    ' ' | '@' => (Terrain::Empty, None),
+                    '%' => {
+                        percent_cells.push(Pos::new(col as i32, i as i32));
+                        (Terrain::Empty, None)
+                    }
                     '☼' => (Terrain::Wall, None),
                     // A snake appears with its tail one cell left of its
                     // start floor, so that cell must be on the board.
@@ -123,7 +138,7 @@ impl Map {
                 return Err(MapError { line: row + 1, problem: MapProblem::StoneRightOfStartFloor { column: col + 2 } });
             }
         }
-        Ok(Map { size, terrain, items })
+        Ok(Map { size, terrain, items, percent_cells })
     }
 
     /// Cell index of a position, or `None` off the board.

@@ -49,6 +49,8 @@
 //! | `ACT(0)` kills | `act_zero_kills` |
 //! | `ACT,ACT`, `LEFT,UP`, three commands: a skipped turn | `double_commands_skip_turn` |
 //! | step 6: each object eaten is replaced in that tick by one of its kind, and no other object appears (no dice: the field keeps the objects its map starts with) | `eaten_objects_respawn`, `codebattle_objects_appear_only_for_those_eaten` |
+//! | decision: a map's `%`, the legacy fury-pill glyph CodeBattle's sample board shows, is a fury pill (the default map has one, so a game on it keeps one); `@` is empty | `map_percent_is_a_fury_pill` |
+//! | `codenjoy`: `%` and `@` are empty, as upstream's level reader makes them (`map_percent_is_fury=false`) | `codenjoy_map_percent_is_empty` |
 //! | `codenjoy`: only upstream's dice places objects, at most one a tick (`dice=true`, also a setting of `codebattle`) | `codenjoy_eaten_objects_wait_for_the_dice`, `codebattle_dice_is_a_setting` |
 //! | a dead snake waits on a start floor for the next round | `dead_snake_waits_for_next_round` |
 //! | decision: snakes respawning in one tick draw their start floors in order of score, lowest first, whatever their seats | `respawns_draw_by_score_whatever_the_seats` |

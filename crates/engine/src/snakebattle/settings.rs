@@ -112,6 +112,10 @@ pub struct Settings {
     /// field keeps the objects its map starts with (stones dropped by
     /// snakes aside).
     pub dice: bool,
+    /// Whether a map's legacy `%` places a fury pill, as CodeBattle's own
+    /// sample board draws one (the default map has one). Otherwise `%` is
+    /// an empty cell, as upstream's level reader makes it.
+    pub map_percent_is_fury: bool,
 }
 
 impl Settings {
@@ -143,6 +147,7 @@ impl Settings {
                 players_per_field: 5,
                 replace_eaten: true,
                 dice: false,
+                map_percent_is_fury: true,
             },
             Profile::Codenjoy => Settings {
                 profile,
@@ -169,6 +174,7 @@ impl Settings {
                 players_per_field: 15,
                 replace_eaten: false,
                 dice: true,
+                map_percent_is_fury: false,
             },
         }
     }
@@ -248,6 +254,7 @@ impl Settings {
             }
             "replace_eaten" => self.replace_eaten = flag(key, value)?,
             "dice" => self.dice = flag(key, value)?,
+            "map_percent_is_fury" => self.map_percent_is_fury = flag(key, value)?,
             _ => return Err(SettingsError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -287,6 +294,7 @@ impl Settings {
             ("players_per_field", self.players_per_field.to_string()),
             ("replace_eaten", self.replace_eaten.to_string()),
             ("dice", self.dice.to_string()),
+            ("map_percent_is_fury", self.map_percent_is_fury.to_string()),
         ]
     }
 }

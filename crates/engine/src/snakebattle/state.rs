@@ -299,7 +299,16 @@ pub use crate::game::NewGameError;
 
 impl SnakeBattle {
     /// A new game with `seats` players, all present, spawned on start floors.
-    pub fn new(settings: Settings, map: Map, seats: usize, seed: u64) -> Result<SnakeBattle, NewGameError> {
+    pub fn new(settings: Settings, mut map: Map, seats: usize, seed: u64) -> Result<SnakeBattle, NewGameError> {
+        // The game's map holds what the game starts with: the cells drawn
+        // `%` become fury pills or stay empty, once and for all.
+        for p in std::mem::take(&mut map.percent_cells) {
+            if settings.map_percent_is_fury
+                && let Some(i) = map.index(p)
+            {
+                map.items[i] = Some(Item::FuryPill);
+            }
+        }
         let floors = map.start_floors().len();
         if seats == 0 || seats > floors {
             return Err(NewGameError(format!("{seats} players, but the map has {floors} start floors")));
@@ -1135,6 +1144,42 @@ impl Game for SnakeBattle {
 
     fn scores(&self) -> Vec<i64> {
         self.snakes.iter().map(|s| s.score).collect()
+    }
+
+    fn relabel_event(event: &Event, from: &[usize]) -> Event {
+        let to = crate::game::relabel_inverse(from);
+        match event {
+            &Event::Spawned { snake, at } => Event::Spawned { snake: to[snake], at },
+            &Event::Countdown { left } => Event::Countdown { left },
+            &Event::RoundStarted { round } => Event::RoundStarted { round },
+            Event::RoundEnded { round, reason, winners } => {
+                let mut winners: Vec<SnakeIdx> = winners.iter().map(|&w| to[w]).collect();
+                winners.sort_unstable();
+                Event::RoundEnded { round: *round, reason: *reason, winners }
+            }
+            &Event::StoneDropped { snake, at } => Event::StoneDropped { snake: to[snake], at },
+            &Event::SelfBite { snake, cut } => Event::SelfBite { snake: to[snake], cut },
+            &Event::Bite { attacker, victim, cut } => Event::Bite { attacker: to[attacker], victim: to[victim], cut },
+            &Event::HeadOn { attacker, target } => Event::HeadOn { attacker: to[attacker], target: to[target] },
+            &Event::Ate { snake, item, at } => Event::Ate { snake: to[snake], item, at },
+            &Event::Died { snake, cause } => {
+                let cause = match cause {
+                    Death::HeadOn(by) => Death::HeadOn(to[by]),
+                    Death::Crash(by) => Death::Crash(to[by]),
+                    other => other,
+                };
+                Event::Died { snake: to[snake], cause }
+            }
+            &Event::ItemSpawned { item, at } => Event::ItemSpawned { item, at },
+            &Event::Scored { snake, reason, points } => {
+                let reason = match reason {
+                    ScoreReason::Kill(s) => ScoreReason::Kill(to[s]),
+                    ScoreReason::Bite(s) => ScoreReason::Bite(to[s]),
+                    other => other,
+                };
+                Event::Scored { snake: to[snake], reason, points }
+            }
+        }
     }
 
     fn relabel_seats(&self, from: &[usize]) -> SnakeBattle {

@@ -4,8 +4,14 @@
 //! stepping a state whose seats were relabelled, with the actions relabelled
 //! the same way, must give the relabelled result of stepping the original,
 //! and nothing else may differ (scores, bodies, items, the random stream).
-//! [`step_checked`] checks that on every tick of a simulated game, with a
-//! fresh random relabelling each time.
+//! The tick's events are the relabelled events too ([`Game::relabel_event`]):
+//! every seat named in them follows, and a list of seats that stands for
+//! a set is in ascending order. They are compared as a multiset, because
+//! the order of a tick's events follows its stages and, within a stage,
+//! may follow the seats; a reader takes a tick's events together (a line
+//! each in a log, notes on a board), so their order carries no meaning.
+//! [`step_checked`] checks all that on every tick of a simulated game, with
+//! a fresh random relabelling each time.
 //!
 //! The engines draw random cells for seats (a respawn, a new piece) in an
 //! order given by what the seats are (their scores), never by their
@@ -16,8 +22,9 @@
 //! drew a cell for: the relabelled result may be the expected one with
 //! those seats trading their cells (or a cell for waiting), when the whole
 //! state (their bodies, scores and all, the random stream too) then matches
-//! exactly. Seats that differ in anything besides the drawn cell cannot
-//! pass that way, so a draw taken in seat order fails the property.
+//! exactly, and the events name the seats as traded. Seats that differ in
+//! anything besides the drawn cell cannot pass that way, so a draw taken in
+//! seat order fails the property.
 
 // Each test file uses only some of these helpers.
 #![allow(dead_code)]
@@ -48,7 +55,10 @@ pub fn step_checked<G: Game + PartialEq + Debug, D: PartialEq>(
     actions: &[G::Action],
     rng: &mut Rng,
     drawn_for: impl Fn(&[G::Event]) -> Vec<(usize, D)>,
-) -> Result<Vec<G::Event>, String> {
+) -> Result<Vec<G::Event>, String>
+where
+    G::Event: PartialEq,
+{
     let from = permutation(game.seats(), rng);
     let to = snakepit_engine::game::relabel_inverse(&from);
     let mut relabelled = game.relabel_seats(&from);
@@ -57,8 +67,15 @@ pub fn step_checked<G: Game + PartialEq + Debug, D: PartialEq>(
     let relabelled_events = relabelled.step(&relabelled_actions);
     let events = game.step(actions);
     let want = game.relabel_seats(&from);
+    let failure = |from: &[usize], state: String| {
+        format!(
+            "seat i played as seat from[i], from = {from:?}, actions {actions:?}\nevents {events:?}\n{state}\nstate before the tick:\n{before:#?}"
+        )
+    };
     if relabelled == want {
-        return Ok(events);
+        return events_match::<G>(&events, &relabelled_events, &[&from])
+            .map(|()| events.clone())
+            .map_err(|e| failure(&from, e));
     }
     // The drawn cells, both sides numbering the seats as the relabelled
     // game does: the seat that drew a cell in one run is matched with the
@@ -68,11 +85,52 @@ pub fn step_checked<G: Game + PartialEq + Debug, D: PartialEq>(
     if let Some(swap) = draws_swapped(&expected, &got, want.seats())
         && want.relabel_seats(&swap) == relabelled
     {
-        return Ok(events);
+        // An event of a traded seat follows the trade when it comes from
+        // the drawn cell (the spawn, what the new snake ran into) and the
+        // plain relabelling when it comes from the seat's answer (a move
+        // refused by the restart): either may name it. Seats that did not
+        // trade are named by the plain relabelling in both.
+        let traded: Vec<usize> = swap.iter().map(|&k| from[k]).collect();
+        return events_match::<G>(&events, &relabelled_events, &[&from, &traded])
+            .map(|()| events.clone())
+            .map_err(|e| failure(&from, e));
     }
+    Err(failure(&from, first_difference(&format!("{want:#?}"), &format!("{relabelled:#?}"))))
+}
+
+/// Whether the relabelled game's events `got` are the original's `events`
+/// relabelled, as a multiset: each event of `events` relabelled by one of
+/// `froms` must match its own event of `got`; otherwise what differs.
+fn events_match<G: Game>(events: &[G::Event], got: &[G::Event], froms: &[&[usize]]) -> Result<(), String>
+where
+    G::Event: PartialEq,
+{
+    let forms: Vec<Vec<G::Event>> = events.iter().map(|e| froms.iter().map(|f| G::relabel_event(e, f)).collect()).collect();
+    // A matching of `events` to `got` (Kuhn's augmenting paths): with two
+    // forms per event a greedy pick could take the event another needs.
+    let fits = |i: usize, j: usize| forms[i].iter().any(|f| *f == got[j]);
+    fn augment(i: usize, fits: &dyn Fn(usize, usize) -> bool, seen: &mut [bool], owner: &mut [Option<usize>]) -> bool {
+        for j in 0..owner.len() {
+            if !seen[j] && fits(i, j) {
+                seen[j] = true;
+                if owner[j].is_none_or(|k| augment(k, fits, seen, owner)) {
+                    owner[j] = Some(i);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    let mut owner: Vec<Option<usize>> = vec![None; got.len()];
+    let missing: Vec<&G::Event> =
+        (0..events.len()).filter(|&i| !augment(i, &fits, &mut vec![false; got.len()], &mut owner)).map(|i| &forms[i][0]).collect();
+    let extra: Vec<&G::Event> = (0..got.len()).filter(|&j| owner[j].is_none()).map(|j| &got[j]).collect();
+    if missing.is_empty() && extra.is_empty() {
+        return Ok(());
+    }
+    let want: Vec<&G::Event> = forms.iter().map(|f| &f[0]).collect();
     Err(format!(
-        "seat i played as seat from[i], from = {from:?}, actions {actions:?}\nevents {events:?}\n{}\nstate before the tick:\n{before:#?}",
-        first_difference(&format!("{want:#?}"), &format!("{relabelled:#?}"))
+        "the states match, the events do not:\nrelabelled events, expected:\n{want:?}\nrelabelled events, got:\n{got:?}\nexpected only: {missing:?}\ngot only: {extra:?}"
     ))
 }
 
@@ -178,6 +236,9 @@ mod toy {
         }
         fn relabel_seats(&self, from: &[usize]) -> Toy {
             Toy { seats: from.iter().map(|&j| self.seats[j]).collect(), ..self.clone() }
+        }
+        fn relabel_event(&(seat, cell): &(usize, u8), from: &[usize]) -> (usize, u8) {
+            (snakepit_engine::game::relabel_inverse(from)[seat], cell)
         }
         fn action_to_text(_: &()) -> String {
             String::new()
