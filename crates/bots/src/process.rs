@@ -67,8 +67,10 @@ mod fault;
 mod guard;
 mod leftovers;
 mod limits;
+mod root;
 mod sandbox;
 mod stderr;
+mod tree;
 
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
@@ -154,10 +156,16 @@ impl ProcessBot {
             launched.child.stderr.take(),
         );
         // From here on the guard kills the child if anything fails.
-        let mut guard = GroupGuard::new(launched.child, launched.uid, launched.folder);
-        let held: Vec<&str> = [(Layer::FolderQuota, "mnt"), (Layer::NetworkNamespace, "net")]
-            .into_iter()
-            .filter(|&(layer, _)| launched.layers.contains(layer))
+        let mut guard = GroupGuard::new(launched.child, launched.leader, launched.uid, launched.folder);
+        let has = |layer| launched.layers.contains(layer);
+        let held: Vec<&str> = [
+            (has(Layer::FolderQuota) || has(Layer::MinimalRoot), "mnt"),
+            (has(Layer::NetworkNamespace), "net"),
+            (has(Layer::IpcNamespace), "ipc"),
+            (has(Layer::IpcNamespace), "uts"),
+        ]
+        .into_iter()
+        .filter(|&(held, _)| held)
             .map(|(_, kind)| kind)
             .collect();
         guard.hold_namespaces(&held);
@@ -394,8 +402,8 @@ impl ProcessBot {
         self.stderr.take()
     }
 
-    /// The process id of the bot's main process, which is also its process
-    /// group id.
+    /// The process id of the bot's main process (in the runner's PID
+    /// namespace), which is also its process group id.
     pub fn pid(&self) -> u32 {
         self.guard.pid()
     }

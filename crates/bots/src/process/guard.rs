@@ -38,7 +38,13 @@ pub(crate) enum Ended {
 #[derive(Debug)]
 pub(crate) struct GroupGuard {
     child: Option<Child>,
+    /// The main process: the bot, or the keeper of its PID namespace.
+    child_pid: Pid,
+    /// The bot's process group, led by the bot (see `tree`).
     pgid: Pid,
+    /// Whether `child` is a keeper, which is not in the group and ends
+    /// just after the group's last process.
+    keeper: bool,
     uid: Option<UidLease>,
     folder: Option<BotFolder>,
     status: Option<ExitStatus>,
@@ -92,12 +98,15 @@ impl Reaping {
 }
 
 impl GroupGuard {
-    pub(crate) fn new(child: Child, uid: Option<UidLease>, folder: BotFolder) -> GroupGuard {
-        // The child called setpgid(0, 0), so its group id is its pid.
-        let pgid = Pid::from_raw(child.id() as i32);
+    pub(crate) fn new(child: Child, leader: Option<Pid>, uid: Option<UidLease>, folder: BotFolder) -> GroupGuard {
+        // The child (or, in a PID namespace, the bot: `leader`) called
+        // setpgid(0, 0), so the group's id is its pid.
+        let child_pid = Pid::from_raw(child.id() as i32);
         GroupGuard {
             child: Some(child),
-            pgid,
+            child_pid,
+            pgid: leader.unwrap_or(child_pid),
+            keeper: leader.is_some(),
             uid,
             folder: Some(folder),
             status: None,
@@ -139,12 +148,18 @@ impl GroupGuard {
     }
 
     /// Sends `signal` to the whole group, while the main process has not
-    /// been reaped (so the group id cannot belong to anyone else yet).
+    /// been reaped (so the group id cannot belong to anyone else yet) and,
+    /// for a keeper, has not ended (it ends moments after the group's last
+    /// process).
     pub(crate) fn signal_group(&self, signal: Signal) {
-        if self.child.is_some() {
+        if self.group_is_ours() {
             // ESRCH (the group is gone) shows up on the pipes instead.
             let _ = killpg(self.pgid, signal);
         }
+    }
+
+    fn group_is_ours(&self) -> bool {
+        self.child.is_some() && !(self.keeper && self.peek_end().is_some())
     }
 
     /// How the main process ended, if it has; it stays a zombie (WNOWAIT),
@@ -152,7 +167,7 @@ impl GroupGuard {
     pub(crate) fn peek_end(&self) -> Option<Ended> {
         self.child.as_ref()?;
         match waitid(
-            Id::Pid(self.pgid),
+            Id::Pid(self.child_pid),
             WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT,
         ) {
             Ok(WaitStatus::Exited(_, code)) => Some(Ended::Exited(code)),
@@ -169,7 +184,9 @@ impl GroupGuard {
         }
         self.signalled = true;
         // The group first, while the unreaped leader keeps its id ours.
-        let _ = killpg(self.pgid, Signal::SIGKILL);
+        if self.group_is_ours() {
+            let _ = killpg(self.pgid, Signal::SIGKILL);
+        }
         if let Some(uid) = &self.uid {
             kill_all_of_uid(uid.uid);
         }
@@ -284,7 +301,9 @@ impl Drop for GroupGuard {
         }
         let rest = GroupGuard {
             child: self.child.take(),
+            child_pid: self.child_pid,
             pgid: self.pgid,
+            keeper: self.keeper,
             uid: self.uid.take(),
             folder: self.folder.take(),
             status: self.status,
