@@ -112,11 +112,12 @@ struct Remains {
     pid: u32,
     uid: Option<u32>,
     folder: PathBuf,
+    cgroups: Vec<PathBuf>,
 }
 
 impl Remains {
     fn of(bot: &ProcessBot) -> Remains {
-        Remains { pid: bot.pid(), uid: bot.uid(), folder: bot.folder().to_path_buf() }
+        Remains { pid: bot.pid(), uid: bot.uid(), folder: bot.folder().to_path_buf(), cgroups: bot.cgroup_paths() }
     }
 
     /// Waits until nothing of the bot is left: no process of its group
@@ -127,6 +128,9 @@ impl Remains {
             assert!(wait_until(GONE_WAIT_MAX, || uid_alive(uid).is_empty()), "uid {uid}: {:?}", uid_alive(uid));
         }
         assert!(wait_until(GONE_WAIT_MAX, || !self.folder.exists()), "{} left", self.folder.display());
+        for group in &self.cgroups {
+            assert!(wait_until(GONE_WAIT_MAX, || !group.exists()), "cgroup {} left", group.display());
+        }
     }
 }
 
@@ -423,4 +427,87 @@ fn attack_a_runner_killed_with_sigkill_leaves_no_process() {
         let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), nix::sys::signal::Signal::SIGKILL);
     }
     assert!(wait_until(GONE_WAIT_MAX, || uid_alive(uid).is_empty()));
+}
+
+/// Attack 8: memory past every per-process limit, by many processes each
+/// under its own: four children of 48 MiB (an address space of 256 MiB
+/// each) and SysV segments. The group counts them together, and the
+/// kernel kills in the group past its 128 MiB.
+#[tokio::test]
+async fn attack_memory_of_all_processes_together_is_bounded() {
+    let layers = LayerSet::ALL;
+    if !available("memory together", layers) {
+        return;
+    }
+    let limits = |layers| SandboxLimits { memory_bytes_max: 128 * MIB, ..limits_with(layers) };
+    let mut bot = ProcessBot::spawn(&probe(), &limits(layers)).unwrap();
+    let groups = bot.cgroup_paths();
+    assert!(!groups.is_empty() && groups.iter().all(|g| g.exists()), "{groups:?}");
+    let reply = ask(&mut bot, "hog 4 48").await;
+    let touched: u32 = reply.split(' ').nth(1).unwrap().parse().unwrap();
+    assert!(touched < 4, "{reply}");
+    end(bot);
+
+    // SysV segments touched by the bot itself (4 of 64 MiB, each under
+    // its address space): the kernel kills it, and the fault names the
+    // limit.
+    let key = 0x5eed_8000 + (u64::from(std::process::id()) & 0xfff) * 16;
+    let mut bot = ProcessBot::spawn(&probe(), &limits(layers)).unwrap();
+    let fault = bot.ask(&format!("shm {key:x} 4 64\n"), ANSWER).await.unwrap_err();
+    assert_eq!(fault.reason, snakepit_bots::process::FaultReason::OutOfMemory { memory_bytes_max: 128 * MIB }, "{fault}");
+    assert!(fault.to_string().contains("memory limit of 128 MiB"), "{fault}");
+    end(bot);
+
+    // Control: without the group, each process stays under its own limit.
+    let mut bot = ProcessBot::spawn(&probe(), &limits(layers.without(Layer::Cgroup))).unwrap();
+    assert!(bot.cgroup_paths().is_empty());
+    assert_eq!(ask(&mut bot, "hog 4 48").await, "touched 4 died 0");
+    end(bot);
+}
+
+/// Attack 9: processes past the limit where no uid of its own makes
+/// `RLIMIT_NPROC` hold (the kernel does not apply it to root): the
+/// group's `pids.max` holds whatever the uid.
+#[tokio::test]
+async fn attack_processes_are_bounded_by_the_group() {
+    let layers = LayerSet::ALL.without(Layer::DedicatedUid);
+    if !available("processes together", layers) {
+        return;
+    }
+    let mut bot = ProcessBot::spawn(&probe(), &limits_with(layers)).unwrap();
+    let reply = ask(&mut bot, "spawn 40").await;
+    let forked: u32 = reply.strip_prefix("forked ").unwrap().parse().unwrap();
+    // The probe and its 16 - 1 children, less the init where there is one.
+    assert!(forked < 16, "{reply}");
+    end(bot);
+
+    // Control: without the group, a root bot forks them all.
+    let mut bot = ProcessBot::spawn(&probe(), &limits_with(layers.without(Layer::Cgroup))).unwrap();
+    assert_eq!(ask(&mut bot, "spawn 40").await, "forked 40");
+    end(bot);
+}
+
+/// Attack 10: CPU time past the limit by many processes, each under its
+/// own `RLIMIT_CPU` (1 s): three children of 0.6 s. The group's time is
+/// counted together; the next move is refused, and the bot ended.
+#[tokio::test]
+async fn attack_cpu_time_of_all_processes_together_is_bounded() {
+    let layers = LayerSet::ALL;
+    if !available("cpu together", layers) {
+        return;
+    }
+    let limits = |layers| SandboxLimits { cpu_seconds_max: Some(1), ..limits_with(layers) };
+    // Generous: 1.8 s of CPU on a loaded machine.
+    let burn_deadline = Duration::from_secs(120);
+    let mut bot = ProcessBot::spawn(&probe(), &limits(layers)).unwrap();
+    assert_eq!(bot.ask("burn 3 600\n", burn_deadline).await.unwrap().line, "burned");
+    let fault = bot.ask("spawn 0\n", ANSWER).await.unwrap_err();
+    assert_eq!(fault.reason, snakepit_bots::process::FaultReason::CpuTime { cpu_seconds_max: 1 }, "{fault}");
+    end(bot);
+
+    // Control: without the group, each process keeps under its own limit.
+    let mut bot = ProcessBot::spawn(&probe(), &limits(layers.without(Layer::Cgroup))).unwrap();
+    assert_eq!(bot.ask("burn 3 600\n", burn_deadline).await.unwrap().line, "burned");
+    assert_eq!(ask(&mut bot, "spawn 0").await, "forked 0");
+    end(bot);
 }

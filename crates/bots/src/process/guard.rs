@@ -19,6 +19,7 @@ use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
 use nix::unistd::Pid;
 
 use super::batch::poll;
+use super::cgroup::BotCgroup;
 use super::sandbox::{BotFolder, UidLease, kill_all_of_uid};
 
 /// How long a reap waits for the killed child before it hands the wait to
@@ -59,6 +60,8 @@ pub(crate) struct GroupGuard {
     /// [`hold_namespaces`](Self::hold_namespaces)), let go when the guard
     /// is finished, before the folder goes.
     namespaces: Vec<OwnedFd>,
+    /// The bot's control group, removed once its processes are reaped.
+    cgroup: Option<BotCgroup>,
 }
 
 /// The end of a bot left to the reaper thread: lets the caller wait until
@@ -98,7 +101,13 @@ impl Reaping {
 }
 
 impl GroupGuard {
-    pub(crate) fn new(child: Child, leader: Option<Pid>, uid: Option<UidLease>, folder: BotFolder) -> GroupGuard {
+    pub(crate) fn new(
+        child: Child,
+        leader: Option<Pid>,
+        uid: Option<UidLease>,
+        folder: BotFolder,
+        cgroup: Option<BotCgroup>,
+    ) -> GroupGuard {
         // The child (or, in a PID namespace, the bot: `leader`) called
         // setpgid(0, 0), so the group's id is its pid.
         let child_pid = Pid::from_raw(child.id() as i32);
@@ -114,6 +123,7 @@ impl GroupGuard {
             in_place: false,
             done: None,
             namespaces: Vec::new(),
+            cgroup,
         }
     }
 
@@ -145,6 +155,14 @@ impl GroupGuard {
 
     pub(crate) fn uid(&self) -> Option<u32> {
         self.uid.as_ref().map(|u| u.uid)
+    }
+
+    pub(crate) fn cgroup(&self) -> Option<&BotCgroup> {
+        self.cgroup.as_ref()
+    }
+
+    pub(crate) fn cgroup_mut(&mut self) -> Option<&mut BotCgroup> {
+        self.cgroup.as_mut()
     }
 
     /// Sends `signal` to the whole group, while the main process has not
@@ -210,6 +228,9 @@ impl GroupGuard {
         // The namespaces go first: the folder is a mount point in the
         // bot's mount namespace, which its removal would otherwise detach.
         self.namespaces.clear();
+        if let Some(cgroup) = self.cgroup.take() {
+            cgroup.remove();
+        }
         // TempDir removes the folder (as the runner, so whatever modes the
         // bot set); an error leaves a folder behind and nothing worse.
         self.folder.take();
@@ -292,7 +313,7 @@ impl Drop for GroupGuard {
         // the kernel, removing a folder of many files) is left behind.
         self.signal_kill();
         let nothing_left =
-            self.child.is_none() && self.folder.is_none() && self.uid.is_none() && self.namespaces.is_empty();
+            self.child.is_none() && self.folder.is_none() && self.uid.is_none() && self.namespaces.is_empty() && self.cgroup.is_none();
         if nothing_left {
             if let Some(done) = self.done.take() {
                 done.set();
@@ -311,6 +332,7 @@ impl Drop for GroupGuard {
             in_place: true,
             done: self.done.take(),
             namespaces: std::mem::take(&mut self.namespaces),
+            cgroup: self.cgroup.take(),
         };
         // Without a reaper thread (or if it is gone), `rest` is dropped,
         // and so finished, here in place.

@@ -64,11 +64,20 @@ pub enum Layer {
     /// `/etc`. Nothing else of the host's files exists for it: no other
     /// UNIX socket, configuration, database or home.
     MinimalRoot,
+    /// When the runner is root: each bot in a control group of its own
+    /// (cgroup v2 where the machine has it, else v1 `memory`, `pids` and
+    /// `cpuacct`), which bounds the memory of all its processes together
+    /// ([`SandboxLimits::memory_bytes_max`]: shared memory and its folder's
+    /// tmpfs included) and their number, and counts their CPU time
+    /// against [`SandboxLimits::cpu_seconds_max`] together.
+    Cgroup,
 }
 
 impl Layer {
     /// Every layer, in the order they are applied in the child.
-    pub const ALL: [Layer; 9] = [
+    pub const ALL: [Layer; 10] = [
+        // Joined first, so that everything the child forks is counted.
+        Layer::Cgroup,
         Layer::Rlimits,
         Layer::NetworkNamespace,
         Layer::IpcNamespace,
@@ -95,6 +104,7 @@ impl Layer {
             Layer::PidNamespace => "pid namespace",
             Layer::IpcNamespace => "ipc namespace",
             Layer::MinimalRoot => "minimal root",
+            Layer::Cgroup => "cgroup",
         }
     }
 
@@ -110,6 +120,7 @@ impl Layer {
             Layer::PidNamespace => 6,
             Layer::IpcNamespace => 7,
             Layer::MinimalRoot => 8,
+            Layer::Cgroup => 9,
         }
     }
 
@@ -219,9 +230,18 @@ pub struct SandboxLimits {
     /// `RLIMIT_AS`, bytes of address space. A JVM needs far more than its
     /// heap here (it reserves code cache and class space up front).
     pub address_space_bytes_max: Option<u64>,
+    /// Under [`Layer::Cgroup`], bytes of memory of all the bot's processes
+    /// together, as the kernel charges them: what they touch, their SysV
+    /// and POSIX shared memory, and the files of their folder's tmpfs
+    /// ([`folder_bytes_max`](Self::folder_bytes_max) counts here too). No
+    /// swap. Past it the kernel kills a process of the bot (a fault that
+    /// names the memory limit).
+    pub memory_bytes_max: u64,
     /// `RLIMIT_NPROC`, processes and threads of the bot's uid. It only
     /// holds when the bot has a [`Layer::DedicatedUid`] (the kernel counts
-    /// per real uid and does not apply it to root).
+    /// per real uid and does not apply it to root). Under
+    /// [`Layer::Cgroup`] it is also the group's `pids.max`, which holds
+    /// whatever the uid.
     pub processes_max: Option<u64>,
     /// `RLIMIT_FSIZE`, bytes in any one file the bot writes.
     pub file_size_bytes_max: Option<u64>,
@@ -304,6 +324,7 @@ impl Default for SandboxLimits {
         SandboxLimits {
             cpu_seconds_max: Some(600),
             address_space_bytes_max: Some(2048 * MIB),
+            memory_bytes_max: 1024 * MIB,
             processes_max: Some(64),
             file_size_bytes_max: Some(16 * MIB),
             folder_bytes_max: 64 * MIB,

@@ -38,6 +38,7 @@ use seccompiler::{
 };
 use tempfile::TempDir;
 
+use super::cgroup::{BotCgroup, CgroupLimits};
 use super::command::{BotCommand, fill_folder};
 use super::fault::SpawnError;
 use super::limits::{Layer, LayerSet, SandboxLimits};
@@ -58,6 +59,8 @@ pub(crate) struct Launched {
     pub(crate) folder: BotFolder,
     pub(crate) uid: Option<UidLease>,
     pub(crate) layers: LayerSet,
+    /// Under [`Layer::Cgroup`], the bot's group.
+    pub(crate) cgroup: Option<BotCgroup>,
     /// Under [`Layer::PidNamespace`], the bot's pid (host namespace), which
     /// leads its process group.
     pub(crate) leader: Option<Pid>,
@@ -136,6 +139,13 @@ pub(crate) fn launch(
         report_write,
     )?;
     let init_pid_read = setup.tree.as_mut().and_then(Tree::take_init_pid_reader);
+    let mut cgroup = if layers.contains(Layer::Cgroup) {
+        let limits = CgroupLimits { memory_bytes_max: limits.memory_bytes_max, processes_max: limits.processes_max };
+        Some(BotCgroup::create(limits).map_err(|e| SpawnError::Setup(format!("cgroup: {e}")))?)
+    } else {
+        None
+    };
+    setup.cgroup_join = cgroup.as_mut().map(BotCgroup::take_join_fds).unwrap_or_default();
 
     let mut cmd = Command::new(&spec.program);
     cmd.args(&spec.args)
@@ -187,6 +197,7 @@ pub(crate) fn launch(
                 },
                 uid,
                 layers,
+                cgroup,
                 leader,
             })
         }
@@ -385,6 +396,8 @@ fn folder_access() -> landlock::BitFlags<AccessFs> {
 /// What the child applies between `fork` and `exec`, all prepared in the
 /// runner.
 struct ChildSetup {
+    /// Under [`Layer::Cgroup`], the group's `cgroup.procs` files.
+    cgroup_join: Vec<OwnedFd>,
     rlimits: Vec<(Resource, u64)>,
     unshare_net: Option<CloneFlags>,
     ipc: bool,
@@ -499,6 +512,7 @@ impl ChildSetup {
         };
         let tree = if layers.contains(Layer::PidNamespace) { Some(Tree::build()?) } else { None };
         Ok(ChildSetup {
+            cgroup_join: Vec::new(),
             rlimits,
             unshare_net,
             ipc: layers.contains(Layer::IpcNamespace),
@@ -528,6 +542,10 @@ impl ChildSetup {
     /// mounts the bot's tree and forks again; and the bot, which applies
     /// the rest and returns, to exec.
     fn apply(&mut self) -> io::Result<()> {
+        // write(2), before any fork, so the whole tree is in the group.
+        if let Err(errno) = super::cgroup::join_in_child(&self.cgroup_join) {
+            return self.fail(Layer::Cgroup, errno);
+        }
         // close_range(2), only setting a flag.
         mark_inherited_fds_cloexec();
         if self.tree.is_some() {
@@ -1135,6 +1153,18 @@ fn detect_layer(layer: Layer) -> LayerStatus {
     let is_root = Uid::effective().is_root();
     let root_check: String;
     let (check, active) = match layer {
+        Layer::Cgroup => {
+            if !is_root {
+                return LayerStatus::Unavailable("the runner is not root; memory and processes are bounded per process only".into());
+            }
+            match super::cgroup::availability() {
+                Ok(kind) => {
+                    root_check = format!("while read -r l; do case $l in *snakepit/{}-*) exit 0;; esac; done </proc/self/cgroup; exit 1", std::process::id());
+                    (root_check.as_str(), format!("{kind}: memory (shared memory and folder included), processes and CPU time of all the bot's processes together"))
+                }
+                Err(why) => return LayerStatus::Unavailable(why),
+            }
+        }
         Layer::Rlimits => (
             "exit 0",
             "CPU seconds, address space, processes, file size, open files, no core".to_string(),
