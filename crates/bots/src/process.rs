@@ -62,13 +62,16 @@
 //! spawning *thread* exits.
 
 mod batch;
+mod cgroup;
 mod command;
 mod fault;
 mod guard;
 mod leftovers;
 mod limits;
+mod root;
 mod sandbox;
 mod stderr;
+mod tree;
 
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
@@ -129,6 +132,24 @@ pub struct ProcessBot {
     /// (or drained it) after the answer arrived, so the next
     /// [`take_stderr`](Self::take_stderr) has nothing to read first.
     stderr_drained: bool,
+    /// Under [`Layer::Cgroup`]: the memory limit, named by the fault of a
+    /// bot the kernel killed for it.
+    memory_bytes_max: Option<u64>,
+    /// Under [`Layer::Cgroup`]: the CPU time of all the bot's processes
+    /// together, checked at a move's start once it may have been used up.
+    cpu_budget: Option<CpuBudget>,
+}
+
+/// When the CPU time of a bot's group is read: all its processes together
+/// cannot use more than the machine's CPUs times the time since its start,
+/// so the group's counter (a file read) is read only once that product
+/// reaches what the bot had left at the last reading.
+#[derive(Debug)]
+struct CpuBudget {
+    seconds_max: u64,
+    cpus: u32,
+    /// Before this, the budget cannot be used up.
+    next_check: Instant,
 }
 
 /// How one exchange failed, before the exit status is known.
@@ -154,10 +175,16 @@ impl ProcessBot {
             launched.child.stderr.take(),
         );
         // From here on the guard kills the child if anything fails.
-        let mut guard = GroupGuard::new(launched.child, launched.uid, launched.folder);
-        let held: Vec<&str> = [(Layer::FolderQuota, "mnt"), (Layer::NetworkNamespace, "net")]
-            .into_iter()
-            .filter(|&(layer, _)| launched.layers.contains(layer))
+        let mut guard = GroupGuard::new(launched.child, launched.leader, launched.uid, launched.folder, launched.cgroup);
+        let has = |layer| launched.layers.contains(layer);
+        let held: Vec<&str> = [
+            (has(Layer::FolderQuota) || has(Layer::MinimalRoot), "mnt"),
+            (has(Layer::NetworkNamespace), "net"),
+            (has(Layer::IpcNamespace), "ipc"),
+            (has(Layer::IpcNamespace), "uts"),
+        ]
+        .into_iter()
+        .filter(|&(held, _)| held)
             .map(|(_, kind)| kind)
             .collect();
         guard.hold_namespaces(&held);
@@ -191,6 +218,15 @@ impl ProcessBot {
             gone: false,
             in_flight: false,
             stderr_drained: false,
+            memory_bytes_max: has(Layer::Cgroup).then_some(limits.memory_bytes_max),
+            cpu_budget: match (has(Layer::Cgroup), limits.cpu_seconds_max) {
+                (true, Some(seconds_max)) => {
+                    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+                    let next_check = Instant::now() + Duration::from_secs(seconds_max) / cpus;
+                    Some(CpuBudget { seconds_max, cpus, next_check })
+                }
+                _ => None,
+            },
         })
     }
 
@@ -210,6 +246,9 @@ impl ProcessBot {
         }
         if self.gone {
             return Err(self.fault(FaultReason::Gone, started));
+        }
+        if let Some(fault) = self.cpu_time_used_up(started) {
+            return Err(fault);
         }
         self.buf.clear();
         self.in_flight = true;
@@ -356,13 +395,45 @@ impl ProcessBot {
     }
 
     /// How the main process ended, as a fault reason, if it has.
-    fn exit_reason(&self) -> Option<FaultReason> {
-        match self.guard.peek_end()? {
+    fn exit_reason(&mut self) -> Option<FaultReason> {
+        let end = self.guard.peek_end()?;
+        if let (Ended::Signaled(libc::SIGKILL), Some(memory_bytes_max)) = (end, self.memory_bytes_max)
+            && self.guard.cgroup_mut().is_some_and(|c| c.oom_killed())
+        {
+            return Some(FaultReason::OutOfMemory { memory_bytes_max });
+        }
+        match end {
             Ended::Exited(code) => Some(FaultReason::Eof {
                 exit_code: Some(code),
             }),
             Ended::Signaled(signal) => Some(FaultReason::Crash { signal }),
         }
+    }
+
+    /// Under [`Layer::Cgroup`], the folders of the bot's control group
+    /// (one per hierarchy), removed once its processes are gone.
+    pub fn cgroup_paths(&self) -> Vec<PathBuf> {
+        self.guard.cgroup().map(|c| c.paths().to_vec()).unwrap_or_default()
+    }
+
+    /// The fault of a bot whose processes used up their CPU time together
+    /// (which ends it), when they have; reads the group's counter only
+    /// when the time since the start allows it.
+    pub(crate) fn cpu_time_used_up(&mut self, started: Instant) -> Option<BotFault> {
+        let budget = self.cpu_budget.as_mut()?;
+        if started < budget.next_check {
+            return None;
+        }
+        let limit = Duration::from_secs(budget.seconds_max);
+        let used = self.guard.cgroup_mut()?.cpu_time()?;
+        if used < limit {
+            let budget = self.cpu_budget.as_mut()?;
+            budget.next_check = started + (limit - used) / budget.cpus;
+            return None;
+        }
+        let cpu_seconds_max = budget.seconds_max;
+        self.end();
+        Some(self.fault(FaultReason::CpuTime { cpu_seconds_max }, started))
     }
 
     fn fault(&self, reason: FaultReason, started: Instant) -> BotFault {
@@ -394,8 +465,8 @@ impl ProcessBot {
         self.stderr.take()
     }
 
-    /// The process id of the bot's main process, which is also its process
-    /// group id.
+    /// The process id of the bot's main process (in the runner's PID
+    /// namespace), which is also its process group id.
     pub fn pid(&self) -> u32 {
         self.guard.pid()
     }

@@ -207,6 +207,9 @@ impl ProcessBot {
         if self.gone {
             return Phase::Done(Err(self.fault(FaultReason::Gone, started)));
         }
+        if let Some(fault) = self.cpu_time_used_up(started) {
+            return Phase::Done(Err(fault));
+        }
         self.buf.clear();
         self.in_flight = true;
         self.stderr_drained = false;

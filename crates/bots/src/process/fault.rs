@@ -96,6 +96,18 @@ pub enum FaultReason {
         /// The signal number.
         signal: i32,
     },
+    /// The kernel killed a process of the bot because all its processes
+    /// together were over their memory limit ([`Layer::Cgroup`]).
+    OutOfMemory {
+        /// The limit, in bytes.
+        memory_bytes_max: u64,
+    },
+    /// All the bot's processes together used up their CPU time
+    /// ([`Layer::Cgroup`]).
+    CpuTime {
+        /// The limit, in seconds.
+        cpu_seconds_max: u64,
+    },
     /// The answer line was longer than the limit.
     TooLong {
         /// The limit, in bytes without the newline.
@@ -130,6 +142,15 @@ impl fmt::Display for FaultReason {
                 f.write_str("output ended; the process was still running")
             }
             FaultReason::Crash { signal } => write!(f, "killed by signal {}", signal_name(*signal)),
+            FaultReason::OutOfMemory { memory_bytes_max } => write!(
+                f,
+                "killed: its processes together went over their memory limit of {} MiB",
+                memory_bytes_max / (1024 * 1024)
+            ),
+            FaultReason::CpuTime { cpu_seconds_max } => write!(
+                f,
+                "killed: its processes together used up their {cpu_seconds_max} s of CPU time"
+            ),
             FaultReason::TooLong { answer_bytes_max } => {
                 write!(f, "answer longer than {answer_bytes_max} bytes")
             }

@@ -19,6 +19,7 @@ use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
 use nix::unistd::Pid;
 
 use super::batch::poll;
+use super::cgroup::BotCgroup;
 use super::sandbox::{BotFolder, UidLease, kill_all_of_uid};
 
 /// How long a reap waits for the killed child before it hands the wait to
@@ -38,7 +39,13 @@ pub(crate) enum Ended {
 #[derive(Debug)]
 pub(crate) struct GroupGuard {
     child: Option<Child>,
+    /// The main process: the bot, or the keeper of its PID namespace.
+    child_pid: Pid,
+    /// The bot's process group, led by the bot (see `tree`).
     pgid: Pid,
+    /// Whether `child` is a keeper, which is not in the group and ends
+    /// just after the group's last process.
+    keeper: bool,
     uid: Option<UidLease>,
     folder: Option<BotFolder>,
     status: Option<ExitStatus>,
@@ -53,6 +60,8 @@ pub(crate) struct GroupGuard {
     /// [`hold_namespaces`](Self::hold_namespaces)), let go when the guard
     /// is finished, before the folder goes.
     namespaces: Vec<OwnedFd>,
+    /// The bot's control group, removed once its processes are reaped.
+    cgroup: Option<BotCgroup>,
 }
 
 /// The end of a bot left to the reaper thread: lets the caller wait until
@@ -92,12 +101,21 @@ impl Reaping {
 }
 
 impl GroupGuard {
-    pub(crate) fn new(child: Child, uid: Option<UidLease>, folder: BotFolder) -> GroupGuard {
-        // The child called setpgid(0, 0), so its group id is its pid.
-        let pgid = Pid::from_raw(child.id() as i32);
+    pub(crate) fn new(
+        child: Child,
+        leader: Option<Pid>,
+        uid: Option<UidLease>,
+        folder: BotFolder,
+        cgroup: Option<BotCgroup>,
+    ) -> GroupGuard {
+        // The child (or, in a PID namespace, the bot: `leader`) called
+        // setpgid(0, 0), so the group's id is its pid.
+        let child_pid = Pid::from_raw(child.id() as i32);
         GroupGuard {
             child: Some(child),
-            pgid,
+            child_pid,
+            pgid: leader.unwrap_or(child_pid),
+            keeper: leader.is_some(),
             uid,
             folder: Some(folder),
             status: None,
@@ -105,6 +123,7 @@ impl GroupGuard {
             in_place: false,
             done: None,
             namespaces: Vec::new(),
+            cgroup,
         }
     }
 
@@ -138,13 +157,27 @@ impl GroupGuard {
         self.uid.as_ref().map(|u| u.uid)
     }
 
+    pub(crate) fn cgroup(&self) -> Option<&BotCgroup> {
+        self.cgroup.as_ref()
+    }
+
+    pub(crate) fn cgroup_mut(&mut self) -> Option<&mut BotCgroup> {
+        self.cgroup.as_mut()
+    }
+
     /// Sends `signal` to the whole group, while the main process has not
-    /// been reaped (so the group id cannot belong to anyone else yet).
+    /// been reaped (so the group id cannot belong to anyone else yet) and,
+    /// for a keeper, has not ended (it ends moments after the group's last
+    /// process).
     pub(crate) fn signal_group(&self, signal: Signal) {
-        if self.child.is_some() {
+        if self.group_is_ours() {
             // ESRCH (the group is gone) shows up on the pipes instead.
             let _ = killpg(self.pgid, signal);
         }
+    }
+
+    fn group_is_ours(&self) -> bool {
+        self.child.is_some() && !(self.keeper && self.peek_end().is_some())
     }
 
     /// How the main process ended, if it has; it stays a zombie (WNOWAIT),
@@ -152,7 +185,7 @@ impl GroupGuard {
     pub(crate) fn peek_end(&self) -> Option<Ended> {
         self.child.as_ref()?;
         match waitid(
-            Id::Pid(self.pgid),
+            Id::Pid(self.child_pid),
             WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT,
         ) {
             Ok(WaitStatus::Exited(_, code)) => Some(Ended::Exited(code)),
@@ -169,7 +202,9 @@ impl GroupGuard {
         }
         self.signalled = true;
         // The group first, while the unreaped leader keeps its id ours.
-        let _ = killpg(self.pgid, Signal::SIGKILL);
+        if self.group_is_ours() {
+            let _ = killpg(self.pgid, Signal::SIGKILL);
+        }
         if let Some(uid) = &self.uid {
             kill_all_of_uid(uid.uid);
         }
@@ -193,6 +228,9 @@ impl GroupGuard {
         // The namespaces go first: the folder is a mount point in the
         // bot's mount namespace, which its removal would otherwise detach.
         self.namespaces.clear();
+        if let Some(cgroup) = self.cgroup.take() {
+            cgroup.remove();
+        }
         // TempDir removes the folder (as the runner, so whatever modes the
         // bot set); an error leaves a folder behind and nothing worse.
         self.folder.take();
@@ -275,7 +313,7 @@ impl Drop for GroupGuard {
         // the kernel, removing a folder of many files) is left behind.
         self.signal_kill();
         let nothing_left =
-            self.child.is_none() && self.folder.is_none() && self.uid.is_none() && self.namespaces.is_empty();
+            self.child.is_none() && self.folder.is_none() && self.uid.is_none() && self.namespaces.is_empty() && self.cgroup.is_none();
         if nothing_left {
             if let Some(done) = self.done.take() {
                 done.set();
@@ -284,7 +322,9 @@ impl Drop for GroupGuard {
         }
         let rest = GroupGuard {
             child: self.child.take(),
+            child_pid: self.child_pid,
             pgid: self.pgid,
+            keeper: self.keeper,
             uid: self.uid.take(),
             folder: self.folder.take(),
             status: self.status,
@@ -292,6 +332,7 @@ impl Drop for GroupGuard {
             in_place: true,
             done: self.done.take(),
             namespaces: std::mem::take(&mut self.namespaces),
+            cgroup: self.cgroup.take(),
         };
         // Without a reaper thread (or if it is gone), `rest` is dropped,
         // and so finished, here in place.

@@ -46,15 +46,47 @@ pub enum Layer {
     /// `RLIMIT_FSIZE`, a limit per file, does not prevent), and it is gone
     /// with the bot's last process.
     FolderQuota,
+    /// `unshare(CLONE_NEWPID)` with an init of ours: the bot and all it
+    /// starts live in a PID namespace of their own, where they see no host
+    /// process. The init (pid 1) starts the bot, reaps what it leaves and
+    /// ends with it, and the kernel then kills every process left in the
+    /// namespace, so no grandchild outlives the bot; the init itself dies
+    /// with the runner (parent-death signal), which does the same.
+    PidNamespace,
+    /// `unshare(CLONE_NEWIPC | CLONE_NEWUTS)`: SysV shared memory,
+    /// semaphores and message queues and POSIX message queues of the bot's
+    /// own, gone with it; a host name of its own.
+    IpcNamespace,
+    /// When the runner is root: the bot's root is a minimal tree of its
+    /// own (`pivot_root`), made of read-only binds of the runtimes
+    /// ([`SandboxLimits::root_read_only`]), its folder, a private `/tmp`,
+    /// a `/proc` of its own PID namespace, four devices and a generated
+    /// `/etc`. Nothing else of the host's files exists for it: no other
+    /// UNIX socket, configuration, database or home.
+    MinimalRoot,
+    /// When the runner is root: each bot in a control group of its own
+    /// (cgroup v2 where the machine has it, else v1 `memory`, `pids` and
+    /// `cpuacct`), which bounds the memory of all its processes together
+    /// ([`SandboxLimits::memory_bytes_max`]: shared memory and its folder's
+    /// tmpfs included) and their number, and counts their CPU time
+    /// against [`SandboxLimits::cpu_seconds_max`] together.
+    Cgroup,
 }
 
 impl Layer {
     /// Every layer, in the order they are applied in the child.
-    pub const ALL: [Layer; 6] = [
+    pub const ALL: [Layer; 10] = [
+        // Joined first, so that everything the child forks is counted.
+        Layer::Cgroup,
         Layer::Rlimits,
         Layer::NetworkNamespace,
+        Layer::IpcNamespace,
+        // The init is forked right after the PID namespace is made; it
+        // mounts the bot's tree, whose /proc is of that namespace.
+        Layer::PidNamespace,
         // Mounting needs root: before the uid changes.
         Layer::FolderQuota,
+        Layer::MinimalRoot,
         Layer::DedicatedUid,
         Layer::Landlock,
         Layer::Seccomp,
@@ -69,28 +101,41 @@ impl Layer {
             Layer::Seccomp => "seccomp",
             Layer::Landlock => "landlock",
             Layer::FolderQuota => "folder quota",
+            Layer::PidNamespace => "pid namespace",
+            Layer::IpcNamespace => "ipc namespace",
+            Layer::MinimalRoot => "minimal root",
+            Layer::Cgroup => "cgroup",
         }
     }
 
-    fn bit(self) -> u8 {
+    /// The layer's byte in the report pipe and its bit in a [`LayerSet`].
+    fn code_raw(self) -> u8 {
         match self {
-            Layer::Rlimits => 1,
-            Layer::DedicatedUid => 2,
-            Layer::NetworkNamespace => 4,
-            Layer::Seccomp => 8,
-            Layer::Landlock => 16,
-            Layer::FolderQuota => 32,
+            Layer::Rlimits => 0,
+            Layer::DedicatedUid => 1,
+            Layer::NetworkNamespace => 2,
+            Layer::Seccomp => 3,
+            Layer::Landlock => 4,
+            Layer::FolderQuota => 5,
+            Layer::PidNamespace => 6,
+            Layer::IpcNamespace => 7,
+            Layer::MinimalRoot => 8,
+            Layer::Cgroup => 9,
         }
+    }
+
+    fn bit(self) -> u16 {
+        1 << self.code_raw()
     }
 
     /// The inverse of the byte the child writes when a layer fails.
     pub(crate) fn from_code(code: u8) -> Option<Layer> {
-        Layer::ALL.into_iter().find(|l| l.bit() == code)
+        Layer::ALL.into_iter().find(|l| l.code_raw() == code)
     }
 
     /// The byte the child writes to the report pipe when this layer fails.
     pub(crate) fn code(self) -> u8 {
-        self.bit()
+        self.code_raw()
     }
 }
 
@@ -102,13 +147,13 @@ impl fmt::Display for Layer {
 
 /// A set of [`Layer`]s.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct LayerSet(u8);
+pub struct LayerSet(u16);
 
 impl LayerSet {
     /// No layer.
     pub const NONE: LayerSet = LayerSet(0);
     /// Every layer.
-    pub const ALL: LayerSet = LayerSet(63);
+    pub const ALL: LayerSet = LayerSet((1 << Layer::ALL.len()) - 1);
 
     /// This set with `layer` added.
     #[must_use]
@@ -185,9 +230,18 @@ pub struct SandboxLimits {
     /// `RLIMIT_AS`, bytes of address space. A JVM needs far more than its
     /// heap here (it reserves code cache and class space up front).
     pub address_space_bytes_max: Option<u64>,
+    /// Under [`Layer::Cgroup`], bytes of memory of all the bot's processes
+    /// together, as the kernel charges them: what they touch, their SysV
+    /// and POSIX shared memory, and the files of their folder's tmpfs
+    /// ([`folder_bytes_max`](Self::folder_bytes_max) counts here too). No
+    /// swap. Past it the kernel kills a process of the bot (a fault that
+    /// names the memory limit).
+    pub memory_bytes_max: u64,
     /// `RLIMIT_NPROC`, processes and threads of the bot's uid. It only
     /// holds when the bot has a [`Layer::DedicatedUid`] (the kernel counts
-    /// per real uid and does not apply it to root).
+    /// per real uid and does not apply it to root). Under
+    /// [`Layer::Cgroup`] it is also the group's `pids.max`, which holds
+    /// whatever the uid.
     pub processes_max: Option<u64>,
     /// `RLIMIT_FSIZE`, bytes in any one file the bot writes.
     pub file_size_bytes_max: Option<u64>,
@@ -208,6 +262,18 @@ pub struct SandboxLimits {
     /// Paths the bot may read and execute under landlock (the interpreters
     /// and their libraries). Missing paths are skipped.
     pub system_paths_read_only: Vec<PathBuf>,
+    /// What [`Layer::MinimalRoot`] binds read-only into the bot's root,
+    /// each at its own path (a symbolic link is recreated as one): the
+    /// runtimes and their libraries, and of `/etc` and `/sys` only what a
+    /// runtime needs. Missing paths are skipped. The defaults, and why:
+    /// `/usr`, `/bin`, `/sbin`, `/lib*` (interpreters, compilers' outputs'
+    /// libraries, the JDK under `/usr/lib/jvm`, node); `/etc/ld.so.cache`
+    /// (the loader's list of libraries); `/etc/alternatives` (Debian's
+    /// links, through which `/usr/bin/java` reaches the JDK);
+    /// `/etc/java-17-openjdk`, `/etc/java-21-openjdk` (the JDK's own
+    /// `conf/` links there); `/sys/devices/system/cpu` (the CPU count that
+    /// glibc, the JVM and node read).
+    pub root_read_only: Vec<PathBuf>,
     /// Device files the bot may read and write under landlock.
     pub devices_read_write: Vec<PathBuf>,
     /// The first uid (and gid) of the range given to bots under
@@ -258,6 +324,7 @@ impl Default for SandboxLimits {
         SandboxLimits {
             cpu_seconds_max: Some(600),
             address_space_bytes_max: Some(2048 * MIB),
+            memory_bytes_max: 1024 * MIB,
             processes_max: Some(64),
             file_size_bytes_max: Some(16 * MIB),
             folder_bytes_max: 64 * MIB,
@@ -282,6 +349,23 @@ impl Default for SandboxLimits {
                 "/proc",
                 "/sys/devices/system/cpu",
                 "/sys/fs/cgroup",
+            ]
+            .into_iter()
+            .map(PathBuf::from)
+            .collect(),
+            root_read_only: [
+                "/usr",
+                "/bin",
+                "/sbin",
+                "/lib",
+                "/lib32",
+                "/lib64",
+                "/libx32",
+                "/etc/ld.so.cache",
+                "/etc/alternatives",
+                "/etc/java-17-openjdk",
+                "/etc/java-21-openjdk",
+                "/sys/devices/system/cpu",
             ]
             .into_iter()
             .map(PathBuf::from)

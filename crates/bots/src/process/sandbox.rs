@@ -9,7 +9,7 @@
 //! calls with them.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::fmt;
 use std::fs;
 use std::io;
@@ -38,9 +38,12 @@ use seccompiler::{
 };
 use tempfile::TempDir;
 
+use super::cgroup::{BotCgroup, CgroupLimits};
 use super::command::{BotCommand, fill_folder};
 use super::fault::SpawnError;
 use super::limits::{Layer, LayerSet, SandboxLimits};
+use super::root::{LandlockRights, RootPlan};
+use super::tree::Tree;
 
 /// The landlock ABI whose access rights we ask for. The crate drops what
 /// an older kernel does not know (best effort); pinning the ABI keeps the
@@ -56,6 +59,11 @@ pub(crate) struct Launched {
     pub(crate) folder: BotFolder,
     pub(crate) uid: Option<UidLease>,
     pub(crate) layers: LayerSet,
+    /// Under [`Layer::Cgroup`], the bot's group.
+    pub(crate) cgroup: Option<BotCgroup>,
+    /// Under [`Layer::PidNamespace`], the bot's pid (host namespace), which
+    /// leads its process group.
+    pub(crate) leader: Option<Pid>,
 }
 
 /// Makes the folder, builds the sandbox and starts `spec` with the layers
@@ -105,7 +113,7 @@ pub(crate) fn launch(
     fill_folder(folder.path(), &spec.files, uid.as_ref().map(|u| u.uid))?;
     // The quota's tmpfs is mounted on an empty folder beside the bot's (an
     // overlay's writable layer may not lie inside the layer below it).
-    let scratch = if layers.contains(Layer::FolderQuota) {
+    let scratch = if layers.contains(Layer::FolderQuota) || layers.contains(Layer::MinimalRoot) {
         Some(
             tempfile::Builder::new()
                 .prefix(&format!("{}{tag}-", super::leftovers::QUOTA_FOLDER_PREFIX))
@@ -122,7 +130,7 @@ pub(crate) fn launch(
 
     let (report_read, report_write) = nix::unistd::pipe2(OFlag::O_CLOEXEC | OFlag::O_NONBLOCK)
         .map_err(|e| SpawnError::Setup(e.to_string()))?;
-    let setup = ChildSetup::build(
+    let mut setup = ChildSetup::build(
         limits,
         layers,
         folder.path(),
@@ -130,6 +138,14 @@ pub(crate) fn launch(
         uid.as_ref().map(|u| u.uid),
         report_write,
     )?;
+    let init_pid_read = setup.tree.as_mut().and_then(Tree::take_init_pid_reader);
+    let mut cgroup = if layers.contains(Layer::Cgroup) {
+        let limits = CgroupLimits { memory_bytes_max: limits.memory_bytes_max, processes_max: limits.processes_max };
+        Some(BotCgroup::create(limits).map_err(|e| SpawnError::Setup(format!("cgroup: {e}")))?)
+    } else {
+        None
+    };
+    setup.cgroup_join = cgroup.as_mut().map(BotCgroup::take_join_fds).unwrap_or_default();
 
     let mut cmd = Command::new(&spec.program);
     cmd.args(&spec.args)
@@ -156,15 +172,35 @@ pub(crate) fn launch(
     // copy of the report pipe's write end, so the read below cannot wait.
     drop(cmd);
     match spawned {
-        Ok(child) => Ok(Launched {
-            child,
-            folder: BotFolder {
-                home: folder,
-                _scratch: scratch,
-            },
-            uid,
-            layers,
-        }),
+        Ok(mut child) => {
+            let leader = match init_pid_read {
+                Some(fd) => {
+                    // The keeper writes it right after the fork; the read
+                    // ends at the latest when the keeper is gone.
+                    let mut bytes = [0u8; 4];
+                    match nix::unistd::read(&fd, &mut bytes) {
+                        Ok(4) => Some(bot_of_init(Pid::from_raw(i32::from_ne_bytes(bytes)))),
+                        _ => {
+                            let _ = child.kill();
+                            let _ = child.wait();
+                            return Err(SpawnError::Setup("pid namespace: the keeper did not name the init".into()));
+                        }
+                    }
+                }
+                None => None,
+            };
+            Ok(Launched {
+                child,
+                folder: BotFolder {
+                    home: folder,
+                    _scratch: scratch,
+                },
+                uid,
+                layers,
+                cgroup,
+                leader,
+            })
+        }
         Err(source) => {
             let mut code = [0u8; 1];
             match nix::unistd::read(&report_read, &mut code) {
@@ -182,6 +218,16 @@ pub(crate) fn launch(
             }
         }
     }
+}
+
+/// The init's only child, the bot, which has exec'd when the spawn
+/// returns (`/proc/PID/task/PID/children`). If it is gone already, the
+/// init, whose group (the keeper's) then holds nothing of the bot's.
+fn bot_of_init(init: Pid) -> Pid {
+    fs::read_to_string(format!("/proc/{init}/task/{init}/children"))
+        .ok()
+        .and_then(|c| c.split_whitespace().next()?.parse().ok())
+        .map_or(init, Pid::from_raw)
 }
 
 /// Starts `cmd`, trying again for a while when exec finds the program
@@ -204,8 +250,11 @@ fn spawn_when_not_busy(cmd: &mut Command) -> io::Result<Child> {
     }
 }
 
-/// How long a spawn keeps trying while exec finds the program busy.
-const EXEC_BUSY_WAIT_MAX: Duration = Duration::from_millis(500);
+/// How long a spawn keeps trying while exec finds the program busy. Under
+/// a PID namespace the keeper and the init, which never exec, hold the
+/// copy's descriptor until they close theirs, after the bot's root is
+/// built: milliseconds, far more on a loaded machine.
+const EXEC_BUSY_WAIT_MAX: Duration = Duration::from_secs(5);
 
 /// A bot's folder, with the empty folder that its quota's tmpfs is
 /// mounted on in the bot's mount namespace; both are removed on drop (in
@@ -237,11 +286,6 @@ struct QuotaMounts {
     overlay_options: CString,
     /// The bot's uid, which owns the writable layer.
     owner: Option<u32>,
-    /// Under landlock, the ruleset (a second descriptor of it) and the
-    /// folder's access rights, for the folder's rule: the rule made in the
-    /// runner names the folder below the overlay, and landlock does not
-    /// look at a mount point, only at what is above it.
-    landlock_rule: Option<(OwnedFd, u64)>,
 }
 
 impl QuotaMounts {
@@ -280,23 +324,11 @@ impl QuotaMounts {
             folder: c(folder)?,
             scratch: c(scratch)?,
             owner,
-            landlock_rule: None,
         })
     }
 
-    /// Has the folder's landlock rule added in the child, to `ruleset`.
-    fn with_landlock_rule(mut self, ruleset: &RulesetCreated) -> Result<QuotaMounts, SpawnError> {
-        let fd: Option<OwnedFd> = ruleset
-            .try_clone()
-            .map_err(|e| SpawnError::Setup(format!("landlock: {e}")))?
-            .into();
-        let fd = fd.ok_or_else(|| SpawnError::Setup("landlock: the ruleset has no descriptor".into()))?;
-        self.landlock_rule = Some((fd, folder_access().bits()));
-        Ok(self)
-    }
-
-    /// Runs in the child, as root, before the uid changes: a mount
-    /// namespace of its own, the tmpfs, the overlay over the bot's folder,
+    /// Runs in the child, as root, before the uid changes, in a mount
+    /// namespace of its own: the tmpfs, the overlay over the bot's folder,
     /// and the working directory moved onto the overlay (it was entered
     /// before the mount, so it still is the folder below). Only raw
     /// system calls on the strings made before the fork; returns the
@@ -311,20 +343,11 @@ impl QuotaMounts {
             }
         };
         let flags = libc::MS_NOSUID | libc::MS_NODEV;
-        // SAFETY: unshare, mount, mkdir, chown and chdir take integers and
+        // SAFETY: mount, mkdir, chown and chdir take integers and
         // pointers to NUL-terminated strings that live in `self` for the
         // whole call; they change only this process's mount namespace, the
         // new tmpfs and the working directory.
         unsafe {
-            check(libc::unshare(libc::CLONE_NEWNS))?;
-            // Nothing mounted here may show in the runner's namespace.
-            check(libc::mount(
-                std::ptr::null(),
-                c"/".as_ptr(),
-                std::ptr::null(),
-                libc::MS_REC | libc::MS_PRIVATE,
-                std::ptr::null(),
-            ))?;
             check(libc::mount(
                 c"snakepit-bot".as_ptr(),
                 self.scratch.as_ptr(),
@@ -345,43 +368,6 @@ impl QuotaMounts {
                 self.overlay_options.as_ptr().cast(),
             ))?;
             check(libc::chdir(self.folder.as_ptr()))?;
-        }
-        if let Some((ruleset, access)) = &self.landlock_rule {
-            // The kernel's `struct landlock_path_beneath_attr`.
-            #[repr(C, packed)]
-            struct PathBeneath {
-                allowed_access: u64,
-                parent_fd: i32,
-            }
-            const LANDLOCK_RULE_PATH_BENEATH: libc::c_long = 1;
-            // SAFETY: open and close take a live NUL-terminated string and
-            // integers; landlock_add_rule reads the attribute, a live
-            // local of the kernel's layout, and adds a rule to the ruleset.
-            unsafe {
-                let folder = libc::open(
-                    self.folder.as_ptr(),
-                    libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
-                );
-                if folder < 0 {
-                    return Err(Errno::last_raw());
-                }
-                let attr = PathBeneath {
-                    allowed_access: *access,
-                    parent_fd: folder,
-                };
-                let added = libc::syscall(
-                    libc::SYS_landlock_add_rule,
-                    ruleset.as_raw_fd(),
-                    LANDLOCK_RULE_PATH_BENEATH,
-                    &raw const attr,
-                    0,
-                );
-                let errno = Errno::last_raw();
-                libc::close(folder);
-                if added != 0 {
-                    return Err(errno);
-                }
-            }
         }
         Ok(())
     }
@@ -410,12 +396,25 @@ fn folder_access() -> landlock::BitFlags<AccessFs> {
 /// What the child applies between `fork` and `exec`, all prepared in the
 /// runner.
 struct ChildSetup {
+    /// Under [`Layer::Cgroup`], the group's `cgroup.procs` files.
+    cgroup_join: Vec<OwnedFd>,
     rlimits: Vec<(Resource, u64)>,
-    unshare: Option<CloneFlags>,
+    unshare_net: Option<CloneFlags>,
+    ipc: bool,
+    /// Under [`Layer::PidNamespace`]: the keeper, init and bot split.
+    tree: Option<Tree>,
+    /// A mount namespace of the bot's own, for the quota or the root.
+    mount_ns: bool,
     quota: Option<QuotaMounts>,
+    root: Option<RootPlan>,
     uid: Option<u32>,
     landlock: Option<RulesetCreated>,
-    seccomp: Option<BpfProgram>,
+    /// Rules the bot adds to the landlock ruleset itself, for what only
+    /// exists in its mount namespace (the folder's overlay, the minimal
+    /// root's own folders): a second descriptor of the ruleset, and each
+    /// path with its access rights.
+    landlock_in_child: Option<(OwnedFd, Vec<(CString, u64)>)>,
+    seccomp: Vec<BpfProgram>,
     runner_pid: Pid,
     /// The write end of a close-on-exec pipe: on failure the child writes
     /// the failing layer's code, because `spawn` only passes on the errno.
@@ -449,7 +448,7 @@ impl ChildSetup {
                 .filter(|(r, _)| r.is_supported())
                 .collect();
         }
-        let unshare = layers.contains(Layer::NetworkNamespace).then(|| {
+        let unshare_net = layers.contains(Layer::NetworkNamespace).then(|| {
             if Uid::effective().is_root() {
                 CloneFlags::CLONE_NEWNET
             } else {
@@ -468,27 +467,62 @@ impl ChildSetup {
         } else {
             None
         };
-        let quota = match scratch {
-            Some(scratch) if layers.contains(Layer::FolderQuota) => {
-                let mounts = QuotaMounts::build(limits, folder, scratch, owner)?;
-                Some(match &landlock {
-                    Some(ruleset) => mounts.with_landlock_rule(ruleset)?,
-                    None => mounts,
-                })
+        let c = |p: &Path| CString::new(p.as_os_str().as_encoded_bytes()).map_err(|e| SpawnError::Setup(format!("landlock: {e}")));
+        let with_quota = layers.contains(Layer::FolderQuota);
+        let mut in_child_rules: Vec<(CString, u64)> = Vec::new();
+        let (quota, root) = match scratch {
+            Some(scratch) if layers.contains(Layer::MinimalRoot) => {
+                let plan = RootPlan::build(limits, folder, scratch, owner, with_quota, layers.contains(Layer::PidNamespace))?;
+                let read = (AccessFs::from_read(LANDLOCK_ABI) & folder_access()).bits();
+                in_child_rules.extend(plan.landlock_paths.iter().map(|(p, rights)| {
+                    let bits = match rights {
+                        LandlockRights::ListOnly => (folder_access() & AccessFs::ReadDir).bits(),
+                        LandlockRights::ReadOnly => read,
+                        LandlockRights::ReadWrite => folder_access().bits(),
+                    };
+                    (p.clone(), bits)
+                }));
+                (None, Some(plan))
+            }
+            Some(scratch) if with_quota => {
+                // The rule made in the runner names the folder below the
+                // overlay, and landlock does not look at a mount point,
+                // only at what is above it.
+                in_child_rules.push((c(folder)?, folder_access().bits()));
+                (Some(QuotaMounts::build(limits, folder, scratch, owner)?), None)
+            }
+            _ => (None, None),
+        };
+        let landlock_in_child = match &landlock {
+            Some(ruleset) if !in_child_rules.is_empty() => {
+                let fd: Option<OwnedFd> = ruleset
+                    .try_clone()
+                    .map_err(|e| SpawnError::Setup(format!("landlock: {e}")))?
+                    .into();
+                let fd = fd.ok_or_else(|| SpawnError::Setup("landlock: the ruleset has no descriptor".into()))?;
+                Some((fd, in_child_rules))
             }
             _ => None,
         };
         let seccomp = if layers.contains(Layer::Seccomp) {
-            Some(seccomp_program().map_err(|e| SpawnError::Setup(format!("seccomp: {e}")))?)
+            seccomp_programs(layers.contains(Layer::IpcNamespace))
+                .map_err(|e| SpawnError::Setup(format!("seccomp: {e}")))?
         } else {
-            None
+            Vec::new()
         };
+        let tree = if layers.contains(Layer::PidNamespace) { Some(Tree::build()?) } else { None };
         Ok(ChildSetup {
+            cgroup_join: Vec::new(),
             rlimits,
-            unshare,
+            unshare_net,
+            ipc: layers.contains(Layer::IpcNamespace),
+            tree,
+            mount_ns: quota.is_some() || root.is_some(),
             quota,
+            root,
             uid: owner,
             landlock,
+            landlock_in_child,
             seccomp,
             runner_pid: Pid::this(),
             report,
@@ -501,15 +535,90 @@ impl ChildSetup {
     /// only changes the calling thread's kernel state), made with data
     /// prepared before the fork. Nothing allocates: errors carry the errno
     /// alone (`io::Error::from_raw_os_error` does not allocate).
+    ///
+    /// Under [`Layer::PidNamespace`] this runs in three processes in turn
+    /// (see [`tree`](super::tree)): the runner's child up to the PID
+    /// namespace, which forks and stays as the keeper; the init, which
+    /// mounts the bot's tree and forks again; and the bot, which applies
+    /// the rest and returns, to exec.
     fn apply(&mut self) -> io::Result<()> {
+        // write(2), before any fork, so the whole tree is in the group.
+        if let Err(errno) = super::cgroup::join_in_child(&self.cgroup_join) {
+            return self.fail(Layer::Cgroup, errno);
+        }
         // close_range(2), only setting a flag.
         mark_inherited_fds_cloexec();
-        // First, while the runner's descriptors still count against no
-        // lower RLIMIT_NOFILE: it opens the folder for its landlock rule.
+        if self.tree.is_some() {
+            // prctl(2) and getppid(2): the keeper stays root, so nothing
+            // clears its parent-death signal later. If the runner is gone
+            // already, the signal would never come: stop here.
+            if nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).is_err()
+                || nix::unistd::getppid() != self.runner_pid
+            {
+                return Err(io::Error::from_raw_os_error(libc::ESRCH));
+            }
+        }
+        // unshare(2), one layer at a time so that a failure names it.
+        if let Some(flags) = self.unshare_net
+            && let Err(errno) = nix::sched::unshare(flags)
+        {
+            return self.fail(Layer::NetworkNamespace, errno as i32);
+        }
+        if self.ipc
+            && let Err(errno) = nix::sched::unshare(CloneFlags::CLONE_NEWIPC | CloneFlags::CLONE_NEWUTS)
+        {
+            return self.fail(Layer::IpcNamespace, errno as i32);
+        }
+        if self.mount_ns {
+            let layer = if self.root.is_some() { Layer::MinimalRoot } else { Layer::FolderQuota };
+            if let Err(errno) = nix::sched::unshare(CloneFlags::CLONE_NEWNS) {
+                return self.fail(layer, errno as i32);
+            }
+            // mount(2): nothing mounted here may show in the runner's
+            // namespace.
+            if let Err(errno) = make_mounts_private() {
+                return self.fail(layer, errno);
+            }
+        }
+        if let Some(tree) = &self.tree {
+            if let Err(errno) = nix::sched::unshare(CloneFlags::CLONE_NEWPID) {
+                return self.fail(Layer::PidNamespace, errno as i32);
+            }
+            // Returns only in the init, pid 1 of the new namespace.
+            if let Err(errno) = tree.fork_init() {
+                return self.fail(Layer::PidNamespace, errno);
+            }
+        }
         if let Some(quota) = &self.quota
             && let Err(errno) = quota.mount()
         {
             return self.fail(Layer::FolderQuota, errno);
+        }
+        if let Some(root) = &self.root
+            && let Err(errno) = root.enter()
+        {
+            return self.fail(Layer::MinimalRoot, errno);
+        }
+        // sethostname(2).
+        if self.ipc
+            && let Err(errno) = set_hostname()
+        {
+            return self.fail(Layer::IpcNamespace, errno);
+        }
+        if let Some(tree) = &self.tree {
+            // Returns only in the bot, pid 2.
+            if let Err(errno) = tree.fork_bot() {
+                return self.fail(Layer::PidNamespace, errno);
+            }
+        }
+        // Before the rlimits, while the runner's descriptors still count
+        // against no lower RLIMIT_NOFILE: each rule opens its path.
+        if let Some((ruleset, rules)) = &self.landlock_in_child {
+            for (path, access) in rules {
+                if let Err(errno) = add_landlock_rule(ruleset, path, *access) {
+                    return self.fail(Layer::Landlock, errno);
+                }
+            }
         }
         for &(resource, value) in &self.rlimits {
             // Soft and hard limits are equal, except the CPU limit, whose
@@ -526,12 +635,6 @@ impl ChildSetup {
                 return self.fail(Layer::Rlimits, e.raw_os_error().unwrap_or(libc::EINVAL));
             }
         }
-        if let Some(flags) = self.unshare {
-            // unshare(2).
-            if let Err(errno) = nix::sched::unshare(flags) {
-                return self.fail(Layer::NetworkNamespace, errno as i32);
-            }
-        }
         if let Some(uid) = self.uid {
             let (uid, gid) = (Uid::from_raw(uid), Gid::from_raw(uid));
             // setgroups(2), setresgid(2), setresuid(2), as `std` itself
@@ -546,9 +649,10 @@ impl ChildSetup {
         }
         // prctl(2) and getppid(2). Set after the uid change, which clears
         // it. If the runner is gone already, the signal would never come:
-        // stop here.
-        if nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).is_err()
-            || nix::unistd::getppid() != self.runner_pid
+        // stop here. In a PID namespace the init's end kills the bot.
+        if self.tree.is_none()
+            && (nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).is_err()
+                || nix::unistd::getppid() != self.runner_pid)
         {
             return Err(io::Error::from_raw_os_error(libc::ESRCH));
         }
@@ -564,10 +668,10 @@ impl ChildSetup {
         }
         // prctl(PR_SET_NO_NEW_PRIVS) and seccomp(2). Last, so the calls
         // above are not filtered.
-        if let Some(program) = &self.seccomp
-            && seccompiler::apply_filter(program).is_err()
-        {
-            return self.fail(Layer::Seccomp, Errno::last_raw());
+        for program in &self.seccomp {
+            if seccompiler::apply_filter(program).is_err() {
+                return self.fail(Layer::Seccomp, Errno::last_raw());
+            }
         }
         Ok(())
     }
@@ -577,6 +681,67 @@ impl ChildSetup {
         let _ = nix::unistd::write(&self.report, &[layer.code()]);
         Err(io::Error::from_raw_os_error(errno))
     }
+}
+
+/// mount(2): makes every mount of this (new) mount namespace private.
+#[allow(unsafe_code)]
+fn make_mounts_private() -> Result<(), i32> {
+    let none = std::ptr::null::<libc::c_char>();
+    // SAFETY: mount takes a live NUL-terminated string, nulls and flags.
+    match unsafe { libc::mount(none, c"/".as_ptr(), none, libc::MS_REC | libc::MS_PRIVATE, none.cast()) } {
+        0 => Ok(()),
+        _ => Err(Errno::last_raw()),
+    }
+}
+
+/// sethostname(2), in the bot's own UTS namespace.
+#[allow(unsafe_code)]
+fn set_hostname() -> Result<(), i32> {
+    let name = super::root::HOSTNAME;
+    // SAFETY: sethostname reads `name.len()` bytes of a live string.
+    match unsafe { libc::sethostname(name.as_ptr().cast(), name.len()) } {
+        0 => Ok(()),
+        _ => Err(Errno::last_raw()),
+    }
+}
+
+/// Adds a landlock rule for `path` (opened here) with `access` to the
+/// ruleset behind `ruleset`. Only raw system calls; returns the errno.
+#[allow(unsafe_code)]
+fn add_landlock_rule(ruleset: &OwnedFd, path: &CStr, access: u64) -> Result<(), i32> {
+    // The kernel's `struct landlock_path_beneath_attr`.
+    #[repr(C, packed)]
+    struct PathBeneath {
+        allowed_access: u64,
+        parent_fd: i32,
+    }
+    const LANDLOCK_RULE_PATH_BENEATH: libc::c_long = 1;
+    // SAFETY: open and close take a live NUL-terminated string and
+    // integers; landlock_add_rule reads the attribute, a live local of the
+    // kernel's layout, and adds a rule to the ruleset.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+        if fd < 0 {
+            return Err(Errno::last_raw());
+        }
+        let attr = PathBeneath {
+            allowed_access: access,
+            parent_fd: fd,
+        };
+        let added = libc::syscall(
+            libc::SYS_landlock_add_rule,
+            ruleset.as_raw_fd(),
+            LANDLOCK_RULE_PATH_BENEATH,
+            &raw const attr,
+            0,
+        );
+        let errno = Errno::last_raw();
+        libc::close(fd);
+        if added != 0 {
+            return Err(errno);
+        }
+    }
+    Ok(())
 }
 
 /// Registers `setup` to run in the child between `fork` and `exec`.
@@ -765,21 +930,33 @@ fn landlock_ruleset(
         .no_new_privs(true))
 }
 
-/// The seccomp program: allow everything except the calls listed in
-/// [`Layer::Seccomp`], which fail with EPERM.
-fn seccomp_program() -> Result<BpfProgram, seccompiler::BackendError> {
+/// The seccomp programs: the first lets everything through except the
+/// calls listed in [`Layer::Seccomp`], which fail with EPERM; the second
+/// makes `clone3` fail with ENOSYS, since its flags lie in memory, which
+/// a filter cannot read: the C library then falls back to `clone`, whose
+/// flags the first program checks. SysV IPC is refused too when the bot
+/// has no IPC namespace of its own (`ipc_private` false), where its
+/// objects would outlive it and reach other bots.
+fn seccomp_programs(ipc_private: bool) -> Result<Vec<BpfProgram>, seccompiler::BackendError> {
     let arch = TargetArch::try_from(std::env::consts::ARCH)?;
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
-    let socket_rules = [libc::AF_INET, libc::AF_INET6, libc::AF_PACKET]
+    let first_arg_is = |value: u64| -> Result<SeccompRule, seccompiler::BackendError> {
+        let cond = SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value)?;
+        SeccompRule::new(vec![cond])
+    };
+    let socket_rules = [libc::AF_INET, libc::AF_INET6, libc::AF_PACKET, libc::AF_NETLINK, libc::AF_VSOCK]
         .into_iter()
-        .map(|domain| {
-            let cond =
-                SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, domain as u64)?;
-            SeccompRule::new(vec![cond])
-        })
+        .map(|domain| first_arg_is(domain as u64))
         .collect::<Result<Vec<_>, _>>()?;
     rules.insert(libc::SYS_socket, socket_rules);
-    for call in [
+    // A user namespace would make the bot root of namespaces of its own,
+    // with all the kernel's code for mounts and networks to attack.
+    let new_user = CloneFlags::CLONE_NEWUSER.bits() as u64;
+    for call in [libc::SYS_clone, libc::SYS_unshare] {
+        let cond = SeccompCondition::new(0, SeccompCmpArgLen::Qword, SeccompCmpOp::MaskedEq(new_user), new_user)?;
+        rules.insert(call, vec![SeccompRule::new(vec![cond])?]);
+    }
+    let mut refused = vec![
         libc::SYS_io_uring_setup,
         libc::SYS_io_uring_enter,
         libc::SYS_io_uring_register,
@@ -788,17 +965,44 @@ fn seccomp_program() -> Result<BpfProgram, seccompiler::BackendError> {
         libc::SYS_ptrace,
         libc::SYS_process_vm_readv,
         libc::SYS_process_vm_writev,
-    ] {
+        // The kernel's keyrings are not namespaced.
+        libc::SYS_keyctl,
+        libc::SYS_add_key,
+        libc::SYS_request_key,
+    ];
+    if !ipc_private {
+        refused.extend([
+            libc::SYS_shmget,
+            libc::SYS_shmat,
+            libc::SYS_shmctl,
+            libc::SYS_msgget,
+            libc::SYS_msgsnd,
+            libc::SYS_msgrcv,
+            libc::SYS_msgctl,
+            libc::SYS_semget,
+            libc::SYS_semop,
+            libc::SYS_semtimedop,
+            libc::SYS_semctl,
+            libc::SYS_mq_open,
+        ]);
+    }
+    for call in refused {
         // An empty rule list matches the call whatever its arguments.
         rules.insert(call, Vec::new());
     }
-    let filter = SeccompFilter::new(
+    let main = SeccompFilter::new(
         rules,
         SeccompAction::Allow,
         SeccompAction::Errno(libc::EPERM as u32),
         arch,
     )?;
-    filter.try_into()
+    let clone3 = SeccompFilter::new(
+        BTreeMap::from([(libc::SYS_clone3, Vec::new())]),
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::ENOSYS as u32),
+        arch,
+    )?;
+    Ok(vec![main.try_into()?, clone3.try_into()?])
 }
 
 /// A uid of the bots' range, leased to one bot until dropped.
@@ -947,7 +1151,20 @@ impl fmt::Display for SandboxReport {
 
 fn detect_layer(layer: Layer) -> LayerStatus {
     let is_root = Uid::effective().is_root();
+    let root_check: String;
     let (check, active) = match layer {
+        Layer::Cgroup => {
+            if !is_root {
+                return LayerStatus::Unavailable("the runner is not root; memory and processes are bounded per process only".into());
+            }
+            match super::cgroup::availability() {
+                Ok(kind) => {
+                    root_check = format!("while read -r l; do case $l in *snakepit/{}-*) exit 0;; esac; done </proc/self/cgroup; exit 1", std::process::id());
+                    (root_check.as_str(), format!("{kind}: memory (shared memory and folder included), processes and CPU time of all the bot's processes together"))
+                }
+                Err(why) => return LayerStatus::Unavailable(why),
+            }
+        }
         Layer::Rlimits => (
             "exit 0",
             "CPU seconds, address space, processes, file size, open files, no core".to_string(),
@@ -990,9 +1207,31 @@ fn detect_layer(layer: Layer) -> LayerStatus {
                 ),
             )
         }
+        Layer::PidNamespace => (
+            // The init is pid 1, the bot the next.
+            "test $$ -eq 2",
+            "each bot in a PID namespace of its own, whose init ends the whole tree with the bot".into(),
+        ),
+        Layer::IpcNamespace => (
+            "test \"$(uname -n)\" = snakepit-bot",
+            "each bot with SysV and POSIX IPC and a host name of its own".into(),
+        ),
+        Layer::MinimalRoot => {
+            if !is_root {
+                return LayerStatus::Unavailable("the runner is not root; bots see the host's files, as landlock allows".into());
+            }
+            let limits = SandboxLimits::default();
+            let root = limits.folder_root.clone().unwrap_or_else(std::env::temp_dir);
+            let names = RootPlan::top_names(&limits, &root.join("x"), false).join(" ");
+            root_check = format!("test \"$(echo /*)\" = '{names}' && test -c /dev/null && test -s /etc/passwd");
+            (
+                root_check.as_str(),
+                "a root of its own: runtimes read-only, its folder, private /tmp, own /proc, 4 devices, generated /etc".into(),
+            )
+        }
         Layer::Seccomp => (
             "exit 0",
-            "no AF_INET/AF_INET6/AF_PACKET sockets, io_uring, setsid/setpgid, ptrace".into(),
+            "no AF_INET/AF_INET6/AF_PACKET/AF_NETLINK/AF_VSOCK sockets, user namespaces, keyrings, io_uring, setsid/setpgid, ptrace (and SysV IPC without an IPC namespace)".into(),
         ),
         Layer::Landlock => {
             let Some(features) = landlock_features() else {

@@ -1,0 +1,337 @@
+//! The bot's minimal root ([`Layer::MinimalRoot`](super::Layer::MinimalRoot)):
+//! a tree planned in the runner and built in the child, then made the
+//! bot's `/` with `pivot_root`.
+//!
+//! The tree lives in a tmpfs mounted on the bot's quota folder, so that
+//! what the bot writes anywhere (its folder's overlay, `/tmp`, `/dev/shm`)
+//! counts against one size limit and goes with the mount namespace. It
+//! holds, under `root/`: read-only binds of the runtimes
+//! (`SandboxLimits::root_read_only`), the four devices of
+//! `devices_read_write` bound at their paths, `/dev/fd` and the standard
+//! streams as links into `/proc`, a private `/tmp` and `/dev/shm`, a
+//! `/proc` of the bot's own PID namespace (`hidepid=2`: the root-owned
+//! init is not even listed), a generated `/etc/passwd`, `/etc/group` and
+//! `/etc/hosts`, and the bot's folder at the path it has for the runner,
+//! so that paths in messages and `ProcessBot::live_folder` stay true.
+//!
+//! Every path and file's bytes are made here, before the fork: the child
+//! only walks the list of [`Step`]s with raw system calls (see
+//! `sandbox::ChildSetup::apply` for why).
+
+use std::collections::BTreeSet;
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Component, Path, PathBuf};
+
+use nix::errno::Errno;
+
+use super::fault::SpawnError;
+use super::limits::SandboxLimits;
+
+/// The bot's host name, in its own UTS namespace.
+pub(crate) const HOSTNAME: &str = "snakepit-bot";
+
+/// One thing to make in the new root; paths are absolute, under the root
+/// folder as the child sees it before `pivot_root`.
+enum Step {
+    Dir { path: CString, mode: u32 },
+    /// A read-only bind of a host path (a folder or a file) onto a mount
+    /// point made for it.
+    BindReadOnly { from: CString, to: CString, dir: bool },
+    /// A device node bound onto an empty file: read-write, no exec.
+    BindDevice { from: CString, to: CString },
+    Symlink { target: CString, at: CString },
+    File { path: CString, bytes: Vec<u8> },
+    /// `/proc` of the PID namespace of the process that mounts it.
+    Proc { at: CString },
+    /// The bot's folder: an overlay whose writable layer is in the tmpfs,
+    /// or a read-write bind of the runner's folder without a quota.
+    Overlay { at: CString, options: CString },
+    BindFolder { from: CString, to: CString },
+}
+
+/// Everything the child needs to build the root and enter it.
+pub(crate) struct RootPlan {
+    /// The empty host folder the tmpfs is mounted on.
+    scratch: CString,
+    tmpfs_options: CString,
+    /// `scratch/root`, which becomes `/`.
+    root: CString,
+    /// The overlay's writable layer and work folder (outside `root`, so
+    /// unreachable after the pivot), and the uid that owns the first.
+    upper: Option<(CString, CString, Option<u32>)>,
+    steps: Vec<Step>,
+    /// The bot's folder inside the root, its working directory.
+    folder: CString,
+    /// Paths inside the root (after the pivot) that landlock must allow,
+    /// with their rights: new inodes that no rule made in the runner names.
+    pub(crate) landlock_paths: Vec<(CString, LandlockRights)>,
+}
+
+/// Which rights a landlock rule of the new root grants.
+#[derive(Clone, Copy)]
+pub(crate) enum LandlockRights {
+    /// Listing folders only: for `/`, whose every entry is meant to be
+    /// seen (each has a rule of its own for what is inside).
+    ListOnly,
+    ReadOnly,
+    ReadWrite,
+}
+
+fn c(path: &Path) -> Result<CString, SpawnError> {
+    CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| SpawnError::Setup(format!("minimal root: a NUL in {}", path.display())))
+}
+
+/// `root` joined with the absolute `path`.
+fn under(root: &Path, path: &Path) -> PathBuf {
+    root.join(path.strip_prefix("/").unwrap_or(path))
+}
+
+impl RootPlan {
+    /// Plans the root for a bot whose folder is `folder` (a host path),
+    /// with the tmpfs on `scratch`. `quota` makes the folder an overlay
+    /// (as `Layer::FolderQuota` does outside a minimal root); `proc` mounts
+    /// a `/proc`, which only the init of a PID namespace may do usefully.
+    pub(crate) fn build(
+        limits: &SandboxLimits,
+        folder: &Path,
+        scratch: &Path,
+        uid: Option<u32>,
+        quota: bool,
+        proc: bool,
+    ) -> Result<RootPlan, SpawnError> {
+        let root = scratch.join("root");
+        let mut steps = Vec::new();
+        let mut made: BTreeSet<PathBuf> = BTreeSet::new();
+        made.insert(PathBuf::from("/"));
+        let dir = |steps: &mut Vec<Step>, made: &mut BTreeSet<PathBuf>, path: &Path, mode: u32| -> Result<(), SpawnError> {
+            // Every missing parent first, as plain folders.
+            let mut at = PathBuf::from("/");
+            for part in path.components().filter(|p| matches!(p, Component::Normal(_))) {
+                at.push(part);
+                if made.insert(at.clone()) {
+                    let mode = if at == path { mode } else { 0o755 };
+                    steps.push(Step::Dir { path: c(&under(&root, &at))?, mode });
+                }
+            }
+            Ok(())
+        };
+        for from in &limits.root_read_only {
+            let Ok(meta) = std::fs::symlink_metadata(from) else { continue };
+            if !from.is_absolute() {
+                continue;
+            }
+            if let Some(parent) = from.parent() {
+                dir(&mut steps, &mut made, parent, 0o755)?;
+            }
+            let to = under(&root, from);
+            if meta.file_type().is_symlink() {
+                let target = std::fs::read_link(from).map_err(|e| SpawnError::Setup(format!("minimal root: {}: {e}", from.display())))?;
+                made.insert(from.clone());
+                steps.push(Step::Symlink { target: c(&target)?, at: c(&to)? });
+            } else if meta.is_dir() || meta.is_file() {
+                made.insert(from.clone());
+                steps.push(Step::BindReadOnly { from: c(from)?, to: c(&to)?, dir: meta.is_dir() });
+            }
+        }
+        dir(&mut steps, &mut made, Path::new("/dev/shm"), 0o1777)?;
+        for device in &limits.devices_read_write {
+            if device.parent() == Some(Path::new("/dev")) && device.exists() {
+                steps.push(Step::BindDevice { from: c(device)?, to: c(&under(&root, device))? });
+            }
+        }
+        for (name, target) in [("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")] {
+            steps.push(Step::Symlink { target: c(Path::new(target))?, at: c(&root.join("dev").join(name))? });
+        }
+        dir(&mut steps, &mut made, Path::new("/tmp"), 0o1777)?;
+        dir(&mut steps, &mut made, Path::new("/etc"), 0o755)?;
+        let (user_line, group_line) = match uid {
+            Some(uid) if uid != 0 => (
+                format!("bot:x:{uid}:{uid}:bot:{}:/bin/sh\n", folder.display()),
+                format!("bot:x:{uid}:\n"),
+            ),
+            _ => (String::new(), String::new()),
+        };
+        let files = [
+            ("passwd", format!("root:x:0:0:root:/:/bin/sh\n{user_line}nobody:x:65534:65534:nobody:/:/bin/sh\n")),
+            ("group", format!("root:x:0:\n{group_line}nogroup:x:65534:\n")),
+            ("hosts", format!("127.0.0.1 localhost {HOSTNAME}\n::1 localhost\n")),
+        ];
+        for (name, text) in files {
+            let path = Path::new("/etc").join(name);
+            if made.insert(path.clone()) {
+                steps.push(Step::File { path: c(&under(&root, &path))?, bytes: text.into_bytes() });
+            }
+        }
+        if proc {
+            dir(&mut steps, &mut made, Path::new("/proc"), 0o555)?;
+            steps.push(Step::Proc { at: c(&root.join("proc"))? });
+        }
+        // The folder last, once nothing else can be planned over it.
+        if limits.root_read_only.iter().any(|p| folder.starts_with(p)) || folder.starts_with("/proc") || folder.starts_with("/dev") || folder.starts_with("/etc") {
+            return Err(SpawnError::Setup(format!(
+                "minimal root: the bot's folder {} lies under a path the root binds (set folder_root elsewhere)",
+                folder.display()
+            )));
+        }
+        dir(&mut steps, &mut made, folder, 0o700)?;
+        let text = |p: &Path| -> Result<String, SpawnError> {
+            match p.to_str() {
+                // The overlay's options are split at commas and its lower
+                // layers at colons.
+                Some(t) if !t.contains([',', ':', '\\']) => Ok(t.to_string()),
+                _ => Err(SpawnError::Setup(format!(
+                    "folder quota: the path {} must be UTF-8 without ',', ':' or '\\' (set folder_root elsewhere)",
+                    p.display()
+                ))),
+            }
+        };
+        let at = c(&under(&root, folder))?;
+        let upper = if quota {
+            let (lower, scratch_text) = (text(folder)?, text(scratch)?);
+            let options = CString::new(format!(
+                "lowerdir={lower},upperdir={scratch_text}/upper,workdir={scratch_text}/work"
+            ))
+            .map_err(|e| SpawnError::Setup(format!("folder quota: {e}")))?;
+            steps.push(Step::Overlay { at, options });
+            Some((c(&scratch.join("upper"))?, c(&scratch.join("work"))?, uid))
+        } else {
+            steps.push(Step::BindFolder { from: c(folder)?, to: at });
+            None
+        };
+        // The tmpfs's root, `root/`, the overlay's two folders and the one
+        // it makes in its work folder, and every folder, file, link and
+        // mount point planned take an inode each; the rest is the bot's.
+        let planned = steps.iter().filter(|s| !matches!(s, Step::Proc { .. } | Step::Overlay { .. } | Step::BindFolder { .. })).count() as u64;
+        let inodes = limits.folder_files_max.saturating_add(5 + planned);
+        let mut landlock_paths = vec![
+            (c(Path::new("/"))?, LandlockRights::ListOnly),
+            (c(folder)?, LandlockRights::ReadWrite),
+            (c(Path::new("/tmp"))?, LandlockRights::ReadWrite),
+            (c(Path::new("/dev/shm"))?, LandlockRights::ReadWrite),
+            (c(Path::new("/etc"))?, LandlockRights::ReadOnly),
+        ];
+        if proc {
+            landlock_paths.push((c(Path::new("/proc"))?, LandlockRights::ReadOnly));
+        }
+        Ok(RootPlan {
+            tmpfs_options: CString::new(format!("size={},nr_inodes={inodes},mode=0755", limits.folder_bytes_max))
+                .map_err(|e| SpawnError::Setup(format!("minimal root: {e}")))?,
+            scratch: c(scratch)?,
+            root: c(&root)?,
+            upper,
+            steps,
+            folder: c(folder)?,
+            landlock_paths,
+        })
+    }
+
+    /// The names at the top of the root, sorted, as `echo /*` prints them
+    /// in the C locale (for the detection's check).
+    pub(crate) fn top_names(limits: &SandboxLimits, folder: &Path, proc: bool) -> Vec<String> {
+        let mut names: BTreeSet<String> = ["dev", "etc", "tmp"].into_iter().map(String::from).collect();
+        if proc {
+            names.insert("proc".into());
+        }
+        let first = |p: &Path| p.components().find_map(|c| match c {
+            Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
+            _ => None,
+        });
+        for p in limits.root_read_only.iter().filter(|p| std::fs::symlink_metadata(p).is_ok()) {
+            names.extend(first(p));
+        }
+        names.extend(first(folder));
+        names.into_iter().map(|n| format!("/{n}")).collect()
+    }
+
+    /// Runs in the child, as root, in its own mount namespace (made
+    /// private): mounts the tmpfs, builds the tree and makes it the root,
+    /// with the bot's folder as the working directory. Only raw system
+    /// calls on what [`build`](Self::build) made; returns the errno of
+    /// the first that fails.
+    #[allow(unsafe_code)]
+    pub(crate) fn enter(&self) -> Result<(), i32> {
+        let check = |ret: libc::c_int| if ret == 0 { Ok(()) } else { Err(Errno::last_raw()) };
+        let none = std::ptr::null::<libc::c_char>();
+        let quiet = libc::MS_NOSUID | libc::MS_NODEV;
+        // SAFETY: every call below takes integers and pointers to
+        // NUL-terminated strings or byte buffers that live in `self` for
+        // the whole call; they change only this mount namespace, the new
+        // tmpfs, this process's root and working directory.
+        unsafe {
+            check(libc::mount(c"snakepit-bot".as_ptr(), self.scratch.as_ptr(), c"tmpfs".as_ptr(), quiet, self.tmpfs_options.as_ptr().cast()))?;
+            check(libc::mkdir(self.root.as_ptr(), 0o755))?;
+            // pivot_root needs the new root to be a mount point.
+            check(libc::mount(self.root.as_ptr(), self.root.as_ptr(), none, libc::MS_BIND, none.cast()))?;
+            if let Some((upper, work, owner)) = &self.upper {
+                check(libc::mkdir(upper.as_ptr(), 0o700))?;
+                check(libc::mkdir(work.as_ptr(), 0o700))?;
+                if let Some(uid) = owner {
+                    check(libc::chown(upper.as_ptr(), *uid, *uid))?;
+                }
+            }
+            for step in &self.steps {
+                match step {
+                    Step::Dir { path, mode } => {
+                        check(libc::mkdir(path.as_ptr(), *mode))?;
+                        // mkdir applies the umask.
+                        check(libc::chmod(path.as_ptr(), *mode))?;
+                    }
+                    Step::BindReadOnly { from, to, dir } => {
+                        if *dir {
+                            check(libc::mkdir(to.as_ptr(), 0o755))?;
+                        } else {
+                            make_empty_file(to)?;
+                        }
+                        check(libc::mount(from.as_ptr(), to.as_ptr(), none, libc::MS_BIND, none.cast()))?;
+                        check(libc::mount(none, to.as_ptr(), none, libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | quiet, none.cast()))?;
+                    }
+                    Step::BindDevice { from, to } => {
+                        make_empty_file(to)?;
+                        check(libc::mount(from.as_ptr(), to.as_ptr(), none, libc::MS_BIND, none.cast()))?;
+                        check(libc::mount(none, to.as_ptr(), none, libc::MS_REMOUNT | libc::MS_BIND | libc::MS_NOSUID | libc::MS_NOEXEC, none.cast()))?;
+                    }
+                    Step::Symlink { target, at } => check(libc::symlink(target.as_ptr(), at.as_ptr()))?,
+                    Step::File { path, bytes } => {
+                        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC, 0o644);
+                        if fd < 0 {
+                            return Err(Errno::last_raw());
+                        }
+                        let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+                        let errno = Errno::last_raw();
+                        libc::close(fd);
+                        if written != bytes.len() as isize {
+                            return Err(errno);
+                        }
+                    }
+                    Step::Proc { at } => check(libc::mount(c"proc".as_ptr(), at.as_ptr(), c"proc".as_ptr(), quiet | libc::MS_NOEXEC, c"hidepid=2".as_ptr().cast()))?,
+                    Step::Overlay { at, options } => check(libc::mount(c"snakepit-bot".as_ptr(), at.as_ptr(), c"overlay".as_ptr(), quiet, options.as_ptr().cast()))?,
+                    Step::BindFolder { from, to } => check(libc::mount(from.as_ptr(), to.as_ptr(), none, libc::MS_BIND, none.cast()))?,
+                }
+            }
+            // The old root is stacked on the new one and then detached:
+            // no path leads back to the host's tree.
+            check(libc::chdir(self.root.as_ptr()))?;
+            check(libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) as libc::c_int)?;
+            check(libc::umount2(c".".as_ptr(), libc::MNT_DETACH))?;
+            check(libc::chdir(c"/".as_ptr()))?;
+            check(libc::chdir(self.folder.as_ptr()))?;
+        }
+        Ok(())
+    }
+}
+
+/// Makes an empty file at `path`, as a mount point for a file.
+#[allow(unsafe_code)]
+fn make_empty_file(path: &CString) -> Result<(), i32> {
+    // SAFETY: open and close take a live NUL-terminated string and integers.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC, 0o644);
+        if fd < 0 {
+            return Err(Errno::last_raw());
+        }
+        libc::close(fd);
+    }
+    Ok(())
+}
