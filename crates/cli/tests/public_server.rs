@@ -1,0 +1,152 @@
+//! `snakepit serve` as an organiser runs it for strangers: the files it
+//! writes are for its own user only, and with public sign-up it runs no
+//! uploaded program unless every sandbox layer holds (or the
+//! configuration says otherwise).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+    /// Everything the server wrote to stderr (its log) so far.
+    log: Arc<Mutex<String>>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+
+    /// Waits until the log holds `words`.
+    fn wait_for_log(&self, words: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let log = self.log();
+            if log.contains(words) {
+                return log;
+            }
+            assert!(Instant::now() < deadline, "no {words:?} in the log:\n{log}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+fn serve(dir: &Path, config: Option<&str>) -> Server {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_snakepit"));
+    cmd.args(["serve", "--bind", "127.0.0.1", "--port", "0", "--tick-ms", "50", "--db"]).arg(dir.join("db.sqlite"));
+    if let Some(text) = config {
+        let file = dir.join("snakepit.toml");
+        std::fs::write(&file, text).unwrap();
+        cmd.arg("--config").arg(file);
+    }
+    let mut child = cmd
+        .env("SNAKEPIT_ADMIN_TOKEN", "t")
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("snakepit serve starts");
+    let log = Arc::new(Mutex::new(String::new()));
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let sink = log.clone();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        while stderr.read_line(&mut line).is_ok_and(|n| n > 0) {
+            sink.lock().unwrap().push_str(&line);
+            line.clear();
+        }
+    });
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let addr = loop {
+        let Some(Ok(line)) = lines.next() else { panic!("serve ended before listening:\n{}", log.lock().unwrap()) };
+        if let Some(a) = line.strip_prefix("snakepit listening on http://") {
+            break a.parse().unwrap();
+        }
+    };
+    std::thread::spawn(move || for _ in lines {});
+    Server { child, addr, log }
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("snakepit-public-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(s, "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    let status = out.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, out.split_once("\r\n\r\n").unwrap().1.to_string())
+}
+
+/// Signs up a player for `game`; their id and code.
+fn register(addr: SocketAddr, name: &str, game: &str) -> (String, String) {
+    let (status, body) = http(addr, "POST", "/api/register", &format!(r#"{{"name":"{name}","game":"{game}"}}"#));
+    assert_eq!(status, 201, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    (v["id"].as_str().unwrap().to_string(), v["code"].as_str().unwrap().to_string())
+}
+
+/// Every file in `dir` with its permission bits.
+fn modes(dir: &Path) -> Vec<(String, u32)> {
+    let mut all: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.metadata().unwrap().permissions().mode() & 0o777))
+        .collect();
+    all.sort();
+    all
+}
+
+/// The database, its -wal and -shm are 0600 from the start, whatever the
+/// umask; a database left readable by others is set to 0600 at the next
+/// start, and the log says so.
+#[test]
+fn the_server_s_files_are_its_user_s_only() {
+    let dir = temp_dir("modes");
+    let server = serve(&dir, None);
+    // A sign-up is a write: the -wal and -shm exist by then.
+    register(server.addr, "ann", "duel");
+    let files = modes(&dir);
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["db.sqlite", "db.sqlite-shm", "db.sqlite-wal"], "{files:?}");
+    for (name, mode) in &files {
+        assert_eq!(*mode, 0o600, "{name} is {mode:o}");
+    }
+    drop(server);
+
+    for name in ["db.sqlite", "db.sqlite-wal", "db.sqlite-shm"] {
+        let file = dir.join(name);
+        if file.exists() {
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        }
+    }
+    let server = serve(&dir, None);
+    let log = server.wait_for_log("db.sqlite was mode 644, readable by other users: set to 600");
+    register(server.addr, "bob", "duel");
+    for (name, mode) in modes(&dir) {
+        assert_eq!(mode, 0o600, "{name} is {mode:o} after a start:\n{log}");
+    }
+    // The players written before are still there.
+    let (status, body) = http(server.addr, "POST", "/api/register", r#"{"name":"ann","game":"duel"}"#);
+    assert_eq!(status, 409, "ann was kept: {body}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
