@@ -113,6 +113,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let (ladders, queue_jobs) = (args.ladders.clone(), args.queue_jobs);
     let db = cfg.db.to_string_lossy().into_owned();
     let games_kept_per_player = cfg.limits.games_kept_per_player;
+    let token_given = !cfg.admin_token.is_empty();
     let ladder_node = match cfg.cluster.node.as_str() {
         "" => format!("serve-{}-ladder", std::process::id()),
         node => format!("{node}-ladder"),
@@ -129,7 +130,13 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         if let Some((node, url)) = server.cluster_node() {
             println!("cluster node {node}, reached by the other nodes at {url}");
         }
-        println!("admin token: {}", server.admin_token);
+        if token_given {
+            // A token the organiser chose stays out of the output, which
+            // often ends in a log file others can read.
+            println!("admin token: the one set in SNAKEPIT_ADMIN_TOKEN or the config file's admin_token");
+        } else {
+            println!("admin token (made for this run; set SNAKEPIT_ADMIN_TOKEN to choose one): {}", server.admin_token);
+        }
         // Queued games (the ladders' and forks') and the ladders'
         // scheduler run next to the rooms, on the same store, exactly as a
         // `snakepit worker --ladder` would.
