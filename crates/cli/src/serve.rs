@@ -110,7 +110,16 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     // Probing takes a moment, so it comes before the server listens (and
     // before the signal handlers, which are set once it does).
     eprint!("{}", snakepit_bots::process::SandboxReport::cached());
-    let (ladders, queue_jobs) = (args.ladders.clone(), args.queue_jobs);
+    let (mut ladders, queue_jobs) = (args.ladders.clone(), args.queue_jobs);
+    // With public sign-up and a sandbox layer missing, saved programs run
+    // nowhere on this node: not in rooms (the server refuses them), not in
+    // queued games, and no ladder pairs them.
+    let programs_refused: Option<&'static str> =
+        snakepit_server::sandbox_policy::check(&cfg).err().map(|why| &*Box::leak(why.into_boxed_str()));
+    if programs_refused.is_some() && !ladders.is_empty() {
+        tracing::error!("no ladder runs here: its games are between uploaded programs, which do not run on this server");
+        ladders.clear();
+    }
     let db = cfg.db.to_string_lossy().into_owned();
     let games_kept_per_player = cfg.limits.games_kept_per_player;
     let token_given = !cfg.admin_token.is_empty();
@@ -155,6 +164,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
                 max_games: None,
                 games_kept_per_player,
                 unowned_forks_kept: crate::worker::UNOWNED_FORKS_KEPT_DEFAULT,
+                programs_refused,
             };
             let played = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
             Some(tokio::spawn(async move {

@@ -150,3 +150,79 @@ fn the_server_s_files_are_its_user_s_only() {
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The duel room's tick, from the lobby's list.
+fn duel_tick(addr: SocketAddr) -> u64 {
+    let (status, body) = http(addr, "GET", "/api/rooms", "");
+    assert_eq!(status, 200, "{body}");
+    let rooms: Vec<serde_json::Value> = serde_json::from_str(&body).unwrap();
+    let duel = rooms.iter().find(|r| r["name"] == "duel").unwrap_or_else(|| panic!("no duel room: {body}"));
+    duel["tick"].as_u64().unwrap()
+}
+
+/// A layer switched off in the configuration counts as missing (the way
+/// to try this on a machine that has every layer). With public sign-up
+/// the server then says so at start, refuses saves with the reason (before
+/// anything runs), shows the reason on the player's page data, starts no
+/// saved program and pairs none in its queue; built-in bots play on. With
+/// `allow_missing_layers = true` the same save is accepted.
+#[test]
+fn a_public_server_missing_a_layer_runs_no_uploaded_program() {
+    let dir = temp_dir("policy");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let source = std::fs::read_to_string(root.join("starters/duel/python/bot.py")).unwrap();
+    let upload = |id: &str, code: &str| {
+        serde_json::json!({ "user": id, "code": code, "lang": "python", "name": "starter", "source": source }).to_string()
+    };
+    let allowed = "[sandbox]\nallow_missing_layers = true\nlayers_off = [\"ipc namespace\"]\n";
+    let server = serve(&dir, Some(allowed));
+    let log = server.wait_for_log("bot sandbox layers on this machine:");
+    assert!(log.contains("ipc namespace"), "the start report lists the layers:\n{log}");
+    server.wait_for_log("uploaded programs of anyone who signs up run without the sandbox layers ipc namespace");
+    let (id, code) = register(server.addr, "ann", "duel");
+    let (status, body) = http(server.addr, "GET", &format!("/api/code?user={id}&code={code}"), "");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"programs_refused\":null"), "{body}");
+    let (status, body) = http(server.addr, "POST", "/api/code", &upload(&id, &code));
+    assert_eq!(status, 200, "accepted when the organiser allows it: {body}");
+    drop(server);
+
+    let refused = "[sandbox]\nlayers_off = [\"ipc namespace\"]\n";
+    let server = serve(&dir, Some(refused));
+    let log = server.wait_for_log("uploaded programs will not run:");
+    for words in ["sign-up is open to anyone", "lacks ipc namespace", "switched off in [sandbox] layers_off", "allow_missing_layers = true"] {
+        assert!(log.contains(words), "{words:?} not in the log:\n{log}");
+    }
+    // The program saved before is not started.
+    server.wait_for_log("saved program not started: this server runs no uploaded programs");
+    let (status, body) = http(server.addr, "GET", &format!("/api/code?user={id}&code={code}"), "");
+    assert_eq!(status, 200, "{body}");
+    let info: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let why = info["programs_refused"].as_str().unwrap_or_else(|| panic!("the page is told why: {body}"));
+    assert!(why.starts_with("this server runs no uploaded programs") && why.contains("ipc namespace"), "{why}");
+    assert_eq!(info["saved"]["name"], "starter", "the saved program is kept: {body}");
+    let (status, body) = http(server.addr, "POST", "/api/code", &upload(&id, &code));
+    assert_eq!(status, 403, "{body}");
+    let error: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(error["error"].as_str().unwrap(), format!("not saved: {why}"));
+    let (status, body) = http(server.addr, "POST", "/api/code/start", &serde_json::json!({ "user": id, "code": code }).to_string());
+    assert_eq!(status, 409, "{body}");
+    assert!(body.contains("this server runs no uploaded programs"), "{body}");
+    // A new player is refused just the same; the built-in bots play on.
+    let (bob, bob_code) = register(server.addr, "bob", "duel");
+    assert_eq!(http(server.addr, "POST", "/api/code", &upload(&bob, &bob_code)).0, 403);
+    let before = duel_tick(server.addr);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while duel_tick(server.addr) <= before + 3 {
+        assert!(Instant::now() < deadline, "the duel room stopped at tick {before}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(server);
+
+    // The organiser's own players (closed registration) may upload.
+    let server = serve(&dir, Some(&format!("registration = \"closed\"\n{refused}")));
+    let (status, body) = http(server.addr, "POST", "/api/code", &upload(&bob, &bob_code));
+    assert_eq!(status, 200, "{body}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
