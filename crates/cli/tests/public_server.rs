@@ -148,6 +148,15 @@ fn the_server_s_files_are_its_user_s_only() {
     let (status, body) = http(server.addr, "POST", "/api/register", r#"{"name":"ann","game":"duel"}"#);
     assert_eq!(status, 409, "ann was kept: {body}");
     drop(server);
+    // A configuration file that holds the admin token and that others may
+    // read is named in the log (it is the organiser's file: left as is).
+    let server = serve(&dir, Some("admin_token = \"in-the-file\"\n"));
+    let config = dir.join("snakepit.toml");
+    std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o644)).unwrap();
+    drop(server);
+    let server = serve(&dir, Some("admin_token = \"in-the-file\"\n"));
+    server.wait_for_log("snakepit.toml holds the admin token and is mode 644, readable by other users");
+    drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

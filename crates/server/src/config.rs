@@ -439,6 +439,9 @@ impl Config {
                 let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
                 let mut cfg: Config = toml::from_str(&text).with_context(|| format!("{}", p.display()))?;
                 cfg.resolve_maps(p.parent().unwrap_or(Path::new("")));
+                if !cfg.admin_token.is_empty() {
+                    warn_if_others_read(p);
+                }
                 cfg
             }
             None => Config::default(),
@@ -615,6 +618,22 @@ impl Config {
             self.admin_token = v;
         }
         Ok(())
+    }
+}
+
+/// Logs a warning when the configuration file at `path`, which holds the
+/// admin token, may be read by users other than its owner. The file is
+/// the organiser's: it is left as it is.
+fn warn_if_others_read(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Ok(meta) = std::fs::metadata(path) {
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            tracing::warn!(
+                "{} holds the admin token and is mode {mode:03o}, readable by other users: make it 0600 (chmod 600), or give the token in SNAKEPIT_ADMIN_TOKEN",
+                path.display()
+            );
+        }
     }
 }
 
