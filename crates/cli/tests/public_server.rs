@@ -45,6 +45,10 @@ impl Server {
 }
 
 fn serve(dir: &Path, config: Option<&str>) -> Server {
+    serve_with(dir, config, &[])
+}
+
+fn serve_with(dir: &Path, config: Option<&str>, extra: &[&str]) -> Server {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_snakepit"));
     cmd.args(["serve", "--bind", "127.0.0.1", "--port", "0", "--tick-ms", "50", "--db"]).arg(dir.join("db.sqlite"));
     if let Some(text) = config {
@@ -52,6 +56,7 @@ fn serve(dir: &Path, config: Option<&str>) -> Server {
         std::fs::write(&file, text).unwrap();
         cmd.arg("--config").arg(file);
     }
+    cmd.args(extra);
     let mut child = cmd
         .env("SNAKEPIT_ADMIN_TOKEN", "t")
         .env("RUST_LOG", "info")
@@ -197,13 +202,14 @@ fn a_public_server_missing_a_layer_runs_no_uploaded_program() {
     drop(server);
 
     let refused = "[sandbox]\nlayers_off = [\"ipc namespace\"]\n";
-    let server = serve(&dir, Some(refused));
+    let server = serve_with(&dir, Some(refused), &["--ladder", "duel"]);
     let log = server.wait_for_log("uploaded programs will not run:");
     for words in ["sign-up is open to anyone", "lacks ipc namespace", "switched off in [sandbox] layers_off", "allow_missing_layers = true"] {
         assert!(log.contains(words), "{words:?} not in the log:\n{log}");
     }
-    // The program saved before is not started.
+    // The program saved before is not started, nor paired in a ladder.
     server.wait_for_log("saved program not started: this server runs no uploaded programs");
+    server.wait_for_log("no ladder runs here: its games are between uploaded programs");
     let (status, body) = http(server.addr, "GET", &format!("/api/code?user={id}&code={code}"), "");
     assert_eq!(status, 200, "{body}");
     let info: serde_json::Value = serde_json::from_str(&body).unwrap();
@@ -226,6 +232,34 @@ fn a_public_server_missing_a_layer_runs_no_uploaded_program() {
         assert!(Instant::now() < deadline, "the duel room stopped at tick {before}");
         std::thread::sleep(Duration::from_millis(50));
     }
+    // A fork with the saved program in a seat is played by no one: the
+    // server's queue fails it with the reason, before building anything.
+    let kept = loop {
+        let (status, body) = http(server.addr, "GET", "/api/replays?origin=duel&limit=50", "");
+        assert_eq!(status, 200, "{body}");
+        let games: Vec<serde_json::Value> = serde_json::from_str(&body).unwrap();
+        if let Some(g) = games.into_iter().find(|g| g["result"]["ticks"].as_u64().unwrap() >= 6) {
+            break g["id"].as_i64().unwrap();
+        }
+        assert!(Instant::now() < deadline + Duration::from_secs(90), "no duel game of 6 ticks kept");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let ask = format!(r#"{{"from_tick":4,"seat":0,"bot":"code:{id}"}}"#);
+    let (status, body) = http(server.addr, "POST", &format!("/api/replays/{kept}/fork?player={id}&code={code}"), &ask);
+    assert_eq!(status, 200, "{body}");
+    let status_url = serde_json::from_str::<serde_json::Value>(&body).unwrap()["status"].as_str().unwrap().to_string();
+    let failed = loop {
+        let (_, body) = http(server.addr, "GET", &status_url, "");
+        let s: serde_json::Value = serde_json::from_str(&body).unwrap();
+        match s["state"].as_str().unwrap() {
+            "failed" => break s,
+            "done" => panic!("the fork with a saved program was played: {s}"),
+            _ => {}
+        }
+        assert!(Instant::now() < deadline + Duration::from_secs(180), "the fork was not taken: {s}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(failed.to_string().contains("does not run: this server runs no uploaded programs"), "{failed}");
     drop(server);
 
     // The organiser's own players (closed registration) may upload.
