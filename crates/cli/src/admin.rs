@@ -4,6 +4,11 @@
 //! Players, the room list and scores live in the store (a SQLite file or a
 //! PostgreSQL URL), so those commands work with the server stopped. Pausing, resuming and kicking act
 //! on live rooms and need `--server` (and the admin token).
+//!
+//! The admin token comes from `SNAKEPIT_ADMIN_TOKEN` or a file
+//! (`--token-file`), never from an argument: every user of the machine,
+//! and every bot that sees the host's processes, can read command lines in
+//! `/proc`.
 
 use anyhow::{Context, bail};
 use snakepit_server::replays::url_part;
@@ -23,9 +28,12 @@ pub struct AdminArgs {
     /// A running server, e.g. http://127.0.0.1:8080.
     #[arg(long, global = true)]
     pub server: Option<String>,
-    /// The admin token (or SNAKEPIT_ADMIN_TOKEN).
-    #[arg(long, env = "SNAKEPIT_ADMIN_TOKEN", global = true, hide_env_values = true)]
-    pub token: Option<String>,
+    /// A file holding the admin token (used with --server; keep it mode
+    /// 0600). Without it the token comes from SNAKEPIT_ADMIN_TOKEN. There
+    /// is no option to give the token itself: command lines are visible
+    /// to every user of the machine.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub token_file: Option<PathBuf>,
     /// What to do.
     #[command(subcommand)]
     pub command: AdminCommand,
@@ -123,7 +131,32 @@ pub fn run(args: AdminArgs) -> anyhow::Result<()> {
 }
 
 /// Why pause, resume, kick, create-room, close-room, seat and tick need a server.
-const LIVE_ONLY: &str = "this command acts on a running server: give --server http://HOST:PORT and the admin token";
+const LIVE_ONLY: &str =
+    "this command acts on a running server: give --server http://HOST:PORT, and the admin token in SNAKEPIT_ADMIN_TOKEN or --token-file FILE";
+
+/// The admin token for `--server`: the first line of `--token-file`, or
+/// `SNAKEPIT_ADMIN_TOKEN`.
+fn admin_token(args: &AdminArgs) -> anyhow::Result<String> {
+    let token = match &args.token_file {
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| crate::exit::BadInput(format!("--token-file {}: {e}", file.display())))?;
+            text.lines().next().unwrap_or("").trim().to_string()
+        }
+        None => std::env::var("SNAKEPIT_ADMIN_TOKEN").unwrap_or_default().trim().to_string(),
+    };
+    if token.is_empty() {
+        let from = match &args.token_file {
+            Some(file) => format!("--token-file {} holds no token", file.display()),
+            None => "SNAKEPIT_ADMIN_TOKEN is not set".to_string(),
+        };
+        return Err(crate::exit::BadInput(format!(
+            "--server needs the admin token: {from} (put it in SNAKEPIT_ADMIN_TOKEN, or in a file only you can read, given as --token-file FILE)"
+        ))
+        .into());
+    }
+    Ok(token)
+}
 
 /// Whether the command acts on live rooms only.
 fn live_only(command: &AdminCommand) -> bool {
@@ -204,7 +237,8 @@ async fn local_store(args: &AdminArgs) -> anyhow::Result<()> {
 }
 
 fn remote(args: &AdminArgs, url: &str) -> anyhow::Result<()> {
-    let token = args.token.as_deref().context("--token or SNAKEPIT_ADMIN_TOKEN is needed with --server")?;
+    let token = admin_token(args)?;
+    let token = token.as_str();
     let (method, path, body) = match &args.command {
         AdminCommand::AddPlayer { name, game } => {
             ("POST", "/api/admin/players".to_string(), serde_json::json!({ "name": name, "game": game }).to_string())

@@ -110,9 +110,19 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     // Probing takes a moment, so it comes before the server listens (and
     // before the signal handlers, which are set once it does).
     eprint!("{}", snakepit_bots::process::SandboxReport::cached());
-    let (ladders, queue_jobs) = (args.ladders.clone(), args.queue_jobs);
+    let (mut ladders, queue_jobs) = (args.ladders.clone(), args.queue_jobs);
+    // With public sign-up and a sandbox layer missing, saved programs run
+    // nowhere on this node: not in rooms (the server refuses them), not in
+    // queued games, and no ladder pairs them.
+    let programs_refused: Option<&'static str> =
+        snakepit_server::sandbox_policy::check(&cfg).err().map(|why| &*Box::leak(why.into_boxed_str()));
+    if programs_refused.is_some() && !ladders.is_empty() {
+        tracing::error!("no ladder runs here: its games are between uploaded programs, which do not run on this server");
+        ladders.clear();
+    }
     let db = cfg.db.to_string_lossy().into_owned();
     let games_kept_per_player = cfg.limits.games_kept_per_player;
+    let token_given = !cfg.admin_token.is_empty();
     let ladder_node = match cfg.cluster.node.as_str() {
         "" => format!("serve-{}-ladder", std::process::id()),
         node => format!("{node}-ladder"),
@@ -129,7 +139,13 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         if let Some((node, url)) = server.cluster_node() {
             println!("cluster node {node}, reached by the other nodes at {url}");
         }
-        println!("admin token: {}", server.admin_token);
+        if token_given {
+            // A token the organiser chose stays out of the output, which
+            // often ends in a log file others can read.
+            println!("admin token: the one set in SNAKEPIT_ADMIN_TOKEN or the config file's admin_token");
+        } else {
+            println!("admin token (made for this run; set SNAKEPIT_ADMIN_TOKEN to choose one): {}", server.admin_token);
+        }
         // Queued games (the ladders' and forks') and the ladders'
         // scheduler run next to the rooms, on the same store, exactly as a
         // `snakepit worker --ladder` would.
@@ -148,6 +164,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
                 max_games: None,
                 games_kept_per_player,
                 unowned_forks_kept: crate::worker::UNOWNED_FORKS_KEPT_DEFAULT,
+                programs_refused,
             };
             let played = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
             Some(tokio::spawn(async move {

@@ -183,6 +183,7 @@ pub fn run_worker(args: WorkerArgs) -> anyhow::Result<()> {
             max_games: args.max_games,
             games_kept_per_player: args.games_kept_per_player,
             unowned_forks_kept: args.unowned_forks_kept,
+            programs_refused: None,
         };
         tokio::select! {
             r = work_queue(store, &name, &games, work, played.clone()) => r?,
@@ -212,6 +213,10 @@ pub struct WorkOptions {
     pub games_kept_per_player: u32,
     /// Forks without a registered player kept, the latest (0: all).
     pub unowned_forks_kept: u32,
+    /// Why saved programs may not run on this node (a server with public
+    /// sign-up whose sandbox lacks a layer): a game with one fails with
+    /// this reason, before anything is compiled.
+    pub programs_refused: Option<&'static str>,
 }
 
 /// Forks without a registered player a worker keeps by default.
@@ -249,6 +254,7 @@ pub async fn work_queue(
             until_empty: options.until_empty,
             games_kept_per_player: options.games_kept_per_player,
             unowned_forks_kept: options.unowned_forks_kept,
+            programs_refused: options.programs_refused,
             budget: budget.clone(),
             played: played.clone(),
         };
@@ -299,6 +305,7 @@ struct Job {
     until_empty: bool,
     games_kept_per_player: u32,
     unowned_forks_kept: u32,
+    programs_refused: Option<&'static str>,
     budget: Arc<Budget>,
     played: Arc<AtomicU64>,
 }
@@ -456,6 +463,9 @@ impl Job {
             let Some(player) = bot.strip_prefix(CODE_PREFIX) else {
                 continue;
             };
+            if let Some(why) = self.programs_refused {
+                return Err(format!("the saved program of {player} does not run: {why}"));
+            }
             if let Ok(Some(p)) = self.store.player(player).await {
                 labels[seat] = p.name;
             }

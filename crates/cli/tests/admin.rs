@@ -115,13 +115,80 @@ fn pause_and_resume_a_running_server() {
     assert!(removed.contains(&format!("\"removed\":\"{bob}\"")), "{removed}");
     let listed = stdout(&snakepit(&["admin", "players", "--server", &url]));
     assert!(!listed.contains(bob), "{listed}");
-    let wrong = Command::new(env!("CARGO_BIN_EXE_snakepit"))
-        .args(["admin", "pause", "snakebattle", "--server", &url, "--token", "nope"])
+    // The token from a file: a wrong one is refused by the server, the
+    // right one works, and the file's first line is the token.
+    let token_file = dir.join("token");
+    std::fs::write(&token_file, "nope\n").unwrap();
+    let from_file = |file: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_snakepit"))
+            .args(["admin", "pause", "snakebattle", "--server", &url, "--token-file", file.to_str().unwrap()])
+            .env_remove("SNAKEPIT_ADMIN_TOKEN")
+            .output()
+            .unwrap()
+    };
+    let wrong = from_file(&token_file);
+    assert!(!wrong.status.success());
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("401"), "{}", String::from_utf8_lossy(&wrong.stderr));
+    std::fs::write(&token_file, "tok\n").unwrap();
+    assert!(stdout(&from_file(&token_file)).contains("\"paused\":true"));
+    // Neither the file nor the environment: the message says where the
+    // token goes, and the server is not asked.
+    let none = Command::new(env!("CARGO_BIN_EXE_snakepit"))
+        .args(["admin", "resume", "snakebattle", "--server", &url])
+        .env_remove("SNAKEPIT_ADMIN_TOKEN")
         .output()
         .unwrap();
-    assert!(!wrong.status.success());
-    assert!(String::from_utf8_lossy(&wrong.stderr).contains("401"));
+    let said = String::from_utf8_lossy(&none.stderr);
+    assert_eq!(none.status.code(), Some(2), "{said}");
+    assert!(said.contains("SNAKEPIT_ADMIN_TOKEN") && said.contains("--token-file"), "{said}");
+    let rooms = stdout(&snakepit(&["admin", "rooms", "--server", &url]));
+    assert!(rooms.contains("\"paused\":true"), "not resumed without a token: {rooms}");
     let _ = child.kill();
     let _ = child.wait();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The admin token never goes on a command line: there is no argument for
+/// it (a command line is readable by every user of the machine in /proc),
+/// no help text shows one, and a server started with a chosen token does
+/// not print it.
+#[test]
+fn the_admin_token_is_never_an_argument() {
+    let (dir, db) = temp_db("token-arg");
+    let given = Command::new(env!("CARGO_BIN_EXE_snakepit"))
+        .args(["admin", "pause", "snakebattle", "--server", "http://127.0.0.1:9", "--token", "T0P-SECRET"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&given.stderr);
+    assert_eq!(given.status.code(), Some(2), "refused as a usage error: {said}");
+    assert!(said.contains("--token-file"), "points to the file option: {said}");
+    for args in [&["--help"][..], &["admin", "--help"], &["admin", "pause", "--help"], &["serve", "--help"]] {
+        let help = stdout(&snakepit(args));
+        assert!(!help.contains("--token ") && !help.contains("--token <"), "{args:?} shows a token argument:\n{help}");
+        if args[0] == "admin" {
+            assert!(help.contains("--token-file"), "{args:?}:\n{help}");
+        }
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snakepit"))
+        .args(["serve", "--bind", "127.0.0.1", "--port", "0", "--db", &db])
+        .env("SNAKEPIT_ADMIN_TOKEN", "T0P-SECRET")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut printed = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let done = line.starts_with("admin token");
+        printed.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let printed = printed.join("\n");
+    assert!(printed.contains("admin token: the one set in SNAKEPIT_ADMIN_TOKEN"), "{printed}");
+    assert!(!printed.contains("T0P-SECRET"), "{printed}");
     let _ = std::fs::remove_dir_all(dir);
 }

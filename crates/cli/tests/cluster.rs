@@ -301,7 +301,8 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
     // nodes: one shared table.
     // The admin command goes to node B, which forwards it to the owner.
     let out = Command::new(env!("CARGO_BIN_EXE_snakepit"))
-        .args(["admin", "pause", "arena", "--server", &format!("http://{}", b.addr), "--token", TOKEN])
+        .args(["admin", "pause", "arena", "--server", &format!("http://{}", b.addr)])
+        .env("SNAKEPIT_ADMIN_TOKEN", TOKEN)
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&out.stdout);

@@ -176,6 +176,7 @@ async fn start_built(
     let parser = arenas::text_parser(&player.game)
         .ok_or_else(|| format!("{} does not run uploaded programs: carrots, duel and multisnake do", player.game))?;
     let program = SourceProgram::new(&player.game, &row.lang, &row.source)?;
+    crate::sandbox_policy::check(&st.cfg)?;
     // In a cluster a program runs on the node that runs its room.
     match st.rooms.route_player(&player.id).await.map_err(|e| format!("finding the player's room: {e}"))? {
         crate::rooms::Route::Local => {}
@@ -205,7 +206,7 @@ async fn start_built(
                 let st = st.clone();
                 tokio::spawn(async move {
                     let _building = building;
-                    let limits = MatchSettings::for_game(&player.game).limits;
+                    let limits = st.cfg.program_settings(&player.game).limits;
                     let latest = || is_latest(&player.id, this_start);
                     // A failed build keeps nothing: the run line then builds
                     // at each start, and the compiler's messages reach the
@@ -465,7 +466,7 @@ async fn build_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) ->
     }
     let failed = |what: String| AppError::Server(anyhow::anyhow!("compiling a saved program: {what}"));
     let source = SourceFile::write(&work_root(st), program).map_err(|e| failed(e.to_string()))?;
-    let limits = MatchSettings::for_game(game).limits;
+    let limits = st.cfg.program_settings(game).limits;
     // A save waits a bounded time for a compiler: other players' slow
     // builds are said to be the reason, rather than holding the request.
     let turn = place(&snakepit_bots::source::BUILDS_AT_ONCE).await?;
@@ -491,7 +492,7 @@ async fn build_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) ->
 async fn syntax_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) -> Result<(), AppError> {
     let failed = |what: String| AppError::Server(anyhow::anyhow!("checking a saved program: {what}"));
     let source = SourceFile::write(&work_root(st), program).map_err(|e| failed(e.to_string()))?;
-    let limits = MatchSettings::for_game(game).limits;
+    let limits = st.cfg.program_settings(game).limits;
     let check = {
         let _turn = place(&snakepit_bots::source::CHECKS_AT_ONCE).await?;
         program.check_syntax(&source.folder, &limits, BUILD_CHECK_DEADLINE).await.map_err(|e| failed(e.to_string()))?
@@ -572,6 +573,7 @@ pub async fn get_code(State(st): State<Arc<AppState>>, Query(q): Query<BTreeMap<
         "langs": langs,
         "starters": starters,
         "source_bytes_max": st.cfg.code.source_bytes_max,
+        "programs_refused": crate::sandbox_policy::check(&st.cfg).err(),
     })))
 }
 
@@ -611,6 +613,7 @@ pub async fn post_code(
     }
     // The language known, and a Java program with a class to run.
     let program = SourceProgram::new(&p.game, &u.lang, &u.source).map_err(bad)?;
+    crate::sandbox_policy::check(&st.cfg).map_err(|why| AppError::Client(StatusCode::FORBIDDEN, format!("not saved: {why}")))?;
     let _building = match program.build_check_line.as_ref().or(program.syntax_check_line.as_ref()) {
         Some(_) => Some(BUILDING.take(p.id.clone()).ok_or_else(|| {
             AppError::Client(StatusCode::TOO_MANY_REQUESTS, "your program is still being compiled (a save or a start): wait for that to finish".into())

@@ -9,6 +9,7 @@
 use anyhow::Context;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use snakepit_bots::process::{Layer, LayerSet};
 use snakepit_bots::stdio_match::MatchSettings;
 use std::time::Duration;
 
@@ -43,6 +44,8 @@ pub struct Config {
     pub multisnake: ArenaConfig,
     /// Programs uploaded in the browser.
     pub code: CodeConfig,
+    /// The sandbox those programs run in.
+    pub sandbox: SandboxConfig,
     /// Rooms created at start (in addition to those in the database). Given
     /// in the file, they replace the default, one room per game offered.
     pub rooms: Vec<RoomSpec>,
@@ -215,6 +218,36 @@ impl Default for CodeConfig {
     }
 }
 
+/// The sandbox of uploaded programs (see [`crate::sandbox_policy`]).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct SandboxConfig {
+    /// With `registration = "open"`, strangers' programs run only when
+    /// every sandbox layer holds on this machine; `true` runs them with
+    /// the layers there are. With closed registration they always run
+    /// with the layers there are.
+    pub allow_missing_layers: bool,
+    /// Layers not to use, by the names the start report gives
+    /// (`"ipc namespace"`, `"minimal root"`, ...): for a runtime that
+    /// cannot live with one. A layer switched off counts as missing.
+    pub layers_off: Vec<String>,
+}
+
+impl SandboxConfig {
+    /// The layers of `layers_off`; an error names an unknown one.
+    pub fn layers_off(&self) -> anyhow::Result<LayerSet> {
+        let mut off = LayerSet::NONE;
+        for name in &self.layers_off {
+            let layer = Layer::ALL.into_iter().find(|l| l.name() == name.trim()).with_context(|| {
+                let names: Vec<&str> = Layer::ALL.iter().map(|l| l.name()).collect();
+                format!("[sandbox] layers_off: no layer {name:?} (the layers are {})", names.join(", "))
+            })?;
+            off = off.with(layer);
+        }
+        Ok(off)
+    }
+}
+
 /// One room per game, named after it.
 fn default_rooms<'a>(games: impl Iterator<Item = &'a str>) -> Vec<RoomSpec> {
     games.map(|g| RoomSpec { name: g.to_string(), game: g.to_string(), tick_ms: None }).collect()
@@ -353,6 +386,7 @@ impl Default for Config {
             duel: ArenaConfig::default(),
             multisnake: ArenaConfig::default(),
             code: CodeConfig::default(),
+            sandbox: SandboxConfig::default(),
             rooms: default_rooms(crate::rooms::GAMES.iter().copied()),
             limits: Limits::default(),
             cluster: ClusterConfig::default(),
@@ -405,6 +439,9 @@ impl Config {
                 let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
                 let mut cfg: Config = toml::from_str(&text).with_context(|| format!("{}", p.display()))?;
                 cfg.resolve_maps(p.parent().unwrap_or(Path::new("")));
+                if !cfg.admin_token.is_empty() {
+                    warn_if_others_read(p);
+                }
                 cfg
             }
             None => Config::default(),
@@ -457,9 +494,10 @@ impl Config {
 
     /// Deadlines and sandbox of the programs players upload for `game`:
     /// the arena's own, with its `move_timeout_ms` in the three
-    /// stdin/stdout arenas.
+    /// stdin/stdout arenas, and the layers of [`crate::sandbox_policy`].
     pub fn program_settings(&self, game: &str) -> MatchSettings {
-        let own = MatchSettings::for_game(game);
+        let mut own = MatchSettings::for_game(game);
+        crate::sandbox_policy::Policy::of(self).apply(&mut own.limits);
         match game {
             "carrots" | "duel" | "multisnake" => own.with_move_deadline(Duration::from_millis(self.arena(game).move_timeout_ms)),
             _ => own,
@@ -508,6 +546,7 @@ impl Config {
             self.registration
         );
         self.check_fill_bots()?;
+        self.sandbox.layers_off()?;
         self.limits.check()
     }
 
@@ -582,6 +621,22 @@ impl Config {
     }
 }
 
+/// Logs a warning when the configuration file at `path`, which holds the
+/// admin token, may be read by users other than its owner. The file is
+/// the organiser's: it is left as it is.
+fn warn_if_others_read(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Ok(meta) = std::fs::metadata(path) {
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            tracing::warn!(
+                "{} holds the admin token and is mode {mode:03o}, readable by other users: make it 0600 (chmod 600), or give the token in SNAKEPIT_ADMIN_TOKEN",
+                path.display()
+            );
+        }
+    }
+}
+
 /// A tick period from a configuration or a request: an error names the
 /// range when it is out of it.
 pub fn check_tick_ms(ms: u64) -> anyhow::Result<()> {
@@ -633,6 +688,7 @@ mod tests {
             ("[hex]\nfill_bots = [\"safe\"]\n", "[hex] fill_bots: no built-in bot \"safe\""),
             ("[duel]\nmove_timeout_ms = 0\n", "[duel] move_timeout_ms = 0: a program's time per move is 1 to 60000 ms"),
             ("[carrots]\nmove_timeout_ms = 60001\n", "[carrots] move_timeout_ms = 60001"),
+            ("[sandbox]\nlayers_off = [\"seccomp\", \"jail\"]\n", "[sandbox] layers_off: no layer \"jail\" (the layers are rlimits, "),
         ] {
             let got = check(text).unwrap_err();
             assert!(got.starts_with(words), "{text}: {got}");
@@ -703,5 +759,6 @@ mod tests {
         }
         assert_eq!(cfg.code.source_bytes_max, d.code.source_bytes_max);
         assert_eq!(cfg.cluster, d.cluster);
+        assert_eq!(cfg.sandbox, d.sandbox);
     }
 }

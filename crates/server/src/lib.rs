@@ -22,6 +22,8 @@
 //!   Multisnake) as room games, with their built-in bots.
 //! - [`code`]: programs uploaded in the browser, run in the sandbox as a
 //!   seat's bot.
+//! - [`sandbox_policy`]: whether uploaded programs run, given public
+//!   sign-up and the sandbox layers this machine has.
 //! - [`room`]: one task per room, owning its game.
 //! - [`rooms`]: the registry of this node's rooms, player seating, and
 //!   where a player's or a room's connections go in a cluster.
@@ -46,6 +48,7 @@ pub mod record;
 pub mod replays;
 pub mod room;
 pub mod rooms;
+pub mod sandbox_policy;
 pub mod templates;
 pub mod web;
 pub mod ws;
@@ -85,6 +88,7 @@ impl Server {
     /// the rooms before it returns.
     pub async fn start(cfg: config::Config) -> anyhow::Result<Server> {
         cfg.check()?;
+        sandbox_policy::Policy::of(&cfg).log_at_start();
         let address = cfg.db.to_str().with_context(|| format!("the database address {} is not UTF-8", cfg.db.display()))?;
         let store = Store::open(address).await.with_context(|| format!("opening the database {}", redacted(address)))?;
         let listener = tokio::net::TcpListener::bind((cfg.bind.as_str(), cfg.port))

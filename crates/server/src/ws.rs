@@ -715,7 +715,9 @@ async fn proxy(st: &Arc<AppState>, ws: WebSocketUpgrade, base: &str, uri: &Uri, 
         None => format!("ws://{}{path}", base.trim_start_matches("http://").trim_end_matches('/')),
     };
     let unreachable = |why: String| {
-        tracing::warn!(%url, "proxy: {why}");
+        // The query holds a bot's secret code: it stays out of the log.
+        let node = url.split('?').next().unwrap_or_default();
+        tracing::warn!(url = %node, "proxy: {why}");
         (StatusCode::SERVICE_UNAVAILABLE, format!("the node that runs this room does not answer ({why}); try again in a moment"))
             .into_response()
     };

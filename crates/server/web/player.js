@@ -588,6 +588,9 @@
       $('code-name').value = 'starter';
       loadStarter();
     }
+    // The server runs no uploaded program (its sandbox lacks a layer):
+    // said before the player writes one, and again if they save.
+    if (codeInfo.programs_refused) SP.say($('code-error'), 'Programs do not run here: ' + codeInfo.programs_refused);
     hook.codeLoaded = true;
   }
 

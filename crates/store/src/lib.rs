@@ -65,6 +65,9 @@ pub enum StoreError {
     /// The database holds something this version cannot read.
     #[error("database content: {0}")]
     Corrupt(String),
+    /// The database file could not be created.
+    #[error("database file: {0}")]
+    File(String),
 }
 
 /// A registered player.

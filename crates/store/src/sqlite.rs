@@ -6,6 +6,12 @@
 //! serialises writers anyway, and a single node has nobody to share with.
 //! The migration version is kept in `PRAGMA user_version`, as the server's
 //! earlier databases already do, so they open unchanged.
+//!
+//! The file holds every player's secret code, so only its owner may read
+//! it: it is created 0600 before SQLite opens it (SQLite gives its `-wal`,
+//! `-shm` and `-journal` files the database's mode), and an existing
+//! database or companion file that others could read is tightened to 0600
+//! at open, with a log line.
 
 use crate::{
     ClaimedMatch, CodeRow, MatchStatus, Migrations, NewMatch, NewReplay, NodeRow, Page, RoomView, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow, ScoresWritten,
@@ -31,6 +37,50 @@ pub(crate) const MIGRATIONS: Migrations = &[
     ("011_replay_players_by_replay", include_str!("../migrations/sqlite/011_replay_players_by_replay.sql")),
 ];
 
+/// The files SQLite keeps beside a database, by suffix.
+const COMPANION_SUFFIXES: [&str; 3] = ["-wal", "-shm", "-journal"];
+
+/// Makes the database at `path` readable by its owner only: a new one is
+/// created empty with mode 0600 (SQLite then gives its companion files the
+/// same mode), and an existing one, or a companion file, that group or
+/// others may use is set to 0600. A special name (`:memory:`, a `file:`
+/// URI) is left to SQLite.
+fn owner_only(path: &Path) -> Result<(), StoreError> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let name = path.to_string_lossy();
+    if name.is_empty() || name == ":memory:" || name.starts_with("file:") {
+        return Ok(());
+    }
+    let cannot = |p: &Path, e: std::io::Error| StoreError::File(format!("cannot create {}: {e}", p.display()));
+    match std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(cannot(path, e)),
+    }
+    let companions = COMPANION_SUFFIXES.iter().map(|suffix| {
+        let mut p = path.as_os_str().to_owned();
+        p.push(suffix);
+        std::path::PathBuf::from(p)
+    });
+    for file in std::iter::once(path.to_path_buf()).chain(companions) {
+        let Ok(meta) = std::fs::metadata(&file) else { continue };
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o077 == 0 || !meta.is_file() {
+            continue;
+        }
+        // The owner's own bits stay as they were (a read-only database
+        // stays read-only); group and others lose theirs.
+        let tight = mode & 0o700;
+        // A file of another user cannot be changed: it opens as before
+        // (refusing would not hide what it holds), and the log says so.
+        match std::fs::set_permissions(&file, std::fs::Permissions::from_mode(tight)) {
+            Ok(()) => tracing::warn!("{} was mode {mode:03o}, readable by other users: set to {tight:03o}", file.display()),
+            Err(e) => tracing::error!("{} is mode {mode:03o}, readable by other users, and cannot be set to {tight:03o}: {e}", file.display()),
+        }
+    }
+    Ok(())
+}
+
 /// The database clock in unix milliseconds, as SQL.
 const NOW_MS: &str = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
 
@@ -46,7 +96,11 @@ fn is_constraint(e: &rusqlite::Error) -> bool {
 impl Sqlite {
     pub(crate) async fn open(path: &Path) -> Result<Sqlite, StoreError> {
         let path = path.to_path_buf();
-        blocking(move || Sqlite::init(Connection::open(path)?)).await
+        blocking(move || {
+            owner_only(&path)?;
+            Sqlite::init(Connection::open(path)?)
+        })
+        .await
     }
 
     pub(crate) async fn memory() -> Result<Sqlite, StoreError> {
