@@ -3,7 +3,9 @@
 //!
 //! Every turn each live snake gets its own `/move` request body; HTTP
 //! snakes are asked all at once, each within `--timeout-ms` round trip
-//! included, and a built-in snake answers the same request in-process. A
+//! included. A built-in snake decides in-process from the game's state,
+//! making the move it would make for its request (see
+//! `snakepit_bots::bsbots`), with no request built for it. A
 //! process bot reads the same body as one line on stdin (or the JSON line
 //! with `json:`) and answers `{"move":"up"}` on stdout, within the
 //! `game.timeout` its request states (`--timeout-ms`; the first move gets
@@ -208,45 +210,32 @@ impl Table<Battlesnake> for BattlesnakeTable {
     }
 
     async fn follow(&mut self, game: &Battlesnake) {
-        let reqs = requests(game, &self.meta);
         for (seat, s) in self.seats.iter_mut().enumerate() {
             if let Seat::Builtin(bot) = s
                 && game.snakes()[seat].is_alive()
             {
-                let answer = bot.choose(&reqs[seat]);
-                let body = serde_json::to_vec(&answer).unwrap_or_default();
-                if let Ok(a) = parse_move(&body) {
-                    self.meta.snakes[seat].shout = a.shout.unwrap_or_default();
-                }
+                // Built-in snakes never shout: only their state moves on.
+                bot.choose_in(game, seat);
             }
         }
     }
 
     async fn actions(&mut self, game: &Battlesnake, out: &mut Vec<Action>) -> anyhow::Result<()> {
-        let reqs = requests(game, &self.meta);
         out.resize(self.seats.len(), None);
-        let alive: Vec<bool> = game.snakes().iter().map(|s| s.is_alive()).collect();
         if self.process.any() {
             self.ask_processes(game, out).await;
         }
+        // Requests only for HTTP snakes: built-in snakes read the game.
+        let asks_http = self.seats.iter().enumerate().any(|(seat, s)| matches!(s, Seat::Http(_)) && !self.unjoined[seat]);
+        let reqs = if asks_http { requests(game, &self.meta) } else { Vec::new() };
         let timeout = self.timeout;
         let mut calls = Vec::new();
         for (seat, s) in self.seats.iter_mut().enumerate() {
-            if !alive[seat] {
+            if !game.snakes()[seat].is_alive() {
                 continue;
             }
             match s {
-                Seat::Builtin(bot) => {
-                    // Through the wire format, as a remote answer would be.
-                    let body = serde_json::to_vec(&bot.choose(&reqs[seat])).unwrap_or_default();
-                    match parse_move(&body) {
-                        Ok(a) => {
-                            out[seat] = Some(a.dir);
-                            self.meta.snakes[seat].shout = a.shout.unwrap_or_default();
-                        }
-                        Err(e) => tracing::warn!(seat, error = %e, "built-in snake gave a bad answer"),
-                    }
-                }
+                Seat::Builtin(bot) => out[seat] = Some(bot.choose_in(game, seat)),
                 Seat::Http(_) if self.unjoined[seat] => {}
                 Seat::Http(h) => {
                     let body = reqs[seat].to_json();
@@ -270,9 +259,9 @@ impl Table<Battlesnake> for BattlesnakeTable {
                 }
             }
         }
-        for seat in 0..out.len() {
-            if alive[seat] && out[seat].is_none() {
-                self.no_move[seat] += 1;
+        for ((action, snake), no_move) in out.iter().zip(game.snakes()).zip(&mut self.no_move) {
+            if snake.is_alive() && action.is_none() {
+                *no_move += 1;
             }
         }
         Ok(())
