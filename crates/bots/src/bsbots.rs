@@ -30,6 +30,10 @@ pub trait BattlesnakeBot: Send {
     /// The move of seat `seat`, a live snake, read from the game itself:
     /// the same move [`choose`](Self::choose) makes for that seat's request.
     fn choose_in(&mut self, game: &Battlesnake, seat: usize) -> Dir;
+    /// [`choose_in`](Self::choose_in) from a view of the game read this
+    /// turn ([`View::read`]), which every built-in snake of a game can
+    /// share: the board is read once a turn instead of once a snake.
+    fn choose_on(&mut self, view: &mut View, seat: usize) -> Dir;
 }
 
 /// Names accepted by [`by_name`].
@@ -61,6 +65,7 @@ struct Other {
     seat: usize,
     head: Pos,
     length: u32,
+    health: i32,
 }
 
 /// The board as a bot sees it, in the engine's coordinates (`y` down; a
@@ -68,12 +73,15 @@ struct Other {
 /// next turn, hazards, food, and the live snakes. Its buffers are kept
 /// from turn to turn, and so are the searches' (`dist`, `mark`, `queue`).
 ///
+/// [`View::read`] reads a game for every seat at once; a bot then looks
+/// at it as its own seat.
+///
 /// A board of at most 128 cells (the standard 11x11 is 121) is held as
 /// bit sets in `u128`s, and its searches spread a whole frontier at once
 /// with shifts ([`Bits`]); a larger one as one flag per cell, searched
 /// cell by cell. Both give the same counts and distances (a test plays
 /// whole games both ways).
-struct View {
+pub struct View {
     w: i32,
     h: i32,
     wrap: bool,
@@ -134,6 +142,40 @@ impl Default for View {
 }
 
 impl View {
+    /// An empty view, to [`read`](Self::read) games into.
+    pub fn new() -> View {
+        View::default()
+    }
+
+    /// Reads `game`'s board and live snakes, for any seat to look at.
+    pub fn read(&mut self, game: &Battlesnake) {
+        self.reset(game.width(), game.height(), game.settings().ruleset().wraps());
+        for (s, snake) in game.snakes().iter().enumerate() {
+            if !snake.is_alive() {
+                continue;
+            }
+            self.body.clear();
+            self.body.extend(game.body(s));
+            self.add_body();
+            self.snakes.push(Other { seat: s, head: self.body[0], length: snake.len, health: snake.health });
+        }
+        for p in game.food() {
+            self.add_food(p);
+        }
+        for p in game.hazards() {
+            self.add_hazard(p);
+        }
+    }
+
+    /// Looks at the view read from a game as the snake of `seat`, a live
+    /// one.
+    fn look_as(&mut self, seat: usize) {
+        let me = self.snakes.iter().find(|s| s.seat == seat).copied();
+        debug_assert!(me.is_some(), "seat {seat} is a live snake");
+        let me = me.unwrap_or(Other { seat, head: Pos::new(-1, -1), length: 0, health: 0 });
+        (self.me, self.my_head, self.my_length, self.my_health) = (seat, me.head, me.length, me.health);
+    }
+
     /// Empties the view for a board of `w` by `h`.
     fn reset(&mut self, w: i32, h: i32, wrap: bool) {
         let cells = (w.max(0) * h.max(0)) as usize;
@@ -214,28 +256,6 @@ impl View {
         }
     }
 
-    /// The view of `seat` in `game`.
-    fn fill_from_game(&mut self, game: &Battlesnake, seat: usize) {
-        self.reset(game.width(), game.height(), game.settings().ruleset().wraps());
-        for (s, snake) in game.snakes().iter().enumerate() {
-            if !snake.is_alive() {
-                continue;
-            }
-            self.body.clear();
-            self.body.extend(game.body(s));
-            self.add_body();
-            self.snakes.push(Other { seat: s, head: self.body[0], length: snake.len });
-        }
-        for p in game.food() {
-            self.add_food(p);
-        }
-        for p in game.hazards() {
-            self.add_hazard(p);
-        }
-        let me = &game.snakes()[seat];
-        (self.me, self.my_head, self.my_length, self.my_health) = (seat, game.head(seat), me.len, me.health);
-    }
-
     /// The view of the snake a request is for.
     fn fill_from_request(&mut self, req: &SnakeRequest) {
         let (w, h) = (req.board.width, req.board.height);
@@ -247,7 +267,7 @@ impl View {
             self.body.clear();
             self.body.extend(s.body.iter().map(|&c| pos(c)));
             self.add_body();
-            self.snakes.push(Other { seat: k, head: pos(s.head), length: s.length });
+            self.snakes.push(Other { seat: k, head: pos(s.head), length: s.length, health: s.health });
             if s.id == req.you.id {
                 me = k;
             }
@@ -471,8 +491,14 @@ impl<P: Policy + Send> BattlesnakeBot for Bot<P> {
     }
 
     fn choose_in(&mut self, game: &Battlesnake, seat: usize) -> Dir {
-        self.view.fill_from_game(game, seat);
+        self.view.read(game);
+        self.view.look_as(seat);
         self.policy.decide(&mut self.view)
+    }
+
+    fn choose_on(&mut self, view: &mut View, seat: usize) -> Dir {
+        view.look_as(seat);
+        self.policy.decide(view)
     }
 }
 
@@ -628,17 +654,21 @@ mod tests {
 
     #[test]
     fn the_engines_state_and_the_request_give_the_same_moves() {
-        // Two copies of each bot with one seed: one reads every request,
-        // the other the game; their moves, and so their random streams,
-        // must agree at every turn of whole games on every ruleset.
+        // Three copies of each bot with one seed: one reads every request,
+        // one the game, one a view of the game shared by the four; their
+        // moves, and so their random streams, must agree at every turn of
+        // whole games on every ruleset.
         for ruleset in Ruleset::ALL {
             for seed in 0..25 {
                 let mut game = Battlesnake::new(settings(ruleset), 4, seed).unwrap();
                 let name = |seat: usize| ["greedy", "random"][seat % 2];
                 let mut by_request: Vec<_> = (0..4).map(|s| by_name(name(s), seed + s as u64).unwrap()).collect();
                 let mut by_state: Vec<_> = (0..4).map(|s| by_name(name(s), seed + s as u64).unwrap()).collect();
+                let mut by_view: Vec<_> = (0..4).map(|s| by_name(name(s), seed + s as u64).unwrap()).collect();
+                let mut view = View::new();
                 while !game.is_over() && game.turn() < 500 {
                     let reqs = requests(&game, &meta(4));
+                    view.read(&game);
                     let mut actions = Vec::new();
                     for seat in 0..4 {
                         if !game.snakes()[seat].is_alive() {
@@ -647,7 +677,9 @@ mod tests {
                         }
                         let a = word_to_dir(&by_request[seat].choose(&reqs[seat]).mv);
                         let b = by_state[seat].choose_in(&game, seat);
+                        let c = by_view[seat].choose_on(&mut view, seat);
                         assert_eq!(a, b, "{ruleset} seed {seed} turn {} seat {seat} ({})", game.turn(), name(seat));
+                        assert_eq!(b, c, "{ruleset} seed {seed} turn {} seat {seat} ({})", game.turn(), name(seat));
                         actions.push(Some(b));
                     }
                     game.step(&actions);

@@ -91,6 +91,7 @@ pub(super) fn table(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
         unjoined: vec![false; seats.len()],
         process: ProcessSeats::with_move_deadline(GameKind::Battlesnake, bots, Duration::from_millis(timeout_ms))?,
         seats,
+        view: bsbots::View::new(),
         meta,
         timeout: Duration::from_millis(timeout_ms),
     })
@@ -110,6 +111,8 @@ enum Seat {
 /// another.
 pub(super) struct BattlesnakeTable {
     seats: Vec<Seat>,
+    /// The game as the built-in snakes see it, read once a turn.
+    view: bsbots::View,
     process: ProcessSeats,
     meta: GameMeta,
     timeout: Duration,
@@ -125,6 +128,10 @@ impl BattlesnakeTable {
     /// Sends `/start` or `/end` to every HTTP snake at once; failures are
     /// logged and do not stop anything.
     async fn notify(&mut self, game: &Battlesnake, endpoint: &'static str) {
+        if !self.seats.iter().any(|s| matches!(s, Seat::Http(_))) {
+            // No request to build: a game of built-in snakes and processes.
+            return;
+        }
         let bodies: Vec<String> = requests(game, &self.meta).iter().map(|r| r.to_json()).collect();
         let timeout = self.timeout;
         let unjoined = &self.unjoined;
@@ -210,12 +217,13 @@ impl Table<Battlesnake> for BattlesnakeTable {
     }
 
     async fn follow(&mut self, game: &Battlesnake) {
+        self.view.read(game);
         for (seat, s) in self.seats.iter_mut().enumerate() {
             if let Seat::Builtin(bot) = s
                 && game.snakes()[seat].is_alive()
             {
                 // Built-in snakes never shout: only their state moves on.
-                bot.choose_in(game, seat);
+                bot.choose_on(&mut self.view, seat);
             }
         }
     }
@@ -228,6 +236,9 @@ impl Table<Battlesnake> for BattlesnakeTable {
         // Requests only for HTTP snakes: built-in snakes read the game.
         let asks_http = self.seats.iter().enumerate().any(|(seat, s)| matches!(s, Seat::Http(_)) && !self.unjoined[seat]);
         let reqs = if asks_http { requests(game, &self.meta) } else { Vec::new() };
+        if self.seats.iter().any(|s| matches!(s, Seat::Builtin(_))) {
+            self.view.read(game);
+        }
         let timeout = self.timeout;
         let mut calls = Vec::new();
         for (seat, s) in self.seats.iter_mut().enumerate() {
@@ -235,7 +246,7 @@ impl Table<Battlesnake> for BattlesnakeTable {
                 continue;
             }
             match s {
-                Seat::Builtin(bot) => out[seat] = Some(bot.choose_in(game, seat)),
+                Seat::Builtin(bot) => out[seat] = Some(bot.choose_on(&mut self.view, seat)),
                 Seat::Http(_) if self.unjoined[seat] => {}
                 Seat::Http(h) => {
                     let body = reqs[seat].to_json();
