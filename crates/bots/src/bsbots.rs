@@ -154,10 +154,20 @@ impl View {
             if !snake.is_alive() {
                 continue;
             }
-            self.body.clear();
-            self.body.extend(game.body(s));
-            self.add_body();
-            self.snakes.push(Other { seat: s, head: self.body[0], length: snake.len, health: snake.health });
+            // `add_body` without copying the body first.
+            let n = snake.len as usize;
+            let mut prev = None;
+            for (k, p) in game.body(s).enumerate() {
+                let stacked = n >= 2 && prev == Some(p);
+                if k + 1 == n && !stacked {
+                    break;
+                }
+                if let Some(i) = self.index(p) {
+                    self.block(i);
+                }
+                prev = Some(p);
+            }
+            self.snakes.push(Other { seat: s, head: game.head(s), length: snake.len, health: snake.health });
         }
         for p in game.food() {
             self.add_food(p);
@@ -357,9 +367,6 @@ impl View {
             return None;
         }
         let start = self.index(from)?;
-        if let Some(bits) = self.bits {
-            return bits.distance(start, !self.blocked_bits, self.food_bits);
-        }
         let stamp = self.new_search();
         self.mark[start] = stamp;
         self.dist[start] = 0;
@@ -448,23 +455,33 @@ impl Bits {
         (seen.count_ones() as usize).min(cap)
     }
 
-    /// Steps from cell `from` to the nearest cell of `food` through `free`
-    /// cells.
-    fn distance(&self, from: usize, free: u128, food: u128) -> Option<usize> {
-        let mut seen = 1u128 << from;
+    /// Steps from each of `cells` to the nearest cell of `food` through
+    /// `free` cells ([`View::food_distance`] of each), all at once: one
+    /// search spreading from the food until it reaches them all (a path
+    /// is as long both ways).
+    fn distances(&self, cells: &[usize], free: u128, food: u128) -> [Option<usize>; 4] {
+        let mut out = [None; 4];
+        let mut left: u128 = cells.iter().fold(0, |set, &c| set | 1 << c);
+        // A cell of `cells` is where a search from it starts, so it
+        // counts even when it is not free.
+        let free = free | left;
+        let mut seen = food & free;
         let mut frontier = seen;
-        for d in 0.. {
-            if frontier & food != 0 {
-                return Some(d);
+        let mut d = 0;
+        while left != 0 && frontier != 0 {
+            if frontier & left != 0 {
+                for (k, &c) in cells.iter().enumerate() {
+                    if frontier >> c & 1 == 1 && out[k].is_none() {
+                        out[k] = Some(d);
+                    }
+                }
+                left &= !frontier;
             }
-            let next = self.spread(frontier) & free & !seen;
-            if next == 0 {
-                break;
-            }
-            seen |= next;
-            frontier = next;
+            frontier = self.spread(frontier) & free & !seen;
+            seen |= frontier;
+            d += 1;
         }
-        None
+        out
     }
 }
 
@@ -569,14 +586,26 @@ impl Policy for Greedy {
         let (me, my_length) = (view.me, view.my_length);
         // Whether a rival head at least as long as mine can reach a cell
         // next turn.
-        let contested = |view: &View, c: Pos| {
-            view.snakes
-                .iter()
-                .filter(|s| s.seat != me && s.length >= my_length)
-                .any(|s| Dir::ALL.into_iter().any(|d| view.step(s.head, d) == Some(c)))
+        let rival = move |s: &&Other| s.seat != me && s.length >= my_length;
+        // On a bit-set board, all those cells at once (heads are on the
+        // board: a snake that leaves it is out).
+        let heads: Option<u128> = view.snakes.iter().filter(rival).try_fold(0u128, |set, s| view.index(s.head).map(|i| set | 1 << i));
+        let contested_bits = view.bits.zip(heads).map(|(bits, heads)| bits.spread(heads));
+        let contested = |view: &View, c: Pos| match (contested_bits, view.index(c)) {
+            (Some(set), Some(i)) => set >> i & 1 == 1,
+            _ => view.snakes.iter().filter(rival).any(|s| Dir::ALL.into_iter().any(|d| view.step(s.head, d) == Some(c))),
         };
         let need = my_length as usize + 1;
         let hungry = view.my_health < 40 || view.snakes.iter().any(|s| s.seat != me && s.length + 1 >= my_length);
+        // On a bit-set board, one search from the food for every move.
+        let mut cells = [0usize; 4];
+        for (k, &(_, c)) in safe[..n].iter().enumerate() {
+            cells[k] = view.index(c).unwrap_or(0);
+        }
+        let food = match view.bits {
+            Some(bits) if view.food_count > 0 => Some(bits.distances(&cells[..n], !view.blocked_bits, view.food_bits)),
+            _ => None,
+        };
         let mut scored = [(0i64, Dir::Up); 4];
         for (k, &(dir, c)) in safe[..n].iter().enumerate() {
             let i = view.index(c).unwrap_or(0);
@@ -585,7 +614,11 @@ impl Policy for Greedy {
             score -= 10_000 * i64::from(contested(view, c));
             score -= 5_000 * i64::from(room < need);
             score -= 200 * i64::from(view.is_hazard(i) && !view.is_food(i));
-            if let Some(d) = view.food_distance(c) {
+            let distance = match food {
+                Some(found) => found[k],
+                None => view.food_distance(c),
+            };
+            if let Some(d) = distance {
                 score -= if hungry { 10 } else { 2 } * d as i64;
             }
             scored[k] = (score, dir);
