@@ -45,6 +45,7 @@ use crate::play::{self, GameFlags, GameKind, RunOptions};
 use anyhow::Context;
 use snakepit_tournament::report::{self, About};
 use snakepit_tournament::sprt::{Sprt, SprtRun, Verdict};
+use snakepit_tournament::schedule::Tally;
 use snakepit_tournament::{Fixture, Format, GameResult, Schedule, SeatFault, Standings, game_seed};
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -230,7 +231,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut stop = Stop::default();
     let outcome = runtime.block_on(async {
         let mut signals = Signals::new()?;
-        let mut round_len_played = 0;
+        // The first game of the round last made: a round made twice
+        // without a game played would be made forever.
+        let mut last_round = None;
         loop {
             if ledger.decided() {
                 break;
@@ -242,8 +245,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 let sched = schedule.clone();
                 Box::new((from..schedule.total_games()).filter(move |g| !played.contains(g)).map(move |g| sched.fixture(g)))
             } else {
-                let Some(round) = schedule.next_round(ledger.kept()) else { break };
-                let round_len = round.len();
+                let Some(tally) = ledger.tally.as_ref() else { break };
+                let Some(round) = schedule.next_round_of(tally) else { break };
+                if last_round.replace(tally.settled()) == Some(tally.settled()) {
+                    anyhow::bail!("round from game {} was played and is not over", tally.settled());
+                }
                 for f in &round {
                     if let Some(r) = ledger.find(f.game)
                         && r.seats != f.seats
@@ -258,17 +264,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 }
                 let todo: Vec<Fixture> = round.into_iter().filter(|f| ledger.find(f.game).is_none()).collect();
                 if todo.is_empty() {
-                    ledger.settle_round(round_len);
                     continue;
                 }
-                round_len_played = round_len;
                 Box::new(todo.into_iter())
             };
             play_round(todo, &context, jobs, &mut signals, &mut stop, &mut progress, &mut ledger).await?;
             if stop.interrupted || stop.failed.is_some() || ledger.decided() || schedule.is_one_round() {
                 break;
             }
-            ledger.settle_round(round_len_played);
         }
         anyhow::Ok(())
     });
@@ -436,12 +439,11 @@ struct Ledger {
     batches: batch::Writer,
     standings: Standings,
     sprt: Option<SprtRun>,
-    /// Swiss and knockout: every result, for the next round's pairing
-    /// (those tournaments are short); `None` for the others.
-    kept: Option<Vec<GameResult>>,
-    /// Swiss and knockout: results of the rounds before the one being
-    /// made or played.
-    settled: usize,
+    /// Swiss and knockout: what the next round's pairing needs of the
+    /// results (a sum of the rounds over, and the games of the round
+    /// under way); `None` for the others.
+    tally: Option<Tally>,
+    schedule: Schedule,
     total: u64,
     bots: usize,
 }
@@ -478,8 +480,8 @@ impl Ledger {
             batches: batch::Writer::new(&games_dir),
             standings: Standings::new(names),
             sprt: test.map(SprtRun::new),
-            kept: (!schedule.is_one_round()).then(Vec::new),
-            settled: 0,
+            tally: (!schedule.is_one_round()).then(|| schedule.tally()),
+            schedule: schedule.clone(),
             total: schedule.total_games(),
             bots: names.len(),
         };
@@ -564,8 +566,8 @@ impl Ledger {
         if let Some(run) = &mut self.sprt {
             run.add(&r);
         }
-        if let Some(kept) = &mut self.kept {
-            kept.push(r);
+        if let Some(tally) = &mut self.tally {
+            self.schedule.add(tally, r);
         }
         Ok(())
     }
@@ -585,21 +587,10 @@ impl Ledger {
         self.waiting.keys().copied().collect()
     }
 
-    /// Swiss and knockout: the results of the rounds over so far.
-    fn kept(&self) -> &[GameResult] {
-        self.kept.as_deref().map_or(&[], |k| &k[..self.settled.min(k.len())])
-    }
-
-    /// Swiss and knockout: a result of this tournament, written or waiting.
+    /// Swiss and knockout: a result of the round under way, written or
+    /// waiting.
     fn find(&self, game: u64) -> Option<&GameResult> {
-        self.waiting.get(&game).map(|(r, _)| r).or_else(|| self.kept.as_ref()?.get(usize::try_from(game).ok()?))
-    }
-
-    /// Swiss and knockout: a round of `games` games is over, and counts
-    /// for pairing the next (a round is played whole before the next is
-    /// made, so its games are all written).
-    fn settle_round(&mut self, games: usize) {
-        self.settled += games;
+        self.waiting.get(&game).map(|(r, _)| r).or_else(|| self.tally.as_ref()?.in_round(game))
     }
 
     /// The tournament is over: the pending files go. (After an SPRT's

@@ -321,3 +321,47 @@ fn a_source_file_is_compiled_once_for_every_game() {
     assert_eq!(games.len(), 6);
     assert!(games.iter().all(|g| g.faults.is_empty()), "the C bot answered every game");
 }
+
+#[test]
+fn swiss_and_knockout_rounds_resume_mid_round_to_the_same_files() {
+    let dir = TempDir::new("swiss_and_knockout_resume");
+    let bots = ["--bot", "a=builtin:greedy", "--bot", "b=builtin:random", "--bot", "c=builtin:greedy", "--bot", "d=builtin:random", "--bot", "e=builtin:greedy"];
+    for (format, games, total, round) in [("swiss", "23", 23, 2), ("knockout", "3", 4 * 3, 3)] {
+        let mut args = vec!["--game", "duel", "--format", format, "--games", games, "--jobs", "2", "--seed", "5"];
+        args.extend(bots);
+        let t = dir.join(format);
+        let out = tournament(&args, &t);
+        assert!(out.status.success(), "{format}: {}", stderr(&out));
+        let all = results(&t);
+        assert_eq!(all.iter().map(|r| r.game).collect::<Vec<_>>(), (0..total).collect::<Vec<_>>(), "{format}");
+        if format == "swiss" {
+            // Two games a round, no bot twice in one.
+            for pair in all.chunks(2).filter(|p| p.len() == 2) {
+                let mut seated: Vec<usize> = pair.iter().flat_map(|r| r.seats.clone()).collect();
+                seated.sort();
+                seated.dedup();
+                assert_eq!(seated.len(), 4, "{format}: {pair:?}");
+            }
+        } else {
+            // Four matches of three games (one in the first round, where
+            // three seeds have a bye, two semi-finals, the final), each
+            // between one pair.
+            for m in all.chunks(3) {
+                let mut bots: Vec<usize> = m[0].seats.clone();
+                bots.sort();
+                assert!(m.iter().all(|r| r.seats.iter().all(|b| bots.contains(b))), "{format}: a match is one pair: {m:?}");
+            }
+        }
+        // Cut in the middle of a round, as a crash would: --resume plays
+        // the rest of it and the rounds after to the same files.
+        let whole = std::fs::read_to_string(t.join("results.jsonl")).unwrap();
+        let replays = batched_files(&t.join("games"));
+        let cut: String = whole.lines().take(round * 2 + 1).map(|l| format!("{l}\n")).collect();
+        std::fs::write(t.join("results.jsonl"), cut).unwrap();
+        args.push("--resume");
+        let out = tournament(&args, &t);
+        assert!(out.status.success(), "{format}: {}", stderr(&out));
+        assert!(std::fs::read_to_string(t.join("results.jsonl")).unwrap() == whole, "{format}: resumed results differ");
+        assert!(batched_files(&t.join("games")) == replays, "{format}: resumed replays differ");
+    }
+}
