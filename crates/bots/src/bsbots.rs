@@ -150,11 +150,14 @@ impl View {
     /// Reads `game`'s board and live snakes, for any seat to look at.
     pub fn read(&mut self, game: &Battlesnake) {
         self.reset(game.width(), game.height(), game.settings().ruleset().wraps());
+        let mut blocked = 0u128;
         for (s, snake) in game.snakes().iter().enumerate() {
             if !snake.is_alive() {
                 continue;
             }
-            // `add_body` without copying the body first.
+            // `add_body` without copying the body first, into a local bit
+            // set (a store to the view's per segment would wait on the
+            // load before it).
             let n = snake.len as usize;
             let mut prev = None;
             for (k, p) in game.body(s).enumerate() {
@@ -163,12 +166,17 @@ impl View {
                     break;
                 }
                 if let Some(i) = self.index(p) {
-                    self.block(i);
+                    if self.bits.is_some() {
+                        blocked |= 1 << i;
+                    } else {
+                        self.blocked[i] = true;
+                    }
                 }
                 prev = Some(p);
             }
             self.snakes.push(Other { seat: s, head: game.head(s), length: snake.len, health: snake.health });
         }
+        self.blocked_bits = blocked;
         for p in game.food() {
             self.add_food(p);
         }
