@@ -77,27 +77,42 @@ pub struct Member {
 
 /// The members of a batch's bytes, in order, up to the first that is cut
 /// or damaged (the crash of a writer): `(members, whole)`.
-pub fn members(bytes: &[u8]) -> (Vec<Member>, bool) {
+#[cfg(test)]
+fn members(bytes: &[u8]) -> (Vec<Member>, bool) {
     let mut out = Vec::new();
+    let whole = each_member(bytes, |m| {
+        out.push(m);
+        true
+    });
+    (out, whole)
+}
+
+/// Hands the members of a batch's bytes to `take` one at a time, in
+/// order, until `take` says to stop (false) or a member is cut or
+/// damaged; whether every member was whole (true when stopped early). A
+/// batch is a thousand games: its text is never all in memory at once.
+pub fn each_member(bytes: &[u8], mut take: impl FnMut(Member) -> bool) -> bool {
     let mut rest = bytes;
     while !rest.is_empty() {
         let start = bytes.len() - rest.len();
         let mut dec = GzDecoder::new(rest);
         let mut text = Vec::new();
         if dec.read_to_end(&mut text).is_err() {
-            return (out, false);
+            return false;
         }
         let name = dec.header().and_then(|h| h.filename()).map(|n| String::from_utf8_lossy(n).into_owned());
         let left = dec.into_inner();
-        let Some(name) = name else { return (out, false) };
+        let Some(name) = name else { return false };
         let end = bytes.len() - left.len();
         if end == start {
-            return (out, false);
+            return false;
         }
-        out.push(Member { name, text, raw: start..end });
+        if !take(Member { name, text, raw: start..end }) {
+            return true;
+        }
         rest = left;
     }
-    (out, true)
+    true
 }
 
 /// The game a member's name is of (`NNNNNN.jsonl` or its stderr log).
@@ -128,7 +143,14 @@ fn read_member(path: &Path) -> Result<Option<Vec<u8>>, BadInput> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(BadInput(format!("{}: {e}", batch.display()))),
     };
-    Ok(members(&bytes).0.into_iter().find(|m| m.name == name).map(|m| m.text))
+    let mut found = None;
+    each_member(&bytes, |m| {
+        if m.name == name {
+            found = Some(m.text);
+        }
+        found.is_none()
+    });
+    Ok(found)
 }
 
 /// The bytes of the file at `path`, read from its batch when the file is
@@ -158,8 +180,8 @@ pub fn read_games(dir: &Path, wanted: &std::collections::BTreeSet<u64>) -> Resul
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
             Err(e) => return Err(BadInput(format!("{}: {e}", path.display()))),
         };
-        for m in members(&bytes).0 {
-            let Some(game) = game_of(&m.name).filter(|g| wanted.contains(g)) else { continue };
+        each_member(&bytes, |m| {
+            let Some(game) = game_of(&m.name).filter(|g| wanted.contains(g)) else { return true };
             let text = String::from_utf8_lossy(&m.text).into_owned();
             if m.name == log_name(game) {
                 if let Some(last) = out.last_mut().filter(|l| l.0 == game) {
@@ -168,7 +190,8 @@ pub fn read_games(dir: &Path, wanted: &std::collections::BTreeSet<u64>) -> Resul
             } else {
                 out.push((game, text, None));
             }
-        }
+            true
+        });
     }
     Ok(out)
 }
@@ -226,8 +249,14 @@ pub fn trim(dir: &Path, next: u64) -> Result<(), BadInput> {
             continue;
         }
         let bytes = std::fs::read(&path).map_err(cannot)?;
-        let (found, whole) = members(&bytes);
-        let keep = found.iter().take_while(|m| game_of(&m.name).is_some_and(|g| g < next)).last().map_or(0, |m| m.raw.end);
+        let mut keep = 0;
+        let whole = each_member(&bytes, |m| {
+            let before = game_of(&m.name).is_some_and(|g| g < next);
+            if before {
+                keep = m.raw.end;
+            }
+            before
+        });
         if keep < bytes.len() || !whole {
             let file = std::fs::OpenOptions::new().write(true).open(&path).map_err(cannot)?;
             file.set_len(keep as u64).map_err(cannot)?;

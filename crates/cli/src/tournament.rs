@@ -459,11 +459,12 @@ impl Ledger {
         // The waiting games' replays of an earlier run, by game.
         let mut earlier: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
         if let Ok(bytes) = std::fs::read(&pending_replays_path) {
-            for m in batch::members(&bytes).0 {
+            batch::each_member(&bytes, |m| {
                 if let Some(game) = batch::game_of(&m.name) {
                     earlier.entry(game).or_default().extend(&bytes[m.raw]);
                 }
-            }
+                true
+            });
         }
         let file = File::create(&tmp).map_err(|e| cannot(&tmp, e))?;
         let pending = File::create(out.join("results.pending.jsonl.tmp")).map_err(|e| cannot(&pending_path, e))?;
