@@ -597,8 +597,10 @@ impl Policy for Greedy {
         let rival = move |s: &&Other| s.seat != me && s.length >= my_length;
         // On a bit-set board, all those cells at once (heads are on the
         // board: a snake that leaves it is out).
-        let heads: Option<u128> = view.snakes.iter().filter(rival).try_fold(0u128, |set, s| view.index(s.head).map(|i| set | 1 << i));
-        let contested_bits = view.bits.zip(heads).map(|(bits, heads)| bits.spread(heads));
+        let contested_bits = view.bits.and_then(|bits| {
+            let heads = view.snakes.iter().filter(rival).try_fold(0u128, |set, s| view.index(s.head).map(|i| set | 1 << i))?;
+            Some(bits.spread(heads))
+        });
         let contested = |view: &View, c: Pos| match (contested_bits, view.index(c)) {
             (Some(set), Some(i)) => set >> i & 1 == 1,
             _ => view.snakes.iter().filter(rival).any(|s| Dir::ALL.into_iter().any(|d| view.step(s.head, d) == Some(c))),
@@ -659,8 +661,8 @@ mod tests {
         parse_move(format!(r#"{{"move":"{word}"}}"#).as_bytes()).unwrap().dir
     }
 
-    fn settings(ruleset: Ruleset) -> Settings {
-        Settings::from_pairs([("name", ruleset.name()), ("width", "9"), ("height", "7")]).unwrap()
+    fn settings(ruleset: Ruleset, (w, h): (&str, &str)) -> Settings {
+        Settings::from_pairs([("name", ruleset.name()), ("width", w), ("height", h)]).unwrap()
     }
 
     #[test]
@@ -671,7 +673,7 @@ mod tests {
         let mut view = View::default();
         for ruleset in [Ruleset::Standard, Ruleset::Wrapped, Ruleset::Royale] {
             for seed in 0..30 {
-                let mut game = Battlesnake::new(settings(ruleset), 4, seed).unwrap();
+                let mut game = Battlesnake::new(settings(ruleset, ("9", "7")), 4, seed).unwrap();
                 let mut rng = Rng::new(seed);
                 while !game.is_over() {
                     let reqs = requests(&game, &meta(4));
@@ -698,10 +700,12 @@ mod tests {
         // Three copies of each bot with one seed: one reads every request,
         // one the game, one a view of the game shared by the four; their
         // moves, and so their random streams, must agree at every turn of
-        // whole games on every ruleset.
+        // whole games on every ruleset, on boards of bit sets (9x7) and of
+        // cells (19x19).
         for ruleset in Ruleset::ALL {
             for seed in 0..25 {
-                let mut game = Battlesnake::new(settings(ruleset), 4, seed).unwrap();
+                let size = if seed % 5 == 4 { ("19", "19") } else { ("9", "7") };
+                let mut game = Battlesnake::new(settings(ruleset, size), 4, seed).unwrap();
                 let name = |seat: usize| ["greedy", "random"][seat % 2];
                 let mut by_request: Vec<_> = (0..4).map(|s| by_name(name(s), seed + s as u64).unwrap()).collect();
                 let mut by_state: Vec<_> = (0..4).map(|s| by_name(name(s), seed + s as u64).unwrap()).collect();
