@@ -1,9 +1,14 @@
 //! Built-in Battlesnake bots.
 //!
-//! **API Boundary:** a built-in Battlesnake gets the same
-//! [`SnakeRequest`] an HTTP snake gets (in the API's coordinates, `y` up)
-//! and answers a [`MoveResponse`]; it never looks at engine state. So every
-//! game with built-in snakes also exercises the request conversion.
+//! A built-in snake decides from a [`View`]: the board as cells, the
+//! snakes' heads and lengths, and which cells are blocked next turn. The
+//! view is filled either from the engine's state ([`BattlesnakeBot::choose_in`],
+//! what games and tournaments use: no request is built, no JSON written
+//! or read, no allocation after the first turn) or from the request an
+//! HTTP snake gets ([`BattlesnakeBot::choose`], in the API's coordinates,
+//! `y` up). Both fills give the same view, so a snake makes the same move
+//! either way; the tests play whole games checking that, which also checks
+//! the request conversion.
 //!
 //! - `random`: the "safe-random" policy of the benchmarks: a uniformly
 //!   random move that neither leaves the board nor enters a body cell other
@@ -12,9 +17,9 @@
 //!   with a snake at least as long and leave room to live in; of those, the
 //!   one nearest to food, keeping out of hazards unless it must.
 
-use snakepit_engine::Rng;
+use snakepit_engine::battlesnake::Battlesnake;
+use snakepit_engine::{Dir, Pos, Rng};
 use snakepit_protocol::battlesnake::{Coord, InfoResponse, MoveResponse, SnakeRequest};
-use std::collections::VecDeque;
 
 /// A Battlesnake played in-process.
 pub trait BattlesnakeBot: Send {
@@ -22,13 +27,20 @@ pub trait BattlesnakeBot: Send {
     fn info(&self) -> InfoResponse;
     /// The answer to `POST /move`.
     fn choose(&mut self, request: &SnakeRequest) -> MoveResponse;
+    /// The move of seat `seat`, a live snake, read from the game itself:
+    /// the same move [`choose`](Self::choose) makes for that seat's request.
+    fn choose_in(&mut self, game: &Battlesnake, seat: usize) -> Dir;
+    /// [`choose_in`](Self::choose_in) from a view of the game read this
+    /// turn ([`View::read`]), which every built-in snake of a game can
+    /// share: the board is read once a turn instead of once a snake.
+    fn choose_on(&mut self, view: &mut View, seat: usize) -> Dir;
 }
 
 /// Names accepted by [`by_name`].
 pub const NAMES: &[&str] = &["random", "greedy"];
 
 /// A built-in Battlesnake by name; its play is a function of `seed` and
-/// the requests it is shown.
+/// the states it is shown.
 pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn BattlesnakeBot>> {
     match name {
         "random" => Some(Box::new(SafeRandom::new(seed))),
@@ -37,95 +49,319 @@ pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn BattlesnakeBot>> {
     }
 }
 
-/// The four moves with their wire words, in a fixed order.
-const MOVES: [(&str, i32, i32); 4] = [("up", 0, 1), ("right", 1, 0), ("down", 0, -1), ("left", -1, 0)];
+/// The API's word for a move.
+fn word(d: Dir) -> &'static str {
+    match d {
+        Dir::Up => "up",
+        Dir::Right => "right",
+        Dir::Down => "down",
+        Dir::Left => "left",
+    }
+}
 
-/// The board as a bot sees it: which cells are blocked next turn.
-struct View {
+/// One snake as a bot sees it.
+#[derive(Clone, Copy, Debug)]
+struct Other {
+    seat: usize,
+    head: Pos,
+    length: u32,
+    health: i32,
+}
+
+/// The board as a bot sees it, in the engine's coordinates (`y` down; a
+/// request's cells are turned over into them): which cells are blocked
+/// next turn, hazards, food, and the live snakes. Its buffers are kept
+/// from turn to turn, and so are the searches' (`dist`, `mark`, `queue`).
+///
+/// [`View::read`] reads a game for every seat at once; a bot then looks
+/// at it as its own seat.
+///
+/// A board of at most 128 cells (the standard 11x11 is 121) is held as
+/// bit sets in `u128`s, and its searches spread a whole frontier at once
+/// with shifts ([`Bits`]); a larger one as one flag per cell, searched
+/// cell by cell. Both give the same counts and distances (a test plays
+/// whole games both ways).
+pub struct View {
     w: i32,
     h: i32,
     wrap: bool,
+    /// The bit-set form, when the board fits in one.
+    bits: Option<Bits>,
+    /// Never the bit-set form (the tests compare both).
+    cells_only: bool,
     /// Cells holding a body segment that is still there after every snake
     /// moves: everything but tails that are not stacked.
     blocked: Vec<bool>,
     hazard: Vec<bool>,
-    food: Vec<Coord>,
+    food: Vec<bool>,
+    blocked_bits: u128,
+    hazard_bits: u128,
+    food_bits: u128,
+    food_count: usize,
+    /// The live snakes, in seat order.
+    snakes: Vec<Other>,
+    me: usize,
+    my_head: Pos,
+    my_length: u32,
+    my_health: i32,
+    /// Search scratch: a cell was visited by the search whose stamp it holds.
+    mark: Vec<u32>,
+    stamp: u32,
+    dist: Vec<u32>,
+    queue: Vec<Pos>,
+    body: Vec<Pos>,
+}
+
+impl Default for View {
+    fn default() -> View {
+        View {
+            w: 0,
+            h: 0,
+            wrap: false,
+            bits: None,
+            cells_only: false,
+            blocked: Vec::new(),
+            hazard: Vec::new(),
+            food: Vec::new(),
+            blocked_bits: 0,
+            hazard_bits: 0,
+            food_bits: 0,
+            food_count: 0,
+            snakes: Vec::new(),
+            me: 0,
+            my_head: Pos::new(0, 0),
+            my_length: 0,
+            my_health: 0,
+            mark: Vec::new(),
+            stamp: 0,
+            dist: Vec::new(),
+            queue: Vec::new(),
+            body: Vec::new(),
+        }
+    }
 }
 
 impl View {
-    fn of(req: &SnakeRequest) -> View {
-        let (w, h) = (req.board.width, req.board.height);
-        let cells = (w.max(0) * h.max(0)) as usize;
-        let mut v = View {
-            w,
-            h,
-            wrap: req.game.ruleset.name.contains("wrapped"),
-            blocked: vec![false; cells],
-            hazard: vec![false; cells],
-            food: req.board.food.clone(),
-        };
-        for s in &req.board.snakes {
-            let n = s.body.len();
-            let stacked = n >= 2 && s.body[n - 1] == s.body[n - 2];
-            for (k, c) in s.body.iter().enumerate() {
-                if k + 1 == n && !stacked {
-                    continue;
-                }
-                if let Some(i) = v.index(*c) {
-                    v.blocked[i] = true;
-                }
-            }
-        }
-        for c in &req.board.hazards {
-            if let Some(i) = v.index(*c) {
-                v.hazard[i] = true;
-            }
-        }
-        v
+    /// An empty view, to [`read`](Self::read) games into.
+    pub fn new() -> View {
+        View::default()
     }
 
-    fn index(&self, c: Coord) -> Option<usize> {
-        (c.x >= 0 && c.y >= 0 && c.x < self.w && c.y < self.h).then(|| (c.y * self.w + c.x) as usize)
+    /// Reads `game`'s board and live snakes, for any seat to look at.
+    pub fn read(&mut self, game: &Battlesnake) {
+        self.reset(game.width(), game.height(), game.settings().ruleset().wraps());
+        let mut blocked = 0u128;
+        for (s, snake) in game.snakes().iter().enumerate() {
+            if !snake.is_alive() {
+                continue;
+            }
+            // `add_body` without copying the body first, into a local bit
+            // set (a store to the view's per segment would wait on the
+            // load before it).
+            let n = snake.len as usize;
+            let mut prev = None;
+            for (k, p) in game.body(s).enumerate() {
+                let stacked = n >= 2 && prev == Some(p);
+                if k + 1 == n && !stacked {
+                    break;
+                }
+                if let Some(i) = self.index(p) {
+                    if self.bits.is_some() {
+                        blocked |= 1 << i;
+                    } else {
+                        self.blocked[i] = true;
+                    }
+                }
+                prev = Some(p);
+            }
+            self.snakes.push(Other { seat: s, head: game.head(s), length: snake.len, health: snake.health });
+        }
+        self.blocked_bits = blocked;
+        for p in game.food() {
+            self.add_food(p);
+        }
+        for p in game.hazards() {
+            self.add_hazard(p);
+        }
+    }
+
+    /// Looks at the view read from a game as the snake of `seat`, a live
+    /// one.
+    fn look_as(&mut self, seat: usize) {
+        let me = self.snakes.iter().find(|s| s.seat == seat).copied();
+        debug_assert!(me.is_some(), "seat {seat} is a live snake");
+        let me = me.unwrap_or(Other { seat, head: Pos::new(-1, -1), length: 0, health: 0 });
+        (self.me, self.my_head, self.my_length, self.my_health) = (seat, me.head, me.length, me.health);
+    }
+
+    /// Empties the view for a board of `w` by `h`.
+    fn reset(&mut self, w: i32, h: i32, wrap: bool) {
+        let cells = (w.max(0) * h.max(0)) as usize;
+        if (self.w, self.h, self.wrap) != (w, h, wrap) || (self.bits.is_none() && self.blocked.len() != cells) {
+            (self.w, self.h, self.wrap) = (w, h, wrap);
+            self.bits = if self.cells_only { None } else { Bits::new(w, h, wrap) };
+        }
+        (self.blocked_bits, self.hazard_bits, self.food_bits) = (0, 0, 0);
+        self.food_count = 0;
+        self.snakes.clear();
+        if self.bits.is_some() {
+            return;
+        }
+        for v in [&mut self.blocked, &mut self.hazard, &mut self.food] {
+            v.clear();
+            v.resize(cells, false);
+        }
+        if self.mark.len() != cells {
+            self.mark = vec![0; cells];
+            self.dist = vec![0; cells];
+            self.stamp = 0;
+        }
+    }
+
+    fn is_blocked(&self, i: usize) -> bool {
+        if self.bits.is_some() { self.blocked_bits >> i & 1 == 1 } else { self.blocked[i] }
+    }
+
+    fn is_food(&self, i: usize) -> bool {
+        if self.bits.is_some() { self.food_bits >> i & 1 == 1 } else { self.food[i] }
+    }
+
+    fn is_hazard(&self, i: usize) -> bool {
+        if self.bits.is_some() { self.hazard_bits >> i & 1 == 1 } else { self.hazard[i] }
+    }
+
+    fn block(&mut self, i: usize) {
+        if self.bits.is_some() {
+            self.blocked_bits |= 1 << i;
+        } else {
+            self.blocked[i] = true;
+        }
+    }
+
+    fn add_hazard(&mut self, p: Pos) {
+        let Some(i) = self.index(p) else { return };
+        if self.bits.is_some() {
+            self.hazard_bits |= 1 << i;
+        } else {
+            self.hazard[i] = true;
+        }
+    }
+
+    /// Blocks the cells of one live snake (in `self.body`, head first).
+    fn add_body(&mut self) {
+        let n = self.body.len();
+        let stacked = n >= 2 && self.body[n - 1] == self.body[n - 2];
+        for k in 0..n {
+            if k + 1 == n && !stacked {
+                continue;
+            }
+            if let Some(i) = self.index(self.body[k]) {
+                self.block(i);
+            }
+        }
+    }
+
+    fn add_food(&mut self, p: Pos) {
+        if let Some(i) = self.index(p)
+            && !self.is_food(i)
+        {
+            if self.bits.is_some() {
+                self.food_bits |= 1 << i;
+            } else {
+                self.food[i] = true;
+            }
+            self.food_count += 1;
+        }
+    }
+
+    /// The view of the snake a request is for.
+    fn fill_from_request(&mut self, req: &SnakeRequest) {
+        let (w, h) = (req.board.width, req.board.height);
+        self.reset(w, h, req.game.ruleset.name.contains("wrapped"));
+        let pos = |c: Coord| Pos::new(c.x, h - 1 - c.y);
+        // Seats are told apart by their ids, as the request does.
+        let mut me = usize::MAX;
+        for (k, s) in req.board.snakes.iter().enumerate() {
+            self.body.clear();
+            self.body.extend(s.body.iter().map(|&c| pos(c)));
+            self.add_body();
+            self.snakes.push(Other { seat: k, head: pos(s.head), length: s.length, health: s.health });
+            if s.id == req.you.id {
+                me = k;
+            }
+        }
+        for &c in &req.board.food {
+            self.add_food(pos(c));
+        }
+        for &c in &req.board.hazards {
+            self.add_hazard(pos(c));
+        }
+        (self.me, self.my_head, self.my_length, self.my_health) = (me, pos(req.you.head), req.you.length, req.you.health);
+    }
+
+    fn index(&self, p: Pos) -> Option<usize> {
+        (p.x >= 0 && p.y >= 0 && p.x < self.w && p.y < self.h).then(|| (p.y * self.w + p.x) as usize)
     }
 
     /// The cell a move leads to, if it is on the board.
-    fn step(&self, c: Coord, dx: i32, dy: i32) -> Option<Coord> {
-        let (mut x, mut y) = (c.x + dx, c.y + dy);
+    fn step(&self, p: Pos, d: Dir) -> Option<Pos> {
+        let mut n = p.step(d);
         if self.wrap {
-            x = x.rem_euclid(self.w);
-            y = y.rem_euclid(self.h);
+            n = Pos::new(n.x.rem_euclid(self.w), n.y.rem_euclid(self.h));
         }
-        self.index(Coord { x, y }).map(|_| Coord { x, y })
+        self.index(n).map(|_| n)
     }
 
-    /// The safe moves from `head`: (word, cell).
-    fn safe(&self, head: Coord) -> Vec<(&'static str, Coord)> {
-        MOVES
-            .iter()
-            .filter_map(|&(word, dx, dy)| self.step(head, dx, dy).map(|c| (word, c)))
-            .filter(|(_, c)| self.index(*c).is_some_and(|i| !self.blocked[i]))
-            .collect()
+    /// The safe moves from my head in [`Dir::ALL`] order: (move, cell).
+    fn safe(&self) -> ([(Dir, Pos); 4], usize) {
+        let mut out = [(Dir::Up, Pos::new(0, 0)); 4];
+        let mut n = 0;
+        for d in Dir::ALL {
+            if let Some(c) = self.step(self.my_head, d)
+                && self.index(c).is_some_and(|i| !self.is_blocked(i))
+            {
+                out[n] = (d, c);
+                n += 1;
+            }
+        }
+        (out, n)
     }
 
-    /// Cells reachable from `from` through free cells, up to `cap`.
-    fn room(&self, from: Coord, cap: usize) -> usize {
-        let mut seen = self.blocked.clone();
-        let mut queue = VecDeque::from([from]);
+    /// A fresh stamp for a search: every cell is unvisited.
+    fn new_search(&mut self) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.fill(0);
+            self.stamp = 1;
+        }
+        self.queue.clear();
+        self.stamp
+    }
+
+    /// Cells reachable from `from` through free cells, counted up to `cap`.
+    fn room(&mut self, from: Pos, cap: usize) -> usize {
+        if let (Some(bits), Some(i)) = (self.bits, self.index(from)) {
+            return bits.room(i, !self.blocked_bits, cap);
+        }
+        let stamp = self.new_search();
         if let Some(i) = self.index(from) {
-            seen[i] = true;
+            self.mark[i] = stamp;
         }
-        let mut count = 0;
-        while let Some(c) = queue.pop_front() {
+        self.queue.push(from);
+        let (mut next, mut count) = (0, 0);
+        while next < self.queue.len() {
+            let c = self.queue[next];
+            next += 1;
             count += 1;
             if count >= cap {
                 break;
             }
-            for &(_, dx, dy) in &MOVES {
-                if let Some(n) = self.step(c, dx, dy) {
+            for d in Dir::ALL {
+                if let Some(n) = self.step(c, d) {
                     let i = (n.y * self.w + n.x) as usize;
-                    if !seen[i] {
-                        seen[i] = true;
-                        queue.push_back(n);
+                    if self.mark[i] != stamp && !self.blocked[i] {
+                        self.mark[i] = stamp;
+                        self.queue.push(n);
                     }
                 }
             }
@@ -134,25 +370,31 @@ impl View {
     }
 
     /// Steps from `from` to the nearest food through free cells.
-    fn food_distance(&self, from: Coord) -> Option<usize> {
-        if self.food.is_empty() {
+    fn food_distance(&mut self, from: Pos) -> Option<usize> {
+        if self.food_count == 0 {
             return None;
         }
-        let mut dist = vec![usize::MAX; self.blocked.len()];
         let start = self.index(from)?;
-        dist[start] = 0;
-        let mut queue = VecDeque::from([from]);
-        while let Some(c) = queue.pop_front() {
-            let d = dist[(c.y * self.w + c.x) as usize];
-            if self.food.contains(&c) {
-                return Some(d);
+        let stamp = self.new_search();
+        self.mark[start] = stamp;
+        self.dist[start] = 0;
+        self.queue.push(from);
+        let mut next = 0;
+        while next < self.queue.len() {
+            let c = self.queue[next];
+            next += 1;
+            let at = (c.y * self.w + c.x) as usize;
+            let d = self.dist[at];
+            if self.food[at] {
+                return Some(d as usize);
             }
-            for &(_, dx, dy) in &MOVES {
-                if let Some(n) = self.step(c, dx, dy) {
+            for dir in Dir::ALL {
+                if let Some(n) = self.step(c, dir) {
                     let i = (n.y * self.w + n.x) as usize;
-                    if !self.blocked[i] && dist[i] == usize::MAX {
-                        dist[i] = d + 1;
-                        queue.push_back(n);
+                    if !self.blocked[i] && self.mark[i] != stamp {
+                        self.mark[i] = stamp;
+                        self.dist[i] = d + 1;
+                        self.queue.push(n);
                     }
                 }
             }
@@ -161,8 +403,128 @@ impl View {
     }
 }
 
-fn answer(word: &str) -> MoveResponse {
-    MoveResponse { mv: word.to_string(), shout: None }
+/// A board of at most 128 cells as bit sets (bit `y * w + x`), and the
+/// step of a whole set of cells to their neighbours.
+#[derive(Clone, Copy, Debug)]
+struct Bits {
+    w: u32,
+    h: u32,
+    wrap: bool,
+    board: u128,
+    col_first: u128,
+    col_last: u128,
+    row_first: u128,
+}
+
+impl Bits {
+    /// The masks of a board, if it fits.
+    fn new(w: i32, h: i32, wrap: bool) -> Option<Bits> {
+        let (w, h) = (u32::try_from(w).ok()?, u32::try_from(h).ok()?);
+        if w == 0 || h == 0 || w * h > 128 {
+            return None;
+        }
+        let board = if w * h == 128 { u128::MAX } else { (1u128 << (w * h)) - 1 };
+        let (mut col_first, mut col_last) = (0u128, 0u128);
+        for y in 0..h {
+            col_first |= 1 << (y * w);
+            col_last |= 1 << (y * w + w - 1);
+        }
+        let row_first = (1u128 << w) - 1;
+        Some(Bits { w, h, wrap, board, col_first, col_last, row_first })
+    }
+
+    /// The cells next to any cell of `s`, on the board.
+    fn spread(&self, s: u128) -> u128 {
+        let (w, h) = (self.w, self.h);
+        let mut n = ((s & !self.col_last) << 1) | ((s & !self.col_first) >> 1) | (s >> w);
+        if h > 1 {
+            n |= s << w;
+        }
+        if self.wrap {
+            n |= ((s & self.col_last) >> (w - 1)) | ((s & self.col_first) << (w - 1));
+            n |= (s >> (w * (h - 1))) | ((s & self.row_first) << (w * (h - 1)));
+        }
+        n & self.board
+    }
+
+    /// Cells reachable from cell `from` through `free` cells, counted up
+    /// to `cap` (as a search that stops at its `cap`-th cell counts).
+    fn room(&self, from: usize, free: u128, cap: usize) -> usize {
+        let mut seen = 1u128 << from;
+        let mut frontier = seen;
+        while (seen.count_ones() as usize) < cap {
+            let next = self.spread(frontier) & free & !seen;
+            if next == 0 {
+                break;
+            }
+            seen |= next;
+            frontier = next;
+        }
+        (seen.count_ones() as usize).min(cap)
+    }
+
+    /// Steps from each of `cells` to the nearest cell of `food` through
+    /// `free` cells ([`View::food_distance`] of each), all at once: one
+    /// search spreading from the food until it reaches them all (a path
+    /// is as long both ways).
+    fn distances(&self, cells: &[usize], free: u128, food: u128) -> [Option<usize>; 4] {
+        let mut out = [None; 4];
+        let mut left: u128 = cells.iter().fold(0, |set, &c| set | 1 << c);
+        // A cell of `cells` is where a search from it starts, so it
+        // counts even when it is not free.
+        let free = free | left;
+        let mut seen = food & free;
+        let mut frontier = seen;
+        let mut d = 0;
+        while left != 0 && frontier != 0 {
+            if frontier & left != 0 {
+                for (k, &c) in cells.iter().enumerate() {
+                    if frontier >> c & 1 == 1 && out[k].is_none() {
+                        out[k] = Some(d);
+                    }
+                }
+                left &= !frontier;
+            }
+            frontier = self.spread(frontier) & free & !seen;
+            seen |= frontier;
+            d += 1;
+        }
+        out
+    }
+}
+
+/// A policy that decides from a [`View`].
+trait Policy {
+    fn decide(&mut self, view: &mut View) -> Dir;
+}
+
+/// A policy with its view, answering both ways.
+struct Bot<P> {
+    policy: P,
+    view: View,
+    info: fn() -> InfoResponse,
+}
+
+impl<P: Policy + Send> BattlesnakeBot for Bot<P> {
+    fn info(&self) -> InfoResponse {
+        (self.info)()
+    }
+
+    fn choose(&mut self, request: &SnakeRequest) -> MoveResponse {
+        self.view.fill_from_request(request);
+        MoveResponse { mv: word(self.policy.decide(&mut self.view)).to_string(), shout: None }
+    }
+
+    fn choose_in(&mut self, game: &Battlesnake, seat: usize) -> Dir {
+        self.view.read(game);
+        self.view.look_as(seat);
+        self.policy.decide(&mut self.view)
+    }
+
+    fn choose_on(&mut self, view: &mut View, seat: usize) -> Dir {
+        view.look_as(seat);
+        self.policy.decide(view)
+    }
 }
 
 /// `random`: a uniformly random safe move.
@@ -172,13 +534,12 @@ pub struct SafeRandom {
 
 impl SafeRandom {
     /// A bot whose choices follow from `seed`.
-    pub fn new(seed: u64) -> SafeRandom {
-        SafeRandom { rng: Rng::new(seed) }
+    #[allow(clippy::new_ret_no_self, reason = "the policy comes with its view")]
+    pub fn new(seed: u64) -> impl BattlesnakeBot {
+        Bot { policy: SafeRandom { rng: Rng::new(seed) }, view: View::default(), info: SafeRandom::info }
     }
-}
 
-impl BattlesnakeBot for SafeRandom {
-    fn info(&self) -> InfoResponse {
+    fn info() -> InfoResponse {
         InfoResponse {
             apiversion: Some("1".into()),
             author: Some("snakepit".into()),
@@ -188,13 +549,15 @@ impl BattlesnakeBot for SafeRandom {
             version: Some("random".into()),
         }
     }
+}
 
-    fn choose(&mut self, req: &SnakeRequest) -> MoveResponse {
-        let safe = View::of(req).safe(req.you.head);
-        if safe.is_empty() {
-            return answer("up");
+impl Policy for SafeRandom {
+    fn decide(&mut self, view: &mut View) -> Dir {
+        let (safe, n) = view.safe();
+        if n == 0 {
+            return Dir::Up;
         }
-        answer(safe[self.rng.index(safe.len())].0)
+        safe[self.rng.index(n)].0
     }
 }
 
@@ -205,13 +568,12 @@ pub struct Greedy {
 
 impl Greedy {
     /// A bot whose ties are broken by `seed`.
-    pub fn new(seed: u64) -> Greedy {
-        Greedy { rng: Rng::new(seed) }
+    #[allow(clippy::new_ret_no_self, reason = "the policy comes with its view")]
+    pub fn new(seed: u64) -> impl BattlesnakeBot {
+        Bot { policy: Greedy { rng: Rng::new(seed) }, view: View::default(), info: Greedy::info }
     }
-}
 
-impl BattlesnakeBot for Greedy {
-    fn info(&self) -> InfoResponse {
+    fn info() -> InfoResponse {
         InfoResponse {
             apiversion: Some("1".into()),
             author: Some("snakepit".into()),
@@ -221,51 +583,74 @@ impl BattlesnakeBot for Greedy {
             version: Some("greedy".into()),
         }
     }
+}
 
-    fn choose(&mut self, req: &SnakeRequest) -> MoveResponse {
-        let view = View::of(req);
-        let me = &req.you;
-        let safe = view.safe(me.head);
-        if safe.is_empty() {
-            return answer("up");
+impl Policy for Greedy {
+    fn decide(&mut self, view: &mut View) -> Dir {
+        let (safe, n) = view.safe();
+        if n == 0 {
+            return Dir::Up;
         }
-        // Cells a rival head at least as long as mine can reach next turn.
-        let mut contested = vec![false; view.blocked.len()];
-        for s in req.board.snakes.iter().filter(|s| s.id != me.id && s.length >= me.length) {
-            for &(_, dx, dy) in &MOVES {
-                if let Some(i) = view.step(s.head, dx, dy).and_then(|c| view.index(c)) {
-                    contested[i] = true;
-                }
+        let (me, my_length) = (view.me, view.my_length);
+        // Whether a rival head at least as long as mine can reach a cell
+        // next turn.
+        let rival = move |s: &&Other| s.seat != me && s.length >= my_length;
+        // On a bit-set board, all those cells at once (heads are on the
+        // board: a snake that leaves it is out).
+        let contested_bits = view.bits.and_then(|bits| {
+            let heads = view.snakes.iter().filter(rival).try_fold(0u128, |set, s| view.index(s.head).map(|i| set | 1 << i))?;
+            Some(bits.spread(heads))
+        });
+        let contested = |view: &View, c: Pos| match (contested_bits, view.index(c)) {
+            (Some(set), Some(i)) => set >> i & 1 == 1,
+            _ => view.snakes.iter().filter(rival).any(|s| Dir::ALL.into_iter().any(|d| view.step(s.head, d) == Some(c))),
+        };
+        let need = my_length as usize + 1;
+        let hungry = view.my_health < 40 || view.snakes.iter().any(|s| s.seat != me && s.length + 1 >= my_length);
+        // On a bit-set board, one search from the food for every move.
+        let mut cells = [0usize; 4];
+        for (k, &(_, c)) in safe[..n].iter().enumerate() {
+            cells[k] = view.index(c).unwrap_or(0);
+        }
+        let food = match view.bits {
+            Some(bits) if view.food_count > 0 => Some(bits.distances(&cells[..n], !view.blocked_bits, view.food_bits)),
+            _ => None,
+        };
+        let mut scored = [(0i64, Dir::Up); 4];
+        for (k, &(dir, c)) in safe[..n].iter().enumerate() {
+            let i = view.index(c).unwrap_or(0);
+            let room = view.room(c, need);
+            let mut score = 0i64;
+            score -= 10_000 * i64::from(contested(view, c));
+            score -= 5_000 * i64::from(room < need);
+            score -= 200 * i64::from(view.is_hazard(i) && !view.is_food(i));
+            let distance = match food {
+                Some(found) => found[k],
+                None => view.food_distance(c),
+            };
+            if let Some(d) = distance {
+                score -= if hungry { 10 } else { 2 } * d as i64;
+            }
+            scored[k] = (score, dir);
+        }
+        let best = scored[..n].iter().map(|s| s.0).max().unwrap_or(0);
+        let mut top = [Dir::Up; 4];
+        let mut m = 0;
+        for &(score, dir) in &scored[..n] {
+            if score == best {
+                top[m] = dir;
+                m += 1;
             }
         }
-        let need = me.length as usize + 1;
-        let hungry = me.health < 40 || req.board.snakes.iter().any(|s| s.id != me.id && s.length + 1 >= me.length);
-        let scored: Vec<(i64, &str)> = safe
-            .iter()
-            .map(|&(word, c)| {
-                let i = view.index(c).unwrap_or(0);
-                let room = view.room(c, need);
-                let mut score = 0i64;
-                score -= 10_000 * i64::from(contested[i]);
-                score -= 5_000 * i64::from(room < need);
-                score -= 200 * i64::from(view.hazard[i] && !view.food.contains(&c));
-                if let Some(d) = view.food_distance(c) {
-                    score -= if hungry { 10 } else { 2 } * d as i64;
-                }
-                (score, word)
-            })
-            .collect();
-        let best = scored.iter().map(|s| s.0).max().unwrap_or(0);
-        let top: Vec<&str> = scored.iter().filter(|s| s.0 == best).map(|s| s.1).collect();
-        answer(top[self.rng.index(top.len())])
+        top[self.rng.index(m)]
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use snakepit_engine::battlesnake::{Battlesnake, Ruleset, Settings};
-    use snakepit_engine::{Dir, Game};
+    use snakepit_engine::Game;
+    use snakepit_engine::battlesnake::{Ruleset, Settings};
     use snakepit_protocol::battlesnake::{GameMeta, parse_move, requests};
 
     fn meta(n: usize) -> GameMeta {
@@ -276,25 +661,29 @@ mod tests {
         parse_move(format!(r#"{{"move":"{word}"}}"#).as_bytes()).unwrap().dir
     }
 
+    fn settings(ruleset: Ruleset, (w, h): (&str, &str)) -> Settings {
+        Settings::from_pairs([("name", ruleset.name()), ("width", w), ("height", h)]).unwrap()
+    }
+
     #[test]
     fn the_request_gives_the_engines_safe_moves() {
         // Read from the API's y-up JSON, the safe set must be exactly the
-        // engine's: this checks the coordinate flip and the request's
-        // snakes, on plain and wrapped boards.
+        // engine's, in the same order: this checks the coordinate flip and
+        // the request's snakes, on plain and wrapped boards.
+        let mut view = View::default();
         for ruleset in [Ruleset::Standard, Ruleset::Wrapped, Ruleset::Royale] {
             for seed in 0..30 {
-                let settings = Settings::from_pairs([("name", ruleset.name()), ("width", "9"), ("height", "7")]).unwrap();
-                let mut game = Battlesnake::new(settings, 4, seed).unwrap();
+                let mut game = Battlesnake::new(settings(ruleset, ("9", "7")), 4, seed).unwrap();
                 let mut rng = Rng::new(seed);
                 while !game.is_over() {
                     let reqs = requests(&game, &meta(4));
                     let mut actions = Vec::new();
                     for (seat, req) in reqs.iter().enumerate() {
-                        let mut from_request: Vec<Dir> = View::of(req).safe(req.you.head).iter().map(|(w, _)| word_to_dir(w)).collect();
-                        let mut from_engine: Vec<Dir> = game.safe_moves(seat).iter().collect();
-                        from_request.sort();
-                        from_engine.sort();
                         if game.snakes()[seat].is_alive() {
+                            view.fill_from_request(req);
+                            let (safe, n) = view.safe();
+                            let from_request: Vec<Dir> = safe[..n].iter().map(|s| s.0).collect();
+                            let from_engine: Vec<Dir> = game.safe_moves(seat).iter().collect();
                             assert_eq!(from_request, from_engine, "{ruleset} seed {seed} turn {} seat {seat}", game.turn());
                         }
                         let safe = game.safe_moves(seat);
@@ -306,13 +695,90 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_engines_state_and_the_request_give_the_same_moves() {
+        // Three copies of each bot with one seed: one reads every request,
+        // one the game, one a view of the game shared by the four; their
+        // moves, and so their random streams, must agree at every turn of
+        // whole games on every ruleset, on boards of bit sets (9x7) and of
+        // cells (19x19).
+        for ruleset in Ruleset::ALL {
+            for seed in 0..25 {
+                let size = if seed % 5 == 4 { ("19", "19") } else { ("9", "7") };
+                let mut game = Battlesnake::new(settings(ruleset, size), 4, seed).unwrap();
+                let name = |seat: usize| ["greedy", "random"][seat % 2];
+                let mut by_request: Vec<_> = (0..4).map(|s| by_name(name(s), seed + s as u64).unwrap()).collect();
+                let mut by_state: Vec<_> = (0..4).map(|s| by_name(name(s), seed + s as u64).unwrap()).collect();
+                let mut by_view: Vec<_> = (0..4).map(|s| by_name(name(s), seed + s as u64).unwrap()).collect();
+                let mut view = View::new();
+                while !game.is_over() && game.turn() < 500 {
+                    let reqs = requests(&game, &meta(4));
+                    view.read(&game);
+                    let mut actions = Vec::new();
+                    for seat in 0..4 {
+                        if !game.snakes()[seat].is_alive() {
+                            actions.push(None);
+                            continue;
+                        }
+                        let a = word_to_dir(&by_request[seat].choose(&reqs[seat]).mv);
+                        let b = by_state[seat].choose_in(&game, seat);
+                        let c = by_view[seat].choose_on(&mut view, seat);
+                        assert_eq!(a, b, "{ruleset} seed {seed} turn {} seat {seat} ({})", game.turn(), name(seat));
+                        assert_eq!(b, c, "{ruleset} seed {seed} turn {} seat {seat} ({})", game.turn(), name(seat));
+                        actions.push(Some(b));
+                    }
+                    game.step(&actions);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bit_sets_and_cells_give_the_same_moves() {
+        // Each bot twice with one seed, one searching bit sets and one
+        // cell by cell, on boards with and without wrapping, with hazards
+        // and without food; the bit-set copy plays.
+        for ruleset in Ruleset::ALL {
+            for (w, h) in [("11", "11"), ("9", "7"), ("16", "8"), ("7", "3")] {
+                for seed in 0..12 {
+                    let settings = Settings::from_pairs([("name", ruleset.name()), ("width", w), ("height", h)]).unwrap();
+                    let Ok(mut game) = Battlesnake::new(settings, 4, seed) else { continue };
+                    let make = |seat: usize, cells_only: bool| {
+                        let rng = Rng::new(seed * 10 + seat as u64);
+                        let view = View { cells_only, ..View::default() };
+                        let bot: Box<dyn BattlesnakeBot> = if seat.is_multiple_of(2) {
+                            Box::new(Bot { policy: Greedy { rng }, view, info: Greedy::info })
+                        } else {
+                            Box::new(Bot { policy: SafeRandom { rng }, view, info: SafeRandom::info })
+                        };
+                        bot
+                    };
+                    let mut bits: Vec<_> = (0..4).map(|s| make(s, false)).collect();
+                    let mut cells: Vec<_> = (0..4).map(|s| make(s, true)).collect();
+                    while !game.is_over() && game.turn() < 400 {
+                        let mut actions = Vec::new();
+                        for seat in 0..4 {
+                            if !game.snakes()[seat].is_alive() {
+                                actions.push(None);
+                                continue;
+                            }
+                            let (a, b) = (bits[seat].choose_in(&game, seat), cells[seat].choose_in(&game, seat));
+                            assert_eq!(a, b, "{ruleset} {w}x{h} seed {seed} turn {} seat {seat}", game.turn());
+                            actions.push(Some(a));
+                        }
+                        game.step(&actions);
+                    }
+                }
+            }
+        }
+    }
+
     /// Plays seat 0 `a` against seat 1 `b` on 11x11; returns the winner.
     fn duel(a: &str, b: &str, seed: u64) -> Option<usize> {
         let mut game = Battlesnake::new(Settings::default(), 2, seed).unwrap();
         let mut bots = [by_name(a, seed).unwrap(), by_name(b, seed + 1).unwrap()];
         while !game.is_over() && game.turn() < 3000 {
-            let reqs = requests(&game, &meta(2));
-            let actions: Vec<_> = bots.iter_mut().zip(&reqs).map(|(bot, r)| Some(word_to_dir(&bot.choose(r).mv))).collect();
+            let actions: Vec<_> = bots.iter_mut().enumerate().map(|(seat, bot)| Some(bot.choose_in(&game, seat))).collect();
             game.step(&actions);
         }
         game.winner()

@@ -14,7 +14,9 @@
 //! random) with every replay written: no process, so the figure is the
 //! game runner's own (rules, the built-ins' interface, replays, results).
 //! Each run checks that every game is in the results once, with four
-//! places, and has its replay.
+//! places, and has its replay in its batch (`games/batch-*.jsonl.gz`) with
+//! a line per tick the result counts. A machine-independent figure comes
+//! with it: CPU time (user and system, all threads) per game.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -109,6 +111,7 @@ fn builtin(games: u64, jobs: u64, runs: u64) {
     println!("tournament: battlesnake, four built-in snakes, {games} games, --jobs {jobs}");
     for run in 1..=runs {
         let _ = std::fs::remove_dir_all(&out);
+        let cpu_before = children_cpu_seconds();
         let started = Instant::now();
         let status = Command::new(env!("CARGO_BIN_EXE_snakepit"))
             .args(["tournament", "--game", "battlesnake"])
@@ -120,7 +123,9 @@ fn builtin(games: u64, jobs: u64, runs: u64) {
             .status()
             .expect("the binary runs");
         let seconds = started.elapsed().as_secs_f64();
+        let cpu = children_cpu_seconds() - cpu_before;
         assert!(status.success(), "the tournament failed");
+        let lines = replay_lines(&out.join("games"));
         let text = std::fs::read_to_string(out.join("results.jsonl")).expect("results.jsonl");
         let mut seen = vec![false; games as usize];
         for line in text.lines() {
@@ -129,10 +134,54 @@ fn builtin(games: u64, jobs: u64, runs: u64) {
             assert!(!seen[game], "game {game} counted twice");
             seen[game] = true;
             assert_eq!(r["places"].as_array().map(Vec::len), Some(4), "four places: {line}");
-            assert!(out.join(format!("games/{game:06}.jsonl")).is_file(), "game {game} has its replay");
+            let ticks = r["ticks"].as_u64().expect("ticks");
+            assert_eq!(lines.get(&(game as u64)), Some(&(ticks + 1)), "game {game}: its replay has a header and {ticks} ticks");
         }
         assert!(seen.iter().all(|&s| s), "a game is missing");
-        println!("run {run}: {games} games in {seconds:.2} s: {:.0} games/s", games as f64 / seconds);
+        assert_eq!(lines.len() as u64, games, "a replay per game, no other");
+        println!(
+            "run {run}: {games} games in {seconds:.2} s: {:.0} games/s; CPU {:.0} µs a game",
+            games as f64 / seconds,
+            cpu * 1e6 / games as f64
+        );
     }
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// User and system time of the waited-for children so far, in seconds.
+fn children_cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat");
+    // The fields after the command's closing bracket, from the state on
+    // (see proc(5)): cutime and cstime are the 14th and 15th of them.
+    let after = &stat[stat.rfind(')').expect("a command in brackets") + 2..];
+    let fields: Vec<&str> = after.split(' ').collect();
+    let ticks = |i: usize| fields[i].parse::<f64>().expect("a clock tick count");
+    // cutime and cstime, in clock ticks of 1/100 s (USER_HZ on Linux).
+    (ticks(13) + ticks(14)) / 100.0
+}
+
+/// Lines of each game's replay in the batches of `games`, by game.
+fn replay_lines(games: &Path) -> std::collections::BTreeMap<u64, u64> {
+    use std::io::Read;
+    let mut lines = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(games).expect("the games folder") {
+        let path = entry.expect("an entry").path();
+        if !path.to_string_lossy().ends_with(".jsonl.gz") || path.to_string_lossy().ends_with("pending.jsonl.gz") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).expect("a batch");
+        let mut rest = &bytes[..];
+        while !rest.is_empty() {
+            let mut member = flate2::bufread::GzDecoder::new(rest);
+            let mut text = String::new();
+            member.read_to_string(&mut text).expect("a whole member");
+            let name = String::from_utf8(member.header().expect("a header").filename().expect("a name").to_vec()).expect("a name");
+            if let Some(game) = name.strip_suffix(".jsonl").and_then(|g| g.parse::<u64>().ok()) {
+                assert!(text.starts_with("{\"snakepit_replay\""), "{name}: a replay");
+                assert!(lines.insert(game, text.lines().count() as u64).is_none(), "{name} twice");
+            }
+            rest = member.into_inner();
+        }
+    }
+    lines
 }

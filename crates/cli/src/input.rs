@@ -10,6 +10,21 @@ use std::path::Path;
 /// The whole file as text.
 pub fn read_text(path: &Path) -> Result<String, BadInput> {
     let bytes = std::fs::read(path).map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
+    text_of(path, bytes)
+}
+
+/// A replay file (or a stderr log) as text: the file, or the member of
+/// that name in a tournament's batch next to it (see `batch`).
+pub fn read_replay_text(path: &Path) -> Result<String, BadInput> {
+    let bytes = crate::batch::read_file(path)?;
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let example = path.with_file_name("NNNNNN.jsonl");
+        return Err(BadInput(format!("{}: a batch of replays: name one of its games as {}", path.display(), example.display())));
+    }
+    text_of(path, bytes)
+}
+
+fn text_of(path: &Path, bytes: Vec<u8>) -> Result<String, BadInput> {
     String::from_utf8(bytes).map_err(|e| {
         let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = good.iter().filter(|&&b| b == b'\n').count() + 1;

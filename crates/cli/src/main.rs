@@ -9,6 +9,7 @@
 //! on stderr and an exit code chosen in [`exit`].
 
 mod admin;
+mod batch;
 mod bot_spec;
 mod builds;
 mod exit;

@@ -79,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(from_tick) = args.from_tick {
         return fork(&args, from_tick);
     }
-    let text = input::read_text(&args.file)?;
+    let text = input::read_replay_text(&args.file)?;
     let file = || args.file.display().to_string();
     let header = Header::parse(&text).with_context(file)?;
     match header.game.as_str() {
@@ -98,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// `--from-tick`: continues the recorded game with bots.
 fn fork(args: &Args, from_tick: u64) -> anyhow::Result<()> {
-    let text = input::read_text(&args.file)?;
+    let text = input::read_replay_text(&args.file)?;
     let file = || args.file.display().to_string();
     let header = Header::parse(&text).with_context(file)?;
     let Some(kind) = GameKind::from_name(&header.game) else {

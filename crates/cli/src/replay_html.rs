@@ -16,16 +16,24 @@ use snakepit_protocol::replay::Header;
 use snakepit_viewer::html::{self, ForkOffer, PageError, StderrLog};
 use std::path::Path;
 
-/// Writes the page for the replay at `replay` to `out`.
+/// Writes the page for the replay at `replay` (a file, or a game of a
+/// tournament's batch: see `batch`) to `out`.
 pub fn write(replay: &Path, out: &Path) -> anyhow::Result<()> {
-    let text = input::read_text(replay)?;
+    let text = input::read_replay_text(replay)?;
     let log_path = StderrLog::path_for(replay);
-    let log_text = if log_path.exists() { Some(input::read_text(&log_path)?) } else { None };
+    let log_text = if crate::batch::exists(&log_path) { Some(input::read_replay_text(&log_path)?) } else { None };
+    write_text(replay, &text, log_text.as_deref(), out)
+}
+
+/// Writes the page for a replay's text, read from `replay`, with its
+/// stderr log's text if there is one.
+pub fn write_text(replay: &Path, text: &str, log_text: Option<&str>, out: &Path) -> anyhow::Result<()> {
+    let log_path = StderrLog::path_for(replay);
     let file = replay.display().to_string();
     // A header that does not parse fails in `page_for` with its own error.
-    let forkable = Header::parse(&text).is_ok_and(|h| GameKind::from_name(&h.game).is_some());
+    let forkable = Header::parse(text).is_ok_and(|h| GameKind::from_name(&h.game).is_some());
     let fork = forkable.then_some(ForkOffer::Command { file: &file });
-    let page = match html::page_for(&text, log_text.as_deref().map(|t| (t, log_path.as_path())), fork) {
+    let page = match html::page_for(text, log_text.map(|t| (t, log_path.as_path())), fork) {
         Ok(page) => page,
         Err(PageError::Replay(e)) => return Err(e).with_context(|| file.clone()),
         Err(PageError::Diverged(e)) => return Err(e).with_context(|| file.clone()),

@@ -38,12 +38,14 @@
 //! `games/NNNNNN.html`, the offline replay pages of the games the report
 //! links to (a bounded number: see `report::linked_games`).
 
+use crate::batch;
 use crate::bot_spec::BotSpec;
 use crate::exit::BadInput;
 use crate::play::{self, GameFlags, GameKind, RunOptions};
 use anyhow::Context;
 use snakepit_tournament::report::{self, About};
 use snakepit_tournament::sprt::{Sprt, SprtRun, Verdict};
+use snakepit_tournament::schedule::Tally;
 use snakepit_tournament::{Fixture, Format, GameResult, Schedule, SeatFault, Standings, game_seed};
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -147,13 +149,13 @@ struct Shared {
     flags: GameFlags,
     specs: Vec<BotSpec>,
     seed: u64,
-    games_dir: PathBuf,
     schedule: Schedule,
 }
 
 /// What a worker reports.
 enum Message {
-    Done(GameResult),
+    /// A result, with its game's files packed for its batch (`batch::pack`).
+    Done(GameResult, Vec<u8>),
     Failed(u64, anyhow::Error),
 }
 
@@ -218,7 +220,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         flags: args.game.clone(),
         specs: entrants.iter().map(|e| e.spec.clone()).collect(),
         seed: args.seed,
-        games_dir: games_dir.clone(),
         schedule: schedule.clone(),
     });
     let mut progress = Progress::new(schedule.total_games(), ledger.done());
@@ -230,7 +231,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut stop = Stop::default();
     let outcome = runtime.block_on(async {
         let mut signals = Signals::new()?;
-        let mut round_len_played = 0;
+        // The first game of the round last made: a round made twice
+        // without a game played would be made forever.
+        let mut last_round = None;
         loop {
             if ledger.decided() {
                 break;
@@ -242,8 +245,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 let sched = schedule.clone();
                 Box::new((from..schedule.total_games()).filter(move |g| !played.contains(g)).map(move |g| sched.fixture(g)))
             } else {
-                let Some(round) = schedule.next_round(ledger.kept()) else { break };
-                let round_len = round.len();
+                let Some(tally) = ledger.tally.as_ref() else { break };
+                let Some(round) = schedule.next_round_of(tally) else { break };
+                if last_round.replace(tally.settled()) == Some(tally.settled()) {
+                    anyhow::bail!("round from game {} was played and is not over", tally.settled());
+                }
                 for f in &round {
                     if let Some(r) = ledger.find(f.game)
                         && r.seats != f.seats
@@ -258,17 +264,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 }
                 let todo: Vec<Fixture> = round.into_iter().filter(|f| ledger.find(f.game).is_none()).collect();
                 if todo.is_empty() {
-                    ledger.settle_round(round_len);
                     continue;
                 }
-                round_len_played = round_len;
                 Box::new(todo.into_iter())
             };
             play_round(todo, &context, jobs, &mut signals, &mut stop, &mut progress, &mut ledger).await?;
             if stop.interrupted || stop.failed.is_some() || ledger.decided() || schedule.is_one_round() {
                 break;
             }
-            ledger.settle_round(round_len_played);
         }
         anyhow::Ok(())
     });
@@ -307,10 +310,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // The replay pages the report links to, a bounded number whatever the
     // games; a replay that cannot become a page leaves its link dead, not
     // the tournament failed.
-    for game in report::linked_games(standings) {
-        let replay = games_dir.join(format!("{game:06}.jsonl"));
+    let linked = report::linked_games(standings);
+    let found = batch::read_games(&games_dir, &linked).unwrap_or_else(|e| {
+        eprintln!("no replay pages: {e}");
+        Vec::new()
+    });
+    for (game, text, log) in found {
+        let replay = games_dir.join(batch::replay_name(game));
         let page = args.out.join(report::game_page(game));
-        if let Err(e) = crate::replay_html::write(&replay, &page) {
+        if let Err(e) = crate::replay_html::write_text(&replay, &text, log.as_deref(), &page) {
             eprintln!("{}: no replay page: {e:#}", replay.display());
         }
     }
@@ -410,29 +418,32 @@ fn settings_json(args: &Args, seats: usize) -> serde_json::Value {
 /// the number of games.
 ///
 /// `results.jsonl` holds the games from 0 on without a gap, each written
-/// once the games before it are in; standings and the SPRT are fed in
-/// the same order. A game that finishes before an earlier one waits in
-/// memory and, so that a crash loses nothing, in `results.pending.jsonl`
-/// (emptied whenever the waiting games are all written). `--resume` reads
-/// both; a results file of an older snakepit, in finishing order, is put
-/// in order the same way.
+/// once the games before it are in, after its replay went into its batch
+/// (`batch`); standings and the SPRT are fed in the same order. A game
+/// that finishes before an earlier one waits in memory and, so that a
+/// crash loses nothing, in `results.pending.jsonl` and
+/// `games/pending.jsonl.gz` (both emptied whenever the waiting games are
+/// all written). `--resume` reads them all and trims the batches to the
+/// games written; a results file of an older snakepit, in finishing
+/// order, is put in order the same way.
 struct Ledger {
     /// The next game `results.jsonl` takes.
     next: u64,
-    /// Games finished after a gap, by index.
-    waiting: BTreeMap<u64, GameResult>,
+    /// Games finished after a gap, by index, with their packed replays.
+    waiting: BTreeMap<u64, (GameResult, Vec<u8>)>,
     file: File,
     pending: File,
     pending_path: PathBuf,
+    pending_replays: File,
+    pending_replays_path: PathBuf,
+    batches: batch::Writer,
     standings: Standings,
     sprt: Option<SprtRun>,
-    /// Swiss and knockout: every result, for the next round's pairing
-    /// (those tournaments are short); `None` for the others.
-    kept: Option<Vec<GameResult>>,
-    /// Swiss and knockout: results of the rounds before the one being
-    /// made or played.
-    settled: usize,
-    games_dir: PathBuf,
+    /// Swiss and knockout: what the next round's pairing needs of the
+    /// results (a sum of the rounds over, and the games of the round
+    /// under way); `None` for the others.
+    tally: Option<Tally>,
+    schedule: Schedule,
     total: u64,
     bots: usize,
 }
@@ -442,27 +453,44 @@ impl Ledger {
     fn open(out: &Path, schedule: &Schedule, names: &[String], test: Option<Sprt>, games_dir: PathBuf) -> anyhow::Result<Ledger> {
         let path = out.join("results.jsonl");
         let pending_path = out.join("results.pending.jsonl");
+        let pending_replays_path = games_dir.join("pending.jsonl.gz");
         let tmp = out.join("results.jsonl.tmp");
         let cannot = |p: &Path, e: std::io::Error| BadInput(format!("{}: cannot write: {e}", p.display()));
+        // The waiting games' replays of an earlier run, by game.
+        let mut earlier: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
+        if let Ok(bytes) = std::fs::read(&pending_replays_path) {
+            batch::each_member(&bytes, |m| {
+                if let Some(game) = batch::game_of(&m.name) {
+                    earlier.entry(game).or_default().extend(&bytes[m.raw]);
+                }
+                true
+            });
+        }
         let file = File::create(&tmp).map_err(|e| cannot(&tmp, e))?;
         let pending = File::create(out.join("results.pending.jsonl.tmp")).map_err(|e| cannot(&pending_path, e))?;
+        let replays_tmp = games_dir.join("pending.jsonl.gz.tmp");
+        let pending_replays = File::create(&replays_tmp).map_err(|e| cannot(&replays_tmp, e))?;
         let mut ledger = Ledger {
             next: 0,
             waiting: BTreeMap::new(),
             file,
             pending,
             pending_path: pending_path.clone(),
+            pending_replays,
+            pending_replays_path: pending_replays_path.clone(),
+            batches: batch::Writer::new(&games_dir),
             standings: Standings::new(names),
             sprt: test.map(SprtRun::new),
-            kept: (!schedule.is_one_round()).then(Vec::new),
-            settled: 0,
-            games_dir,
+            tally: (!schedule.is_one_round()).then(|| schedule.tally()),
+            schedule: schedule.clone(),
             total: schedule.total_games(),
             bots: names.len(),
         };
         // The earlier results go through `add` into fresh files, then
         // replace the old ones: a crash meanwhile leaves the old ones.
-        for from in [&path, &pending_path] {
+        // Written results have their replays in the batches already; a
+        // waiting one without its replay is played again.
+        for (from, written) in [(&path, true), (&pending_path, false)] {
             read_results(from, |r| {
                 if r.game >= ledger.total || r.seats.iter().any(|&b| b >= ledger.bots) {
                     return Err(BadInput(format!("{}: game {} is not a game of this tournament", from.display(), r.game)).into());
@@ -475,58 +503,72 @@ impl Ledger {
                     ))
                     .into());
                 }
-                ledger.add(r)
+                if written {
+                    return ledger.add(r, None);
+                }
+                match earlier.remove(&r.game) {
+                    Some(packed) => ledger.add(r, Some(packed)),
+                    None => Ok(()),
+                }
             })?;
         }
+        batch::trim(&games_dir, ledger.next)?;
         std::fs::rename(&tmp, &path).map_err(|e| cannot(&path, e))?;
         std::fs::rename(out.join("results.pending.jsonl.tmp"), &pending_path).map_err(|e| cannot(&pending_path, e))?;
+        std::fs::rename(&replays_tmp, &pending_replays_path).map_err(|e| cannot(&pending_replays_path, e))?;
         Ok(ledger)
     }
 
-    /// Takes a finished game (in any order; a game already in is ignored).
-    fn add(&mut self, r: GameResult) -> anyhow::Result<()> {
+    /// Takes a finished game (in any order; a game already in is ignored),
+    /// with its packed replay (`None`: already in its batch).
+    fn add(&mut self, r: GameResult, packed: Option<Vec<u8>>) -> anyhow::Result<()> {
         if r.game < self.next || self.waiting.contains_key(&r.game) {
             return Ok(());
         }
         if self.decided() {
             // Played while the verdict's pair was finishing: not part of
             // the test.
-            let _ = std::fs::remove_file(self.games_dir.join(format!("{:06}.jsonl", r.game)));
             return Ok(());
         }
         if r.game != self.next {
+            let packed = packed.unwrap_or_default();
+            self.pending_replays.write_all(&packed).context("cannot append to games/pending.jsonl.gz")?;
             write_line(&mut self.pending, &r).context("cannot append to results.pending.jsonl")?;
-            self.waiting.insert(r.game, r);
+            self.waiting.insert(r.game, (r, packed));
             return Ok(());
         }
-        self.write(r)?;
+        self.write(r, packed)?;
         while !self.decided()
-            && let Some(r) = self.waiting.remove(&self.next)
+            && let Some((r, packed)) = self.waiting.remove(&self.next)
         {
-            self.write(r)?;
+            self.write(r, Some(packed))?;
         }
         if self.decided() {
-            for (game, _) in std::mem::take(&mut self.waiting) {
-                let _ = std::fs::remove_file(self.games_dir.join(format!("{game:06}.jsonl")));
-            }
+            self.waiting.clear();
         }
         if self.waiting.is_empty() {
             // Back to the start too: the next line would follow a hole.
-            self.pending.set_len(0).and_then(|()| self.pending.seek(std::io::SeekFrom::Start(0))).context("cannot empty results.pending.jsonl")?;
+            for (file, what) in [(&mut self.pending, "results.pending.jsonl"), (&mut self.pending_replays, "games/pending.jsonl.gz")] {
+                file.set_len(0).and_then(|()| file.seek(std::io::SeekFrom::Start(0))).with_context(|| format!("cannot empty {what}"))?;
+            }
         }
         Ok(())
     }
 
-    /// Writes the next game and feeds it to the standings.
-    fn write(&mut self, r: GameResult) -> anyhow::Result<()> {
+    /// Writes the next game's replay into its batch, then its result, and
+    /// feeds it to the standings.
+    fn write(&mut self, r: GameResult, packed: Option<Vec<u8>>) -> anyhow::Result<()> {
+        if let Some(packed) = packed {
+            self.batches.append(r.game, &packed).context("cannot append to a batch of replays in games/")?;
+        }
         write_line(&mut self.file, &r).context("cannot append to results.jsonl")?;
         self.next += 1;
         self.standings.add(&r);
         if let Some(run) = &mut self.sprt {
             run.add(&r);
         }
-        if let Some(kept) = &mut self.kept {
-            kept.push(r);
+        if let Some(tally) = &mut self.tally {
+            self.schedule.add(tally, r);
         }
         Ok(())
     }
@@ -546,38 +588,18 @@ impl Ledger {
         self.waiting.keys().copied().collect()
     }
 
-    /// Swiss and knockout: the results of the rounds over so far.
-    fn kept(&self) -> &[GameResult] {
-        self.kept.as_deref().map_or(&[], |k| &k[..self.settled.min(k.len())])
-    }
-
-    /// Swiss and knockout: a result of this tournament, written or waiting.
+    /// Swiss and knockout: a result of the round under way, written or
+    /// waiting.
     fn find(&self, game: u64) -> Option<&GameResult> {
-        self.waiting.get(&game).or_else(|| self.kept.as_ref()?.get(usize::try_from(game).ok()?))
+        self.waiting.get(&game).map(|(r, _)| r).or_else(|| self.tally.as_ref()?.in_round(game))
     }
 
-    /// Swiss and knockout: a round of `games` games is over, and counts
-    /// for pairing the next (a round is played whole before the next is
-    /// made, so its games are all written).
-    fn settle_round(&mut self, games: usize) {
-        self.settled += games;
-    }
-
-    /// The tournament is over: the pending file goes, and after an SPRT's
-    /// verdict so do the replays of games after it.
+    /// The tournament is over: the pending files go. (After an SPRT's
+    /// verdict the batches hold the games up to it only: games after it
+    /// are never written.)
     fn close(&mut self) -> anyhow::Result<()> {
         let _ = std::fs::remove_file(&self.pending_path);
-        if self.decided()
-            && let Ok(entries) = std::fs::read_dir(&self.games_dir)
-        {
-            for entry in entries.flatten() {
-                let name = entry.file_name();
-                let game = name.to_str().and_then(|n| n.get(..6)).and_then(|n| n.parse::<u64>().ok());
-                if game.is_some_and(|g| g >= self.next) {
-                    let _ = std::fs::remove_file(entry.path());
-                }
-            }
-        }
+        let _ = std::fs::remove_file(&self.pending_replays_path);
         Ok(())
     }
 }
@@ -682,9 +704,9 @@ async fn play_round(
         tokio::select! {
             message = rx.recv() => match message {
                 None => break,
-                Some(Message::Done(r)) => {
+                Some(Message::Done(r, packed)) => {
                     let decided = ledger.decided();
-                    ledger.add(r)?;
+                    ledger.add(r, Some(packed))?;
                     progress.done = ledger.done();
                     if ledger.decided() && !decided {
                         // The verdict: games under way are not needed.
@@ -754,7 +776,7 @@ fn worker(
                 return;
             }
             let message = match played {
-                Ok(r) => Message::Done(r),
+                Ok((r, packed)) => Message::Done(r, packed),
                 Err(e) => Message::Failed(game, e),
             };
             let failed = matches!(message, Message::Failed(..));
@@ -770,8 +792,9 @@ fn worker(
 /// in fifty with two workers, so a tenth attempt is not needed in practice.
 const BUSY_START_ATTEMPTS: u32 = 10;
 
-/// Plays one game and writes its replay; returns its result line.
-async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -> anyhow::Result<GameResult> {
+/// Plays one game; returns its result line and its replay (and stderr
+/// log) packed for its batch, compressed on this worker's thread.
+async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -> anyhow::Result<(GameResult, Vec<u8>)> {
     let seed = game_seed(context.seed, context.schedule.seed_index(fixture.game));
     let bots: Vec<BotSpec> = fixture.seats.iter().map(|&b| context.specs[b].clone()).collect();
     let options = RunOptions { stop: Some(Arc::clone(halt)), forfeit_unjoined: true, ..RunOptions::default() };
@@ -782,15 +805,8 @@ async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -
         }
         outcome = play::play_game(&context.flags, &bots, seed, &options).await?;
     }
-    let path = context.games_dir.join(format!("{:06}.jsonl", fixture.game));
-    std::fs::write(&path, &outcome.replay).with_context(|| format!("{}: cannot write the replay", path.display()))?;
-    let log = play::stderr_log_path(&path);
-    if outcome.stderr_log.is_empty() {
-        let _ = std::fs::remove_file(&log);
-    } else {
-        std::fs::write(&log, &outcome.stderr_log).with_context(|| format!("{}: cannot write", log.display()))?;
-    }
-    Ok(GameResult {
+    let packed = batch::pack(fixture.game, &outcome.replay, &outcome.stderr_log);
+    let result = GameResult {
         game: fixture.game,
         seed,
         seats: fixture.seats.clone(),
@@ -799,7 +815,8 @@ async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -
         ticks: outcome.ticks,
         forfeits: outcome.forfeits,
         faults: first_faults(&outcome.stderr_log),
-    })
+    };
+    Ok((result, packed))
 }
 
 /// Longest fault reason a result line keeps, in characters: a fault quotes

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{TempDir, c_starter, snakepit, stderr, stdout};
+use common::{TempDir, batched_files, c_starter, snakepit, stderr, stdout};
 use snakepit_tournament::GameResult;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -71,16 +71,17 @@ fn a_thousand_duels_between_c_starters_add_up() {
 
     // Every game is in the results once, in order, with its replay.
     let results = results(&dir.join("t"));
+    let files = batched_files(&dir.join("t/games"));
     assert_eq!(results.iter().map(|r| r.game).collect::<Vec<_>>(), (0..1000).collect::<Vec<_>>());
     for r in &results {
         assert_eq!(r.seats.len(), 2);
         assert!(r.places.iter().all(|&p| p == 1 || p == 2), "{r:?}");
-        assert!(dir.join(&format!("t/games/{:06}.jsonl", r.game)).exists());
+        assert!(files[&format!("{:06}.jsonl", r.game)].starts_with("{\"snakepit_replay\""));
     }
     // Every bot started: games in parallel do not get in each other's way
     // (a forfeit for a missed deadline on a loaded machine is the bot's).
     for r in results.iter().filter(|r| r.forfeits != [0, 0]) {
-        let log = std::fs::read_to_string(dir.join(&format!("t/games/{:06}.jsonl.stderr.jsonl", r.game))).unwrap();
+        let log = &files[&format!("{:06}.jsonl.stderr.jsonl", r.game)];
         assert!(!log.contains("could not start"), "game {}: {log}", r.game);
     }
     // Each bot plays both sides equally often.
@@ -120,7 +121,16 @@ fn the_same_seed_gives_the_same_files_whatever_the_jobs() {
     let file = |name: &str, f: &str| std::fs::read(dir.join(name).join(f)).unwrap();
     assert!(file("one", "results.jsonl") == file("three", "results.jsonl"), "results differ with --jobs");
     assert!(file("one", "report.html") == file("three", "report.html"), "reports differ with --jobs");
-    assert!(file("one", "games/000042.jsonl") == file("three", "games/000042.jsonl"));
+    assert!(file("one", "games/batch-000000.jsonl.gz") == file("three", "games/batch-000000.jsonl.gz"));
+    // A game of a batch is read by its own path, as if it were a file.
+    let game = dir.join("one/games/000042.jsonl");
+    let verified = snakepit(["replay".as_ref(), game.as_os_str(), "--verify".as_ref()]);
+    assert!(verified.status.success() && stdout(&verified).starts_with("ok: "), "{}{}", stdout(&verified), stderr(&verified));
+    let page = dir.join("page42.html");
+    let made = snakepit(["replay".as_ref(), game.as_os_str(), "--html".as_ref(), page.as_os_str()]);
+    assert!(made.status.success(), "{}", stderr(&made));
+    let missing = snakepit(["replay".as_ref(), dir.join("one/games/000090.jsonl").as_os_str(), "--verify".as_ref()]);
+    assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
     assert!(file("one", "results.jsonl") != file("other", "results.jsonl"), "another seed, other games");
     let table = |s: &str| s.lines().filter(|l| !l.starts_with("results: ") && !l.starts_with("report: ")).collect::<Vec<_>>().join("\n");
     assert_eq!(table(&one), table(&three));
@@ -310,4 +320,48 @@ fn a_source_file_is_compiled_once_for_every_game() {
     let games = results(&dir.join("t"));
     assert_eq!(games.len(), 6);
     assert!(games.iter().all(|g| g.faults.is_empty()), "the C bot answered every game");
+}
+
+#[test]
+fn swiss_and_knockout_rounds_resume_mid_round_to_the_same_files() {
+    let dir = TempDir::new("swiss_and_knockout_resume");
+    let bots = ["--bot", "a=builtin:greedy", "--bot", "b=builtin:random", "--bot", "c=builtin:greedy", "--bot", "d=builtin:random", "--bot", "e=builtin:greedy"];
+    for (format, games, total, round) in [("swiss", "23", 23, 2), ("knockout", "3", 4 * 3, 3)] {
+        let mut args = vec!["--game", "duel", "--format", format, "--games", games, "--jobs", "2", "--seed", "5"];
+        args.extend(bots);
+        let t = dir.join(format);
+        let out = tournament(&args, &t);
+        assert!(out.status.success(), "{format}: {}", stderr(&out));
+        let all = results(&t);
+        assert_eq!(all.iter().map(|r| r.game).collect::<Vec<_>>(), (0..total).collect::<Vec<_>>(), "{format}");
+        if format == "swiss" {
+            // Two games a round, no bot twice in one.
+            for pair in all.chunks(2).filter(|p| p.len() == 2) {
+                let mut seated: Vec<usize> = pair.iter().flat_map(|r| r.seats.clone()).collect();
+                seated.sort();
+                seated.dedup();
+                assert_eq!(seated.len(), 4, "{format}: {pair:?}");
+            }
+        } else {
+            // Four matches of three games (one in the first round, where
+            // three seeds have a bye, two semi-finals, the final), each
+            // between one pair.
+            for m in all.chunks(3) {
+                let mut bots: Vec<usize> = m[0].seats.clone();
+                bots.sort();
+                assert!(m.iter().all(|r| r.seats.iter().all(|b| bots.contains(b))), "{format}: a match is one pair: {m:?}");
+            }
+        }
+        // Cut in the middle of a round, as a crash would: --resume plays
+        // the rest of it and the rounds after to the same files.
+        let whole = std::fs::read_to_string(t.join("results.jsonl")).unwrap();
+        let replays = batched_files(&t.join("games"));
+        let cut: String = whole.lines().take(round * 2 + 1).map(|l| format!("{l}\n")).collect();
+        std::fs::write(t.join("results.jsonl"), cut).unwrap();
+        args.push("--resume");
+        let out = tournament(&args, &t);
+        assert!(out.status.success(), "{format}: {}", stderr(&out));
+        assert!(std::fs::read_to_string(t.join("results.jsonl")).unwrap() == whole, "{format}: resumed results differ");
+        assert!(batched_files(&t.join("games")) == replays, "{format}: resumed replays differ");
+    }
 }

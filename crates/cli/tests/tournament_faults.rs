@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{TempDir, snakepit, stderr, stdout};
+use common::{TempDir, batched_files, snakepit, stderr, stdout};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -147,8 +147,9 @@ fn entrants_that_fail_lose_their_own_games_and_the_faults_are_reported() {
     let failing = |bot: usize| reasons.iter().any(|&(b, _)| b == bot);
     let results = results(&dir.join("t"));
     assert_eq!(results.iter().map(|r| r.game).collect::<Vec<_>>(), (0..30).collect::<Vec<_>>());
+    let files = batched_files(&dir.join("t/games"));
     for r in &results {
-        assert!(dir.join(&format!("t/games/{:06}.jsonl", r.game)).exists(), "game {} has no replay", r.game);
+        assert!(files.contains_key(&format!("{:06}.jsonl", r.game)), "game {} has no replay", r.game);
         assert!(r.ticks > 0, "{r:?}");
         for (seat, &bot) in r.seats.iter().enumerate() {
             let fault = r.faults.iter().find(|f| f.0 == seat);
@@ -169,7 +170,7 @@ fn entrants_that_fail_lose_their_own_games_and_the_faults_are_reported() {
             // Times measured would make the file depend on the machine.
             assert!(!reason.contains(" ms"), "{r:?}");
             assert!(r.forfeits[seat] > 0, "{r:?}");
-            let log = std::fs::read_to_string(dir.join(&format!("t/games/{:06}.jsonl.stderr.jsonl", r.game))).unwrap();
+            let log = &files[&format!("{:06}.jsonl.stderr.jsonl", r.game)];
             assert!(log.contains(&format!("\"seat\":{seat}")), "game {}: {log}", r.game);
         }
     }

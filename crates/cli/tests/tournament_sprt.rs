@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{TempDir, snakepit, stderr, stdout};
+use common::{TempDir, batched_files, snakepit, stderr, stdout};
 use snakepit_tournament::GameResult;
 use std::path::Path;
 
@@ -59,11 +59,13 @@ fn greedy_is_accepted_as_better_than_random_early() {
     let all = results(&t);
     assert_eq!(all.len() as u64, games, "the files stop at the verdict");
     check_pairs(&all, 2);
-    let files: Vec<String> = std::fs::read_dir(t.join("games")).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-    let replays = files.iter().filter(|f| f.ends_with(".jsonl")).count() as u64;
+    let files = batched_files(&t.join("games"));
+    let replays = files.keys().filter(|f| f.ends_with(".jsonl")).count() as u64;
     let last = format!("{:06}", games - 1);
-    assert!(files.iter().all(|f| f[..6] <= last[..]), "no file of a game after the verdict");
+    assert!(files.keys().all(|f| f[..6] <= last[..]), "no file of a game after the verdict");
     assert_eq!(replays, games, "a replay per counted game, none after the verdict");
+    let pages = std::fs::read_dir(t.join("games")).unwrap().filter(|e| e.as_ref().unwrap().file_name().to_str().unwrap().ends_with(".html"));
+    assert!(pages.count() > 0, "the report's games have their pages");
     assert!(!t.join("results.pending.jsonl").exists());
 
     // Cut back to 40 games, as a crash would leave it: --resume plays on
@@ -77,6 +79,7 @@ fn greedy_is_accepted_as_better_than_random_early() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(accepted(&stdout(&out), "H1"), Some(games), "{}", stdout(&out));
     assert!(std::fs::read_to_string(t.join("results.jsonl")).unwrap() == whole, "resumed results differ");
+    assert!(batched_files(&t.join("games")) == files, "resumed replays differ");
 }
 
 #[test]

@@ -345,6 +345,33 @@ pub fn tick_line_with<G: Game>(tick: u64, seats: usize, presence: &[(usize, bool
     serde_json::to_string(&out).expect("a tick always serializes")
 }
 
+/// [`tick_line_with`] and its newline, written straight into `out`: the
+/// same bytes without building the line's strings first (a tournament
+/// writes a line per tick of every game).
+fn write_tick_line<G: Game, W: Write>(
+    out: &mut W,
+    tick: u64,
+    seats: usize,
+    presence: &[(usize, bool)],
+    actions: &[G::Action],
+    checksum: u64,
+) -> io::Result<()> {
+    let default = G::Action::default();
+    write!(out, "{{\"t\":{tick},\"m\":[")?;
+    for i in 0..seats {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *out, &G::action_to_text(actions.get(i).unwrap_or(&default)))?;
+    }
+    out.write_all(b"]")?;
+    if !presence.is_empty() {
+        out.write_all(b",\"p\":")?;
+        serde_json::to_writer(&mut *out, presence)?;
+    }
+    writeln!(out, ",\"c\":\"{checksum:016x}\"}}")
+}
+
 /// A whole replay, read and checked line by line.
 #[derive(Clone, Debug)]
 pub struct Replay<G: ReplayGame> {
@@ -640,7 +667,7 @@ impl<G: ReplayGame, W: Write> ReplayWriter<G, W> {
         self.tick += 1;
         assert_eq!(game.tick(), self.first_tick + self.tick, "every tick is recorded, in order");
         assert!(actions.len() <= self.seats, "more actions than seats");
-        writeln!(self.out, "{}", tick_line_with::<G>(self.tick, self.seats, presence, actions, game.checksum()))
+        write_tick_line::<G, W>(&mut self.out, self.tick, self.seats, presence, actions, game.checksum())
     }
 
     /// Flushes and returns the output.
@@ -750,6 +777,27 @@ mod tests {
         for bad in ["ff", "00000000000000FF", "+000000000000000", "000000000000000g", "0000000000000000f"] {
             assert_eq!(parse_checksum(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn tick_lines_written_straight_are_the_same_bytes() {
+        use snakepit_engine::battlesnake::Battlesnake;
+        use snakepit_engine::Dir;
+        let dirs = [None, Some(Dir::Up), Some(Dir::Left)];
+        for (tick, presence, checksum) in [(1, &[][..], 0), (42, &[(1, true), (0, false)][..], u64::MAX), (7, &[][..], 0xab)] {
+            // Fewer actions than seats: the rest are the default.
+            for given in [&dirs[..], &dirs[..2], &[]] {
+                let mut out = Vec::new();
+                write_tick_line::<Battlesnake, _>(&mut out, tick, 4, presence, given, checksum).unwrap();
+                let line = tick_line_with::<Battlesnake>(tick, 4, presence, given, checksum) + "\n";
+                assert_eq!(String::from_utf8(out).unwrap(), line);
+            }
+        }
+        // A game whose action texts need escaping.
+        let action = snakepit_engine::snakebattle::Action { dir: Some(Dir::Up), drop: None, suicide: true };
+        let mut out = Vec::new();
+        write_tick_line::<SnakeBattle, _>(&mut out, 3, 2, &[], &[action], 5).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), tick_line_with::<SnakeBattle>(3, 2, &[], &[action], 5) + "\n");
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! The standings as people read them: a text table for the terminal and a
 //! self-contained HTML page (inline CSS and SVG, no script, nothing
-//! fetched) with the standings, the win matrix as a heat map, the rating
+//! fetched) in the style of the server's pages (their stylesheet,
+//! `crates/server/web/style.css`, is embedded whole, so the two never
+//! drift apart) with the standings, the win matrix as a heat map, the rating
 //! of every bot after each game, and the bots' faults when there were any
 //! (which bot failed in how many games and why, so that an organiser sees
 //! an entrant that could not play without reading every game's log).
@@ -135,7 +137,22 @@ pub fn escape(text: &str) -> String {
 }
 
 /// Line colours of the rating chart, by bot index (repeating).
-const COLOURS: [&str; 8] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+const COLOURS: [&str; 8] = ["#38bdf8", "#f87171", "#4ade80", "#fbbf24", "#c4b5fd", "#fb923c", "#f472b6", "#2dd4bf"];
+
+/// The server's stylesheet, which the report embeds (see the module docs).
+const SERVER_STYLE: &str = include_str!("../../server/web/style.css");
+
+/// What the report adds to the server's stylesheet.
+const REPORT_STYLE: &str = "\
+table.matrix td, table.matrix th { text-align: center; min-width: 4.5em; }
+table.matrix td a { color: var(--text); display: block; }
+.spec { font-family: var(--mono); color: var(--faint); font-size: .85em; margin-left: .4em; }
+ul.facts { margin: 0 0 .8em; padding-left: 1.2em; }
+details summary { cursor: pointer; color: var(--muted); }
+p.pair { overflow-wrap: anywhere; }
+svg#ratings { max-width: 100%; height: auto; }
+th .sym { text-transform: none; }
+";
 
 /// The whole HTML page.
 pub fn html(s: &Standings, about: &About) -> String {
@@ -144,27 +161,21 @@ pub fn html(s: &Standings, about: &About) -> String {
     let title = escape(&about.title);
     let _ = write!(
         out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n<style>\n\
-         body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; }}\n\
-         table {{ border-collapse: collapse; margin: 1em 0; }}\n\
-         th, td {{ padding: 0.3em 0.7em; border: 1px solid #ccc; text-align: right; }}\n\
-         th:nth-child(2), td:nth-child(2) {{ text-align: left; }}\n\
-         table.matrix td, table.matrix th {{ text-align: center; min-width: 4em; }}\n\
-         .spec {{ font-family: monospace; color: #555; }}\n\
-         </style>\n</head>\n<body>\n<h1>{title}</h1>\n<ul>\n"
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title}</title>\n<style>\n{SERVER_STYLE}\n/* The report's own */\n{REPORT_STYLE}</style>\n</head>\n<body data-page=\"report\">\n<main class=\"wrap\">\n<section class=\"panel\" id=\"about\">\n<div class=\"row head\"><h1>{title}</h1></div>\n<ul class=\"facts small muted\">\n"
     );
     for fact in &about.facts {
         let _ = writeln!(out, "<li>{}</li>", escape(fact));
     }
     out.push_str("</ul>\n");
     out.push_str(EXPLANATION);
-    out.push_str("<h2>Standings</h2>\n<table id=\"standings\">\n<tr><th>rank</th><th>bot</th><th>games</th><th>wins</th><th>draws</th><th>losses</th><th>win rate</th><th>rating ± 2σ</th><th>mean score</th></tr>\n");
+    out.push_str("</section>\n<section class=\"panel\">\n<h2>Standings</h2>\n<div class=\"table-wrap\">\n<table id=\"standings\">\n<tr><th class=\"num\">rank</th><th>bot</th><th class=\"num\">games</th><th class=\"num\">wins</th><th class=\"num\">draws</th><th class=\"num\">losses</th><th class=\"num\">win rate</th><th class=\"num\">rating ± 2<span class=\"sym\">σ</span></th><th class=\"num\">mean score</th></tr>\n");
     for (rank, &b) in s.ranking().iter().enumerate() {
         let st = &s.bots()[b];
         let spec = about.specs.get(b).map(|x| format!(" <span class=\"spec\">{}</span>", escape(x))).unwrap_or_default();
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{}{spec}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2} ± {:.2}</td><td>{:.2}</td></tr>",
+            "<tr class=\"rank-{}\"><td class=\"num rank\">{}</td><td class=\"name-cell\">{}{spec}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.2} ± {:.2}</td><td class=\"num\">{:.2}</td></tr>",
+            rank + 1,
             rank + 1,
             escape(&names[b]),
             st.games,
@@ -177,7 +188,7 @@ pub fn html(s: &Standings, about: &About) -> String {
             st.mean_score()
         );
     }
-    out.push_str("</table>\n<h2>Win rate, row against column</h2>\n<p>A draw counts half; the cell's colour goes from red (0%) to green (100%).</p>\n<table class=\"matrix\" id=\"matrix\">\n<tr><th></th>");
+    out.push_str("</table>\n</div>\n</section>\n<section class=\"panel\">\n<h2>Win rate, row against column</h2>\n<p class=\"small muted\">A draw counts half; the cell's colour goes from red (0%) to green (100%). Click a cell for its games.</p>\n<div class=\"table-wrap\">\n<table class=\"matrix\" id=\"matrix\">\n<tr><th></th>");
     for n in names {
         let _ = write!(out, "<th>{}</th>", escape(n));
     }
@@ -203,13 +214,17 @@ pub fn html(s: &Standings, about: &About) -> String {
         }
         out.push_str("</tr>\n");
     }
-    out.push_str("</table>\n");
+    out.push_str("</table>\n</div>\n</section>\n<section class=\"panel\">\n");
     out.push_str(&pair_games(s));
-    out.push_str("<h2>Rating after each game</h2>\n");
+    out.push_str("</section>\n<section class=\"panel\">\n<h2>Rating after each game</h2>\n");
     out.push_str(&chart(s));
-    out.push_str(&faults(s));
-    out.push_str(&games_list(s));
-    out.push_str("</body>\n</html>\n");
+    out.push_str("</section>\n");
+    let faults = faults(s);
+    if !faults.is_empty() {
+        let _ = write!(out, "<section class=\"panel\">\n{faults}</section>\n");
+    }
+    let _ = write!(out, "<section class=\"panel\">\n{}</section>\n", games_list(s));
+    out.push_str("</main>\n</body>\n</html>\n");
     out
 }
 
@@ -225,7 +240,7 @@ const EXPLANATION: &str = "<details open>\n<summary>How to read this</summary>\n
 fn pair_games(s: &Standings) -> String {
     let names = s.names();
     let mut out = String::from("<h2>Games by pair</h2>\n");
-    let _ = writeln!(out, "<p>The first {CELL_GAMES_KEPT} games of each pair of bots; <code>results.jsonl</code> has every game.</p>");
+    let _ = writeln!(out, "<p class=\"small muted\">The first {CELL_GAMES_KEPT} games of each pair of bots; <code>results.jsonl</code> has every game.</p>");
     for a in 0..names.len() {
         for b in 0..names.len() {
             let games = s.cell_games(a, b);
@@ -235,7 +250,7 @@ fn pair_games(s: &Standings) -> String {
             let links: Vec<String> = games.iter().map(|&g| game_link(g, None)).collect();
             let _ = writeln!(
                 out,
-                "<p id=\"games-{a}-{b}\"><b>{}</b> against <b>{}</b>: {}</p>",
+                "<p class=\"pair\" id=\"games-{a}-{b}\"><b>{}</b> against <b>{}</b>: {}</p>",
                 escape(&names[a]),
                 escape(&names[b]),
                 links.join(", ")
@@ -253,7 +268,7 @@ fn games_list(s: &Standings) -> String {
     if more > 0 {
         let _ = writeln!(
             out,
-            "<p>The first {GAMES_KEPT} games; the {more} others are in <code>results.jsonl</code> and their replays in <code>games/</code> (<code>snakepit replay games/NNNNNN.jsonl --html page.html</code> makes a page of any).</p>"
+            "<p>The first {GAMES_KEPT} games; the {more} others are in <code>results.jsonl</code> and their replays in the batches of <code>games/</code> (<code>snakepit replay games/NNNNNN.jsonl --html page.html</code> makes a page of any).</p>"
         );
     }
     out.push_str("<table id=\"games\">\n<tr><th>game</th><th>bots by seat (place)</th><th>ticks</th></tr>\n");
@@ -308,7 +323,8 @@ fn faults(s: &Standings) -> String {
 fn heat(rate: f64) -> String {
     let r = rate.clamp(0.0, 1.0);
     let hue = 120.0 * r;
-    format!("hsl({hue:.0}, 70%, 75%)")
+    // Dark enough for the stylesheet's light text.
+    format!("hsl({hue:.0}, 55%, 26%)")
 }
 
 /// The rating chart: one line per bot, with its ±2σ band.
@@ -342,13 +358,14 @@ fn chart(s: &Standings) -> String {
         out,
         "<svg id=\"ratings\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\">"
     );
-    let _ = writeln!(out, "<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#fff\"/>");
-    let _ = writeln!(out, "<line x1=\"{pad}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#888\"/>", h - pad, w - pad, h - pad);
-    let _ = writeln!(out, "<line x1=\"{pad}\" y1=\"{pad}\" x2=\"{pad}\" y2=\"{}\" stroke=\"#888\"/>", h - pad);
-    let _ = writeln!(out, "<text x=\"{pad}\" y=\"{}\" font-size=\"12\">game 1</text>", h - pad + 16.0);
-    let _ = writeln!(out, "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">game {games}</text>", w - pad, h - pad + 16.0);
-    let _ = writeln!(out, "<text x=\"4\" y=\"{}\" font-size=\"12\">{hi:.1}</text>", pad);
-    let _ = writeln!(out, "<text x=\"4\" y=\"{}\" font-size=\"12\">{lo:.1}</text>", h - pad);
+    // The stylesheet's panel, border and muted text colours.
+    let _ = writeln!(out, "<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#0e131c\"/>");
+    let _ = writeln!(out, "<line x1=\"{pad}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#2e3b54\"/>", h - pad, w - pad, h - pad);
+    let _ = writeln!(out, "<line x1=\"{pad}\" y1=\"{pad}\" x2=\"{pad}\" y2=\"{}\" stroke=\"#2e3b54\"/>", h - pad);
+    let _ = writeln!(out, "<text x=\"{pad}\" y=\"{}\" font-size=\"12\" fill=\"#8b99ae\">game 1</text>", h - pad + 16.0);
+    let _ = writeln!(out, "<text x=\"{}\" y=\"{}\" font-size=\"12\" fill=\"#8b99ae\" text-anchor=\"end\">game {games}</text>", w - pad, h - pad + 16.0);
+    let _ = writeln!(out, "<text x=\"4\" y=\"{}\" font-size=\"12\" fill=\"#8b99ae\">{hi:.1}</text>", pad);
+    let _ = writeln!(out, "<text x=\"4\" y=\"{}\" font-size=\"12\" fill=\"#8b99ae\">{lo:.1}</text>", h - pad);
     for (b, name) in s.names().iter().enumerate() {
         let colour = COLOURS[b % COLOURS.len()];
         let upper: Vec<String> = idx.iter().map(|&i| format!("{:.1},{:.1}", x(i), y(history[i].1[b].high()))).collect();
@@ -408,6 +425,9 @@ mod tests {
         // Nothing is fetched: the only URL is the SVG namespace.
         assert_eq!(page.matches("http").count(), 1, "{page}");
         assert!(!page.contains("<script"));
+        // The server's stylesheet, whole, and the report's page layout.
+        assert!(page.contains(SERVER_STYLE) && page.contains("<main class=\"wrap\">"));
+        assert!(page.contains("<section class=\"panel\">\n<h2>Standings</h2>"));
         assert!(!page.contains("Faults") && !text(&standings()).contains("faults"), "no faults, no section");
     }
 
@@ -448,7 +468,7 @@ mod tests {
         let page = html(&s, &About::default());
         // a against b: the cell, and the games it names.
         assert!(page.contains("<a href=\"#games-0-1\">100.0%</a>"), "{page}");
-        let cell = page.split("<p id=\"games-0-1\">").nth(1).and_then(|t| t.split("</p>").next()).unwrap_or_else(|| panic!("{page}"));
+        let cell = page.split("<p class=\"pair\" id=\"games-0-1\">").nth(1).and_then(|t| t.split("</p>").next()).unwrap_or_else(|| panic!("{page}"));
         assert!(cell.starts_with("<b>a</b> against <b>b</b>: <a href=\"games/000000.html\">game 0</a>, <a href=\"games/000002.html\">"), "{cell}");
         assert_eq!(cell.matches("<a ").count(), CELL_GAMES_KEPT);
         assert!(!page.contains("games-1-2"), "b and c never met");

@@ -157,14 +157,87 @@ impl Schedule {
     pub fn next_round(&self, done: &[GameResult]) -> Option<Vec<Fixture>> {
         let mut done: Vec<&GameResult> = done.iter().collect();
         done.sort_by_key(|r| r.game);
-        let played = done.len() as u64;
-        if played >= self.total_games() {
+        let mut tally = self.tally();
+        for r in done {
+            self.add(&mut tally, r.clone());
+        }
+        self.next_round_of(&tally)
+    }
+
+    /// A [`Tally`] of no game yet.
+    pub fn tally(&self) -> Tally {
+        let slots = if self.format == Format::Knockout {
+            bracket(self.bots.next_power_of_two()).into_iter().map(|seed| (seed < self.bots).then_some(seed)).collect()
+        } else {
+            Vec::new()
+        };
+        Tally {
+            settled: 0,
+            points: vec![0; self.bots],
+            played: vec![0; self.bots],
+            met: vec![vec![0; self.bots]; self.bots],
+            slots,
+            round: Vec::new(),
+        }
+    }
+
+    /// Adds the next game's result, in game order, to `tally`; a round
+    /// that is whole is summed up and its results dropped.
+    pub fn add(&self, tally: &mut Tally, r: GameResult) {
+        debug_assert_eq!(r.game, tally.settled + tally.round.len() as u64, "results come in game order");
+        tally.round.push(r);
+        let len = match self.format {
+            Format::RoundRobin | Format::Sprt => 1,
+            Format::Swiss => ((self.bots / 2) as u64).min(self.total_games().saturating_sub(tally.settled)),
+            Format::Knockout => self.knockout_matches(&tally.slots).len() as u64 * self.games,
+        };
+        if (tally.round.len() as u64) < len {
+            return;
+        }
+        let round = std::mem::take(&mut tally.round);
+        tally.settled += round.len() as u64;
+        match self.format {
+            Format::Knockout => {
+                let mut m = 0;
+                let slots = std::mem::take(&mut tally.slots);
+                for pair in slots.chunks(2) {
+                    tally.slots.push(match (pair[0], pair.get(1).copied().flatten()) {
+                        (Some(a), Some(b)) => {
+                            let games: Vec<&GameResult> = round[m..m + self.games as usize].iter().collect();
+                            m += self.games as usize;
+                            Some(match_winner(a, b, &games))
+                        }
+                        (a, b) => a.or(b),
+                    });
+                }
+            }
+            Format::RoundRobin | Format::Sprt | Format::Swiss => {
+                for r in &round {
+                    for (a, b, outcome) in r.pairs() {
+                        tally.points[a] += outcome.points_first();
+                        tally.points[b] += 2 - outcome.points_first();
+                        tally.met[a][b] += 1;
+                        tally.met[b][a] += 1;
+                    }
+                    for &b in &r.seats {
+                        tally.played[b] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The next round after the rounds `tally` summed up; `None` when the
+    /// tournament is over. (A round under way is not summed up yet: this
+    /// is that round again.)
+    pub fn next_round_of(&self, tally: &Tally) -> Option<Vec<Fixture>> {
+        if tally.settled >= self.total_games() {
             return None;
         }
         let round = match self.format {
-            Format::RoundRobin | Format::Sprt => (played..self.total_games()).map(|g| self.fixture(g)).collect(),
-            Format::Swiss => self.swiss(&done),
-            Format::Knockout => self.knockout(&done),
+            Format::RoundRobin | Format::Sprt => (tally.settled..self.total_games()).map(|g| self.fixture(g)).collect(),
+            Format::Swiss => self.swiss(tally),
+            Format::Knockout => self.knockout(tally),
         };
         Some(round)
     }
@@ -205,25 +278,10 @@ impl Schedule {
         Fixture { game, seats }
     }
 
-    fn swiss(&self, done: &[&GameResult]) -> Vec<Fixture> {
+    fn swiss(&self, tally: &Tally) -> Vec<Fixture> {
         let per_round = (self.bots / 2) as u64;
-        let round = done.len() as u64 / per_round;
-        let mut points = vec![0u64; self.bots];
-        let mut met = vec![vec![0u32; self.bots]; self.bots];
-        for r in done {
-            for (a, b, outcome) in r.pairs() {
-                points[a] += outcome.points_first();
-                points[b] += 2 - outcome.points_first();
-                met[a][b] += 1;
-                met[b][a] += 1;
-            }
-        }
-        let mut played = vec![0u64; self.bots];
-        for r in done {
-            for &b in &r.seats {
-                played[b] += 1;
-            }
-        }
+        let round = tally.settled / per_round;
+        let (points, met, played) = (&tally.points, &tally.met, &tally.played);
         let mut ranked: Vec<usize> = (0..self.bots).collect();
         ranked.sort_by_key(|&b| (std::cmp::Reverse(points[b]), b));
         if ranked.len() % 2 == 1 {
@@ -234,7 +292,7 @@ impl Schedule {
             ranked.remove(pos);
         }
         let mut fixtures = Vec::new();
-        let mut game = done.len() as u64;
+        let mut game = tally.settled;
         while let Some(a) = (!ranked.is_empty()).then(|| ranked.remove(0)) {
             let (pos, _) = ranked
                 .iter()
@@ -251,44 +309,51 @@ impl Schedule {
         fixtures
     }
 
-    fn knockout(&self, done: &[&GameResult]) -> Vec<Fixture> {
-        let mut slots: Vec<Option<usize>> = bracket(self.bots.next_power_of_two())
-            .into_iter()
-            .map(|seed| (seed < self.bots).then_some(seed))
-            .collect();
-        let mut base = 0u64;
-        loop {
-            let matches: Vec<(Option<usize>, Option<usize>)> = slots.chunks(2).map(|p| (p[0], p[1])).collect();
-            let real = matches.iter().filter(|(a, b)| a.is_some() && b.is_some()).count() as u64;
-            if (done.len() as u64) < base + real * self.games {
-                // This round has not been played yet: it is the next one.
-                let mut fixtures = Vec::new();
-                for (a, b) in matches.iter().filter_map(|&(a, b)| a.zip(b)) {
-                    for g in 0..self.games {
-                        let seats = if g.is_multiple_of(2) { vec![a, b] } else { vec![b, a] };
-                        fixtures.push(Fixture { game: base + fixtures.len() as u64, seats });
-                    }
-                }
-                return fixtures;
-            }
-            let mut next = Vec::with_capacity(matches.len());
-            let mut m = 0u64;
-            for &(a, b) in &matches {
-                next.push(match (a, b) {
-                    (Some(a), Some(b)) => {
-                        let start = (base + m * self.games) as usize;
-                        m += 1;
-                        Some(match_winner(a, b, &done[start..start + self.games as usize]))
-                    }
-                    (a, b) => a.or(b),
-                });
-            }
-            base += real * self.games;
-            slots = next;
-            if slots.len() < 2 {
-                return Vec::new();
+    /// The matches between two bots of a knockout round's slots.
+    fn knockout_matches(&self, slots: &[Option<usize>]) -> Vec<(usize, usize)> {
+        slots.chunks(2).filter_map(|p| p[0].zip(p.get(1).copied().flatten())).collect()
+    }
+
+    fn knockout(&self, tally: &Tally) -> Vec<Fixture> {
+        let mut fixtures = Vec::new();
+        for (a, b) in self.knockout_matches(&tally.slots) {
+            for g in 0..self.games {
+                let seats = if g.is_multiple_of(2) { vec![a, b] } else { vec![b, a] };
+                fixtures.push(Fixture { game: tally.settled + fixtures.len() as u64, seats });
             }
         }
+        fixtures
+    }
+}
+
+/// What pairing a round needs of the rounds before it (Swiss: points,
+/// games and meetings by bot; knockout: who is still in), summed up game
+/// by game: it grows with the bots, and with the games of the round under
+/// way only, never with the games of the tournament.
+#[derive(Clone, Debug)]
+pub struct Tally {
+    /// Games of the rounds summed up.
+    settled: u64,
+    points: Vec<u64>,
+    played: Vec<u64>,
+    met: Vec<Vec<u32>>,
+    /// Knockout: the bracket of the round under way (`None`: a bye).
+    slots: Vec<Option<usize>>,
+    /// The games of the round under way so far, in order.
+    round: Vec<GameResult>,
+}
+
+impl Tally {
+    /// Games of the rounds summed up: the first game of the round under
+    /// way.
+    pub fn settled(&self) -> u64 {
+        self.settled
+    }
+
+    /// A game of the round under way, if it is in.
+    pub fn in_round(&self, game: u64) -> Option<&GameResult> {
+        let i = usize::try_from(game.checked_sub(self.settled)?).ok()?;
+        self.round.get(i)
     }
 }
 
@@ -364,6 +429,48 @@ mod tests {
 
     fn result(f: &Fixture, places: &[usize]) -> GameResult {
         GameResult { game: f.game, seed: 0, seats: f.seats.clone(), places: places.to_vec(), scores: vec![0; places.len()], ticks: 1, forfeits: Vec::new(), faults: Vec::new() }
+    }
+
+    /// Plays a whole tournament game by game through a [`Tally`], the
+    /// bot with the larger index winning every game.
+    fn play_out(s: &Schedule) -> Vec<Fixture> {
+        let mut tally = s.tally();
+        let mut played = Vec::new();
+        while let Some(round) = s.next_round_of(&tally) {
+            assert!(!round.is_empty());
+            for f in round {
+                let places = if f.seats[0] > f.seats[1] { [1, 2] } else { [2, 1] };
+                s.add(&mut tally, result(&f, &places));
+                played.push(f);
+            }
+        }
+        played
+    }
+
+    #[test]
+    fn swiss_rounds_pair_bots_that_met_least() {
+        // Four bots, three rounds: meeting least, every pair meets once.
+        let s = Schedule::new(Format::Swiss, 4, 2, 6).unwrap();
+        let mut pairs: Vec<(usize, usize)> = play_out(&s).iter().map(|f| (f.seats[0].min(f.seats[1]), f.seats[0].max(f.seats[1]))).collect();
+        pairs.sort();
+        assert_eq!(pairs, [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]);
+        // The winners of the first round (1 over 0, 3 over 2) meet in the
+        // second, the two leaders.
+        let games = play_out(&s);
+        let mut second: Vec<usize> = games[2].seats.clone();
+        second.sort();
+        assert_eq!(second, [1, 3], "{games:?}");
+    }
+
+    #[test]
+    fn knockout_winners_advance() {
+        // Seeds 0 v 3 and 1 v 2; the larger index wins: 3 and 2 meet in
+        // the final.
+        let s = Schedule::new(Format::Knockout, 4, 2, 2).unwrap();
+        let games = play_out(&s);
+        assert_eq!(games.len(), 6);
+        let finals: Vec<Vec<usize>> = games[4..].iter().map(|f| f.seats.clone()).collect();
+        assert_eq!(finals, [vec![3, 2], vec![2, 3]]);
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //!
 //! Every turn each live snake gets its own `/move` request body; HTTP
 //! snakes are asked all at once, each within `--timeout-ms` round trip
-//! included, and a built-in snake answers the same request in-process. A
+//! included. A built-in snake decides in-process from the game's state,
+//! making the move it would make for its request (see
+//! `snakepit_bots::bsbots`), with no request built for it. A
 //! process bot reads the same body as one line on stdin (or the JSON line
 //! with `json:`) and answers `{"move":"up"}` on stdout, within the
 //! `game.timeout` its request states (`--timeout-ms`; the first move gets
@@ -89,6 +91,7 @@ pub(super) fn table(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
         unjoined: vec![false; seats.len()],
         process: ProcessSeats::with_move_deadline(GameKind::Battlesnake, bots, Duration::from_millis(timeout_ms))?,
         seats,
+        view: bsbots::View::new(),
         meta,
         timeout: Duration::from_millis(timeout_ms),
     })
@@ -108,6 +111,8 @@ enum Seat {
 /// another.
 pub(super) struct BattlesnakeTable {
     seats: Vec<Seat>,
+    /// The game as the built-in snakes see it, read once a turn.
+    view: bsbots::View,
     process: ProcessSeats,
     meta: GameMeta,
     timeout: Duration,
@@ -123,6 +128,10 @@ impl BattlesnakeTable {
     /// Sends `/start` or `/end` to every HTTP snake at once; failures are
     /// logged and do not stop anything.
     async fn notify(&mut self, game: &Battlesnake, endpoint: &'static str) {
+        if !self.seats.iter().any(|s| matches!(s, Seat::Http(_))) {
+            // No request to build: a game of built-in snakes and processes.
+            return;
+        }
         let bodies: Vec<String> = requests(game, &self.meta).iter().map(|r| r.to_json()).collect();
         let timeout = self.timeout;
         let unjoined = &self.unjoined;
@@ -208,45 +217,36 @@ impl Table<Battlesnake> for BattlesnakeTable {
     }
 
     async fn follow(&mut self, game: &Battlesnake) {
-        let reqs = requests(game, &self.meta);
+        self.view.read(game);
         for (seat, s) in self.seats.iter_mut().enumerate() {
             if let Seat::Builtin(bot) = s
                 && game.snakes()[seat].is_alive()
             {
-                let answer = bot.choose(&reqs[seat]);
-                let body = serde_json::to_vec(&answer).unwrap_or_default();
-                if let Ok(a) = parse_move(&body) {
-                    self.meta.snakes[seat].shout = a.shout.unwrap_or_default();
-                }
+                // Built-in snakes never shout: only their state moves on.
+                bot.choose_on(&mut self.view, seat);
             }
         }
     }
 
     async fn actions(&mut self, game: &Battlesnake, out: &mut Vec<Action>) -> anyhow::Result<()> {
-        let reqs = requests(game, &self.meta);
         out.resize(self.seats.len(), None);
-        let alive: Vec<bool> = game.snakes().iter().map(|s| s.is_alive()).collect();
         if self.process.any() {
             self.ask_processes(game, out).await;
+        }
+        // Requests only for HTTP snakes: built-in snakes read the game.
+        let asks_http = self.seats.iter().enumerate().any(|(seat, s)| matches!(s, Seat::Http(_)) && !self.unjoined[seat]);
+        let reqs = if asks_http { requests(game, &self.meta) } else { Vec::new() };
+        if self.seats.iter().any(|s| matches!(s, Seat::Builtin(_))) {
+            self.view.read(game);
         }
         let timeout = self.timeout;
         let mut calls = Vec::new();
         for (seat, s) in self.seats.iter_mut().enumerate() {
-            if !alive[seat] {
+            if !game.snakes()[seat].is_alive() {
                 continue;
             }
             match s {
-                Seat::Builtin(bot) => {
-                    // Through the wire format, as a remote answer would be.
-                    let body = serde_json::to_vec(&bot.choose(&reqs[seat])).unwrap_or_default();
-                    match parse_move(&body) {
-                        Ok(a) => {
-                            out[seat] = Some(a.dir);
-                            self.meta.snakes[seat].shout = a.shout.unwrap_or_default();
-                        }
-                        Err(e) => tracing::warn!(seat, error = %e, "built-in snake gave a bad answer"),
-                    }
-                }
+                Seat::Builtin(bot) => out[seat] = Some(bot.choose_on(&mut self.view, seat)),
                 Seat::Http(_) if self.unjoined[seat] => {}
                 Seat::Http(h) => {
                     let body = reqs[seat].to_json();
@@ -270,9 +270,9 @@ impl Table<Battlesnake> for BattlesnakeTable {
                 }
             }
         }
-        for seat in 0..out.len() {
-            if alive[seat] && out[seat].is_none() {
-                self.no_move[seat] += 1;
+        for ((action, snake), no_move) in out.iter().zip(game.snakes()).zip(&mut self.no_move) {
+            if snake.is_alive() && action.is_none() {
+                *no_move += 1;
             }
         }
         Ok(())

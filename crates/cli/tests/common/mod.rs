@@ -168,3 +168,30 @@ pub fn play_and_verify(dir: &TempDir, args: &[&str]) -> (String, String, String)
     assert!(stdout(&verified).starts_with("ok: "), "{}", stdout(&verified));
     (stdout(&out), stderr(&out), std::fs::read_to_string(&replay).unwrap())
 }
+
+/// The files in a tournament's batches of replays (`games/batch-*.jsonl.gz`,
+/// one gzip member per file, named in its header), by name, checking that
+/// every batch reads to its end and holds its own games only.
+pub fn batched_files(games: &Path) -> std::collections::BTreeMap<String, String> {
+    use std::io::Read;
+    let mut files = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(games).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let Some(first) = name.strip_prefix("batch-").and_then(|n| n.strip_suffix(".jsonl.gz")) else { continue };
+        let first: u64 = first.parse().unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let mut rest = &bytes[..];
+        while !rest.is_empty() {
+            let mut member = flate2::bufread::GzDecoder::new(rest);
+            let mut text = String::new();
+            member.read_to_string(&mut text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let file = String::from_utf8(member.header().unwrap().filename().unwrap().to_vec()).unwrap();
+            let game: u64 = file[..6].parse().unwrap();
+            assert!((first..first + 1000).contains(&game), "{file} in {name}");
+            assert!(files.insert(file.clone(), text).is_none(), "{file} twice");
+            rest = member.into_inner();
+        }
+    }
+    files
+}
