@@ -207,11 +207,36 @@ pub struct CodeConfig {
     /// Where programs are written before they are copied into each bot's
     /// own folder; the system's temporary folder when empty.
     pub work_dir: Option<PathBuf>,
+    /// C and Java programs compiled at once; players take turns
+    /// (`docs/organisers.md`, "Compiling saved programs").
+    pub builds_at_once: usize,
+    /// Python and JavaScript programs checked at once, in a lane of their
+    /// own.
+    pub checks_at_once: usize,
+    /// Saves that may wait for their turn, all players together (each
+    /// player has at most one waiting); a save past this is refused with
+    /// 503 and `Retry-After`.
+    pub builds_waiting_max: usize,
+    /// Wall-clock seconds one build or check may take.
+    pub build_seconds_max: u64,
+    /// CPU seconds one build or check may use (`RLIMIT_CPU`).
+    pub build_cpu_seconds_max: u64,
+    /// Memory one build or check may map, in MiB (`RLIMIT_AS`).
+    pub build_memory_mib_max: u64,
 }
 
 impl Default for CodeConfig {
     fn default() -> Self {
-        CodeConfig { source_bytes_max: 64 * 1024, work_dir: None }
+        CodeConfig {
+            source_bytes_max: 64 * 1024,
+            work_dir: None,
+            builds_at_once: 2,
+            checks_at_once: 2,
+            builds_waiting_max: 32,
+            build_seconds_max: 60,
+            build_cpu_seconds_max: 60,
+            build_memory_mib_max: 2048,
+        }
     }
 }
 
