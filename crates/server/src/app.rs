@@ -829,7 +829,13 @@ async fn admin_seat_player(
     let Some(p) = st.store.player(&id).await? else {
         return Err(AppError::Client(StatusCode::NOT_FOUND, format!("no player {id:?}")));
     };
-    Ok(Json(move_player(&st, p, r.room.as_deref()).await?).into_response())
+    let player = crate::room::PlayerRef::of(&p);
+    let mut answer = move_player(&st, p, r.room.as_deref()).await?;
+    // The seat waits for them (`limits.reservation_wait_ms`).
+    if let Some(room) = answer["room"].as_str().map(str::to_string) {
+        answer["reserved_ms"] = st.rooms.reserve(&player, &room).into();
+    }
+    Ok(Json(answer).into_response())
 }
 
 #[derive(Deserialize)]

@@ -321,6 +321,11 @@ pub struct Limits {
     /// after its countdown; 0 never opens one for that. Single node only:
     /// in a cluster newcomers wait for the next round of an existing room.
     pub arrival_wait_ms: u64,
+    /// A seat the organiser gives a player (`POST
+    /// /api/admin/players/ID/room`) waits this long for them to sit down:
+    /// meanwhile others who arrive sit in other rooms of the game, and
+    /// nobody else moves into it. 0 keeps no seat.
+    pub reservation_wait_ms: u64,
     /// A room the server opened for arriving players is closed, and
     /// deleted, once no player has sat in it for this long (every seat
     /// empty or a built-in bot's); 0 keeps such rooms for ever. Rooms of
@@ -415,6 +420,7 @@ impl Default for Limits {
             games_kept_per_player: snakepit_store::GAMES_KEPT_PER_PLAYER_DEFAULT,
             rooms_per_game_max: 200,
             arrival_wait_ms: 10_000,
+            reservation_wait_ms: 600_000,
             idle_room_close_ms: 1_800_000,
             registrations_per_ip_per_hour: 120,
             forks_per_ip_per_hour: 120,
