@@ -201,11 +201,6 @@ impl BuildQueue {
                 return Err(Refusal::Busy { retry_after_s: inner.mean_ms(lane).div_ceil(1000).max(1) });
             }
             let replaced = inner.waiting.remove(player);
-            if replaced.is_none() && inner.waiting.len() >= self.waiting_max {
-                let places = self.places[lane.index()] as u64;
-                let retry_after_s = (inner.mean_ms(lane) / places).div_ceil(1000).max(1);
-                return Err(Refusal::Full { waiting: inner.waiting.len(), retry_after_s });
-            }
             inner.arrivals += 1;
             let ticket = inner.arrivals;
             let arrival = replaced.as_ref().map_or(ticket, |w| w.arrival);
@@ -215,6 +210,14 @@ impl BuildQueue {
             let (tx, rx) = oneshot::channel();
             inner.waiting.insert(player.to_string(), Waiter { lane, arrival, ticket, tx });
             self.dispatch(&mut inner);
+            // Refused only when it must wait and the queue is over its
+            // bound: a save that finds a free place never is.
+            if inner.waiting.contains_key(player) && inner.waiting.len() > self.waiting_max {
+                inner.waiting.remove(player);
+                let places = self.places[lane.index()] as u64;
+                let retry_after_s = (inner.mean_ms(lane) / places).div_ceil(1000).max(1);
+                return Err(Refusal::Full { waiting: inner.waiting.len(), retry_after_s });
+            }
             (rx, ticket)
         };
         // Leaves the queue when the request is dropped (the client went).
@@ -372,6 +375,15 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn with_no_room_to_wait_a_free_place_is_still_given() {
+        let q = BuildQueue::new(1, 1, 0);
+        let a = q.turn("a", Lane::Build).await.unwrap();
+        assert!(matches!(q.turn("b", Lane::Build).await, Err(Refusal::Full { waiting: 0, .. })));
+        drop(a);
+        assert!(q.turn("b", Lane::Build).await.is_ok());
+    }
+
+    #[tokio::test]
     async fn one_turn_at_a_time_per_player_across_lanes_and_a_full_queue_says_when_to_retry() {
         let q = BuildQueue::new(2, 2, 1);
         let a = q.turn("a", Lane::Build).await.unwrap();
@@ -379,7 +391,8 @@ mod tests {
         let mut check = tokio::spawn(async move { q2.turn("a", Lane::Check).await });
         settle().await;
         assert!(!now(&mut check), "a's check waits for a's build although a check place is free");
-        match q.turn("b", Lane::Build).await {
+        let _b = q.turn("b", Lane::Build).await.unwrap();
+        match q.turn("c", Lane::Build).await {
             Err(Refusal::Full { waiting: 1, retry_after_s }) => assert!(retry_after_s >= 1),
             other => panic!("{:?}", other.map(|_| ())),
         }

@@ -539,6 +539,18 @@ impl Config {
             self.registration
         );
         self.check_fill_bots()?;
+        let c = &self.code;
+        // A zero here would refuse every save; `builds_waiting_max = 0`
+        // only queues none.
+        for (key, value) in [
+            ("builds_at_once", c.builds_at_once as u64),
+            ("checks_at_once", c.checks_at_once as u64),
+            ("build_seconds_max", c.build_seconds_max),
+            ("build_cpu_seconds_max", c.build_cpu_seconds_max),
+            ("build_memory_mib_max", c.build_memory_mib_max),
+        ] {
+            anyhow::ensure!(value >= 1, "[code] {key} = 0: it must be at least 1 (0 would refuse every saved program)");
+        }
         self.limits.check()
     }
 
