@@ -140,3 +140,29 @@ async fn players_take_turns_at_the_compiler_and_a_refused_save_says_when_to_retr
     assert!(standing(addr, &a).await.is_null());
     server.shutdown().await;
 }
+
+/// Saves `source` as a fresh player of a server with these build bounds;
+/// returns the answer's status and body.
+async fn save_bounded(tag: &str, cpu_s: u64, memory_mib: u64, source: &str) -> (u16, String) {
+    let mut cfg = config(temp_db(tag), 100);
+    cfg.duel.tick_ms = Some(100);
+    // Far more than either bound takes to stop the build.
+    cfg.code.build_seconds_max = 600;
+    cfg.code.build_cpu_seconds_max = cpu_s;
+    cfg.code.build_memory_mib_max = memory_mib;
+    let server = start(cfg).await;
+    let p = sign_up(server.addr, tag).await;
+    let (status, _, text) = save(server.addr, &p, "bounded", source).await.unwrap();
+    server.shutdown().await;
+    (status, text)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_build_is_stopped_at_its_cpu_seconds_and_its_memory() {
+    let (status, text) = save_bounded("cpu", 2, 2048, HELD).await;
+    assert_eq!(status, 422, "{text}");
+    assert!(text.contains("CPU time limit exceeded"), "{text}");
+    let (status, text) = save_bounded("memory", 600, 320, HELD).await;
+    assert_eq!(status, 422, "{text}");
+    assert!(text.contains("virtual memory exhausted"), "{text}");
+}
