@@ -214,9 +214,9 @@ impl BuildQueue {
             // bound: a save that finds a free place never is.
             if inner.waiting.contains_key(player) && inner.waiting.len() > self.waiting_max {
                 inner.waiting.remove(player);
-                let places = self.places[lane.index()] as u64;
-                let retry_after_s = (inner.mean_ms(lane) / places).div_ceil(1000).max(1);
-                return Err(Refusal::Full { waiting: inner.waiting.len(), retry_after_s });
+                let waiting = inner.waiting.len();
+                drop(inner);
+                return Err(Refusal::Full { waiting, retry_after_s: self.retry_after_s(lane) });
             }
             (rx, ticket)
         };
@@ -269,6 +269,13 @@ impl BuildQueue {
             waiting: order.len(),
             expected_s: self.expected_ms(&inner, lane, position).div_ceil(1000),
         })
+    }
+
+    /// When a place of `lane` is likely free, in seconds, from recent
+    /// builds: a retry's `Retry-After`.
+    pub fn retry_after_s(&self, lane: Lane) -> u64 {
+        let inner = self.lock();
+        (inner.mean_ms(lane) / self.places[lane.index()] as u64).div_ceil(1000).max(1)
     }
 
     /// How long the save at `position` of `lane` likely waits: a round of

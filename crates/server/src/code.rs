@@ -461,7 +461,19 @@ fn build_deadline(st: &AppState) -> Duration {
 /// refusal as the player reads it: 503 with `Retry-After` when the queue
 /// is full, 409 when a newer save of theirs took this one's place.
 async fn queue_turn(st: &Arc<AppState>, player_id: &str, lane: Lane) -> Result<Turn, AppError> {
-    st.builds.turn(player_id, lane).await.map_err(|refusal| match refusal {
+    // The request is answered before `limits.http_idle_ms` would cut it,
+    // with the build's own time left.
+    let idle_s = st.cfg.limits.http_idle_ms / 1000;
+    let wait = Duration::from_secs(idle_s.saturating_sub(st.cfg.code.build_seconds_max + 10).max(10));
+    let Ok(turn) = tokio::time::timeout(wait, st.builds.turn(player_id, lane)).await else {
+        let after_s = st.builds.retry_after_s(lane);
+        let why = format!(
+            "not saved: it waited {} s for its turn, the longest a save waits here, behind other players' programs; save again in about {after_s} s",
+            wait.as_secs()
+        );
+        return Err(AppError::Retry(StatusCode::SERVICE_UNAVAILABLE, why, after_s));
+    };
+    turn.map_err(|refusal| match refusal {
         Refusal::Full { retry_after_s, .. } | Refusal::Busy { retry_after_s } => {
             AppError::Retry(StatusCode::SERVICE_UNAVAILABLE, format!("not saved: {refusal}"), retry_after_s)
         }
