@@ -131,7 +131,17 @@ struct Inner {
     took_ms: [VecDeque<u64>; 2],
 }
 
+/// What joined the queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Entry {
+    /// A save, which a newer save replaces and the bound counts.
+    Save,
+    /// A start of a saved program.
+    Start,
+}
+
 struct Waiter {
+    entry: Entry,
     lane: Lane,
     /// Order of arrival; a replacing save keeps the replaced one's.
     arrival: u64,
@@ -183,46 +193,44 @@ impl BuildQueue {
     /// that was waiting is refused ([`Refusal::Replaced`]) and this one
     /// takes its place in the order. Dropping the future leaves the queue.
     pub async fn turn(self: &Arc<Self>, player: &str, lane: Lane) -> Result<Turn, Refusal> {
-        self.join(player, lane, true).await
+        self.enter(player, lane, Entry::Save)?.turn().await
     }
 
-    /// As [`turn`](Self::turn), but refused ([`Refusal::Busy`]) when the
-    /// player has a build running or waiting: a start of a saved program
-    /// never replaces a save.
-    pub async fn turn_unless_busy(self: &Arc<Self>, player: &str, lane: Lane) -> Result<Turn, Refusal> {
-        self.join(player, lane, false).await
+    /// Joins the queue at once for a start of a saved program, which then
+    /// waits for its turn with [`Waiting::turn`]. Refused
+    /// ([`Refusal::Busy`]) when the player has a build running or waiting:
+    /// a start never replaces a save. Starts are not counted against the
+    /// queue's bound (a server starting every saved program queues them
+    /// all); there is at most one per player.
+    pub fn enter_start(self: &Arc<Self>, player: &str, lane: Lane) -> Result<Waiting, Refusal> {
+        self.enter(player, lane, Entry::Start)
     }
 
-    async fn join(self: &Arc<Self>, player: &str, lane: Lane, replace: bool) -> Result<Turn, Refusal> {
-        let (rx, ticket) = {
-            let mut inner = self.lock();
-            if !replace && (inner.running.contains_key(player) || inner.waiting.contains_key(player)) {
-                let lane = inner.running.get(player).copied().unwrap_or(lane);
-                return Err(Refusal::Busy { retry_after_s: inner.mean_ms(lane).div_ceil(1000).max(1) });
-            }
-            let replaced = inner.waiting.remove(player);
-            inner.arrivals += 1;
-            let ticket = inner.arrivals;
-            let arrival = replaced.as_ref().map_or(ticket, |w| w.arrival);
-            if let Some(old) = replaced {
-                let _ = old.tx.send(Err(Refusal::Replaced));
-            }
-            let (tx, rx) = oneshot::channel();
-            inner.waiting.insert(player.to_string(), Waiter { lane, arrival, ticket, tx });
-            self.dispatch(&mut inner);
-            // Refused only when it must wait and the queue is over its
-            // bound: a save that finds a free place never is.
-            if inner.waiting.contains_key(player) && inner.waiting.len() > self.waiting_max {
-                inner.waiting.remove(player);
-                let waiting = inner.waiting.len();
-                drop(inner);
-                return Err(Refusal::Full { waiting, retry_after_s: self.retry_after_s(lane) });
-            }
-            (rx, ticket)
-        };
-        // Leaves the queue when the request is dropped (the client went).
-        let _leave = Leave { queue: self, player, ticket };
-        rx.await.unwrap_or(Err(Refusal::Replaced))
+    fn enter(self: &Arc<Self>, player: &str, lane: Lane, entry: Entry) -> Result<Waiting, Refusal> {
+        let mut inner = self.lock();
+        if entry == Entry::Start && (inner.running.contains_key(player) || inner.waiting.contains_key(player)) {
+            let lane = inner.running.get(player).copied().unwrap_or(lane);
+            return Err(Refusal::Busy { retry_after_s: inner.mean_ms(lane).div_ceil(1000).max(1) });
+        }
+        let replaced = inner.waiting.remove(player);
+        inner.arrivals += 1;
+        let ticket = inner.arrivals;
+        let arrival = replaced.as_ref().map_or(ticket, |w| w.arrival);
+        if let Some(old) = replaced {
+            let _ = old.tx.send(Err(Refusal::Replaced));
+        }
+        let (tx, rx) = oneshot::channel();
+        inner.waiting.insert(player.to_string(), Waiter { lane, arrival, ticket, tx, entry });
+        self.dispatch(&mut inner);
+        // Refused only when it must wait and the queue is over its
+        // bound: a save that finds a free place never is.
+        let saves_waiting = inner.waiting.values().filter(|w| w.entry == Entry::Save).count();
+        if entry == Entry::Save && inner.waiting.contains_key(player) && saves_waiting > self.waiting_max {
+            inner.waiting.remove(player);
+            drop(inner);
+            return Err(Refusal::Full { waiting: saves_waiting - 1, retry_after_s: self.retry_after_s(lane) });
+        }
+        Ok(Waiting { queue: self.clone(), player: player.to_string(), ticket, rx })
     }
 
     /// Gives free places to the waiting saves, in turn order.
@@ -316,18 +324,27 @@ impl Drop for Turn {
     }
 }
 
-/// Takes a waiting save out of the queue when its request ends first.
-struct Leave<'a> {
-    queue: &'a BuildQueue,
-    player: &'a str,
+/// A place in the queue; dropped before its turn, it leaves the queue
+/// (the request that waited went).
+pub struct Waiting {
+    queue: Arc<BuildQueue>,
+    player: String,
     ticket: u64,
+    rx: oneshot::Receiver<Result<Turn, Refusal>>,
 }
 
-impl Drop for Leave<'_> {
+impl Waiting {
+    /// Waits for the turn, or the reason there is none.
+    pub async fn turn(mut self) -> Result<Turn, Refusal> {
+        (&mut self.rx).await.unwrap_or(Err(Refusal::Replaced))
+    }
+}
+
+impl Drop for Waiting {
     fn drop(&mut self) {
         let mut inner = self.queue.lock();
-        if inner.waiting.get(self.player).is_some_and(|w| w.ticket == self.ticket) {
-            inner.waiting.remove(self.player);
+        if inner.waiting.get(&self.player).is_some_and(|w| w.ticket == self.ticket) {
+            inner.waiting.remove(&self.player);
         }
     }
 }
@@ -376,9 +393,34 @@ mod tests {
         assert!(now(&mut a3));
         let a3 = a3.await.unwrap().unwrap();
         // A start finds the build under way and does not queue.
-        assert!(matches!(q.turn_unless_busy("a", Lane::Build).await, Err(Refusal::Busy { .. })));
+        assert!(matches!(q.enter_start("a", Lane::Build), Err(Refusal::Busy { .. })));
         drop(a3);
         assert!(q.standing("a").is_none());
+    }
+
+    #[tokio::test]
+    async fn starts_of_saved_programs_all_wait_and_a_save_replaces_a_start() {
+        // Saves are bounded (none may wait here), starts are not.
+        let q0 = BuildQueue::new(1, 1, 0);
+        let _x = q0.turn("x", Lane::Build).await.unwrap();
+        let _starts: Vec<Waiting> = ["a", "b", "c"].iter().map(|p| q0.enter_start(p, Lane::Build).unwrap()).collect();
+        assert_eq!(q0.standing("c").unwrap().waiting, 3);
+        assert!(matches!(q0.turn("d", Lane::Build).await, Err(Refusal::Full { waiting: 0, .. })));
+
+        let q = BuildQueue::new(1, 1, 8);
+        let x = q.turn("x", Lane::Build).await.unwrap();
+        let starts: Vec<Waiting> = ["a", "b"].iter().map(|p| q.enter_start(p, Lane::Build).unwrap()).collect();
+        let mut starts = starts.into_iter();
+        let a = starts.next().unwrap();
+        let q2 = q.clone();
+        let save = tokio::spawn(async move { q2.turn("a", Lane::Build).await });
+        assert_eq!(a.turn().await.err(), Some(Refusal::Replaced));
+        drop(x);
+        // `a`'s save kept the start's place in the order.
+        let a_save = save.await.unwrap().unwrap();
+        drop(a_save);
+        let b = starts.next().unwrap().turn().await.unwrap();
+        drop(b);
     }
 
     #[tokio::test]

@@ -183,12 +183,13 @@ async fn start_built(
         crate::rooms::Route::Remote(url) => return Err(StartError::Elsewhere(url)),
         crate::rooms::Route::Unavailable(why) => return Err(why.into()),
     }
-    // Looked at before this start counts, so that a refused one does not
+    // Joined before this start counts, so that a refused one does not
     // make the running build's start stale. A start never replaces a save
     // that waits for its turn.
-    if built.is_none() && program.build_check_line.is_some() && st.builds.standing(&player.id).is_some() {
-        return Err(StartError::Building);
-    }
+    let waiting = match (&built, &program.build_check_line) {
+        (None, Some(_)) => Some(st.builds.enter_start(&player.id, Lane::Build).map_err(|_| StartError::Building)?),
+        _ => None,
+    };
     let this_start = {
         let mut starts = starts();
         let n = starts.entry(player.id.clone()).or_default();
@@ -207,7 +208,8 @@ async fn start_built(
                 tokio::spawn(async move {
                     let latest = || is_latest(&player.id, this_start);
                     // A save that came meanwhile builds instead of this start.
-                    let Ok(turn) = st.builds.turn_unless_busy(&player.id, Lane::Build).await else { return };
+                    let Some(waiting) = waiting else { return };
+                    let Ok(turn) = waiting.turn().await else { return };
                     let limits = build_limits(&st, &player.game);
                     // A failed build keeps nothing: the run line then builds
                     // at each start, and the compiler's messages reach the
