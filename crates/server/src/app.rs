@@ -146,6 +146,8 @@ pub struct AppState {
     sign_ups: PerAddressRate,
     /// Forks of kept games per address (`limits.forks_per_ip_per_hour`).
     pub(crate) forks: PerAddressRate,
+    /// Turns at the compilers for saved programs.
+    pub(crate) builds: Arc<crate::build_queue::BuildQueue>,
     next_conn: AtomicU64,
 }
 
@@ -159,6 +161,7 @@ impl AppState {
             pages: Default::default(),
             sign_ups: PerAddressRate::new(cfg.limits.registrations_per_ip_per_hour),
             forks: PerAddressRate::new(cfg.limits.forks_per_ip_per_hour),
+            builds: crate::build_queue::BuildQueue::new(cfg.code.builds_at_once, cfg.code.checks_at_once, cfg.code.builds_waiting_max),
             cfg,
             admin_token,
             next_conn: AtomicU64::new(1),
@@ -182,6 +185,9 @@ pub enum AppError {
     Server(anyhow::Error),
     /// Another node serves this: a temporary redirect to this URL.
     Elsewhere(String),
+    /// The request is refused for now (429, 503): the message says why and
+    /// `Retry-After` when to ask again, in seconds.
+    Retry(StatusCode, String, u64),
 }
 
 impl IntoResponse for AppError {
@@ -193,6 +199,9 @@ impl IntoResponse for AppError {
                 (StatusCode::INTERNAL_SERVER_ERROR, Json(serde_json::json!({ "error": "internal error" }))).into_response()
             }
             AppError::Elsewhere(url) => axum::response::Redirect::temporary(&url).into_response(),
+            AppError::Retry(code, msg, after_s) => {
+                (code, [(axum::http::header::RETRY_AFTER, after_s.to_string())], Json(serde_json::json!({ "error": msg }))).into_response()
+            }
         }
     }
 }
@@ -820,7 +829,13 @@ async fn admin_seat_player(
     let Some(p) = st.store.player(&id).await? else {
         return Err(AppError::Client(StatusCode::NOT_FOUND, format!("no player {id:?}")));
     };
-    Ok(Json(move_player(&st, p, r.room.as_deref()).await?).into_response())
+    let player = crate::room::PlayerRef::of(&p);
+    let mut answer = move_player(&st, p, r.room.as_deref()).await?;
+    // The seat waits for them (`limits.reservation_wait_ms`).
+    if let Some(room) = answer["room"].as_str().map(str::to_string) {
+        answer["reserved_ms"] = st.rooms.reserve(&player, &room).into();
+    }
+    Ok(Json(answer).into_response())
 }
 
 #[derive(Deserialize)]

@@ -31,7 +31,8 @@
 //! takes over the snake at the next tick, from the position as it stands
 //! (both formats give the whole state every tick).
 
-use crate::app::{AppError, AppState, OneEach, check_name};
+use crate::app::{AppError, AppState, check_name};
+use crate::build_queue::{Lane, Refusal, Turn};
 use crate::arenas::{self, AnswerParser};
 use crate::room::{CONN_QUEUE_LEN, ConnKind, Outgoing, PlayerRef, RoomInput};
 use snakepit_store::{CodeRow, Player};
@@ -183,10 +184,11 @@ async fn start_built(
         crate::rooms::Route::Remote(url) => return Err(StartError::Elsewhere(url)),
         crate::rooms::Route::Unavailable(why) => return Err(why.into()),
     }
-    // Taken before this start counts, so that a refused one does not make
-    // the running build's start stale.
-    let building = match (&built, &program.build_check_line) {
-        (None, Some(_)) => Some(BUILDING.take(player.id.clone()).ok_or(StartError::Building)?),
+    // Joined before this start counts, so that a refused one does not
+    // make the running build's start stale. A start never replaces a save
+    // that waits for its turn.
+    let waiting = match (&built, &program.build_check_line) {
+        (None, Some(_)) => Some(st.builds.enter_start(&player.id, Lane::Build).map_err(|_| StartError::Building)?),
         _ => None,
     };
     let this_start = {
@@ -205,13 +207,15 @@ async fn start_built(
                 // wait for the build's first move.
                 let st = st.clone();
                 tokio::spawn(async move {
-                    let _building = building;
-                    let limits = st.cfg.program_settings(&player.game).limits;
                     let latest = || is_latest(&player.id, this_start);
+                    // A save that came meanwhile builds instead of this start.
+                    let Some(waiting) = waiting else { return };
+                    let Ok(turn) = waiting.turn().await else { return };
+                    let limits = build_limits(&st, &player.game);
                     // A failed build keeps nothing: the run line then builds
                     // at each start, and the compiler's messages reach the
                     // owner's pane.
-                    let _ = build_in_sandbox(&limits, &program, &source.folder, None, &latest).await;
+                    let _ = build_in_sandbox(&st, &limits, &program, &source.folder, turn, &latest).await;
                     let _seating = SEATING.lock().await;
                     if !latest() {
                         return;
@@ -441,14 +445,44 @@ pub(crate) async fn player(st: &Arc<AppState>, user: &str, code: &str) -> Result
     st.store.authenticate(user, code).await?.ok_or_else(unauthorized)
 }
 
-/// The players whose program is being compiled or checked (at a save, or
-/// before a start takes its seat): one at a time each, so that one
-/// player's saves and starts cannot take every place of
-/// [`snakepit_bots::source::BUILDS_AT_ONCE`] from everyone else.
-static BUILDING: OneEach<String> = OneEach::new();
+/// The sandbox's limits for compiling or checking a program of `game`:
+/// the game's, with the organiser's bounds on a build's CPU seconds and
+/// memory (`code.build_cpu_seconds_max`, `code.build_memory_mib_max`).
+fn build_limits(st: &AppState, game: &str) -> snakepit_bots::process::SandboxLimits {
+    let mut limits = st.cfg.program_settings(game).limits;
+    limits.cpu_seconds_max = Some(st.cfg.code.build_cpu_seconds_max);
+    limits.address_space_bytes_max = Some(st.cfg.code.build_memory_mib_max << 20);
+    limits
+}
 
-/// Compiling a program at save takes at most this long.
-const BUILD_CHECK_DEADLINE: Duration = Duration::from_secs(60);
+/// How long one build or check may take (`code.build_seconds_max`).
+fn build_deadline(st: &AppState) -> Duration {
+    Duration::from_secs(st.cfg.code.build_seconds_max)
+}
+
+/// The player's turn at a compiler (`Lane::Build`) or checker, or the
+/// refusal as the player reads it: 503 with `Retry-After` when the queue
+/// is full, 409 when a newer save of theirs took this one's place.
+async fn queue_turn(st: &Arc<AppState>, player_id: &str, lane: Lane) -> Result<Turn, AppError> {
+    // The request is answered before `limits.http_idle_ms` would cut it,
+    // with the build's own time left.
+    let idle_s = st.cfg.limits.http_idle_ms / 1000;
+    let wait = Duration::from_secs(idle_s.saturating_sub(st.cfg.code.build_seconds_max + 10).max(10));
+    let Ok(turn) = tokio::time::timeout(wait, st.builds.turn(player_id, lane)).await else {
+        let after_s = st.builds.retry_after_s(lane);
+        let why = format!(
+            "not saved: it waited {} s for its turn, the longest a save waits here, behind other players' programs; save again in about {after_s} s",
+            wait.as_secs()
+        );
+        return Err(AppError::Retry(StatusCode::SERVICE_UNAVAILABLE, why, after_s));
+    };
+    turn.map_err(|refusal| match refusal {
+        Refusal::Full { retry_after_s, .. } | Refusal::Busy { retry_after_s } => {
+            AppError::Retry(StatusCode::SERVICE_UNAVAILABLE, format!("not saved: {refusal}"), retry_after_s)
+        }
+        Refusal::Replaced => AppError::Client(StatusCode::CONFLICT, format!("not saved: {refusal}")),
+    })
+}
 /// Compiler lines quoted in a refusal, the last ones.
 const BUILD_ERROR_LINES_MAX: usize = 40;
 
@@ -457,20 +491,18 @@ const BUILD_ERROR_LINES_MAX: usize = 40;
 /// and the one that plays stays. Returns the program's files with the
 /// build beside them, which the new runner starts from; other languages
 /// pass with nothing built.
-async fn build_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) -> Result<Option<SourceFile>, AppError> {
+async fn build_check(st: &Arc<AppState>, player_id: &str, game: &str, program: &SourceProgram) -> Result<Option<SourceFile>, AppError> {
     if program.build_check_line.is_none() && program.syntax_check_line.is_some() {
-        return syntax_check(st, game, program).await.map(|()| None);
+        return syntax_check(st, player_id, game, program).await.map(|()| None);
     }
     if program.build_check_line.is_none() {
         return Ok(None);
     }
     let failed = |what: String| AppError::Server(anyhow::anyhow!("compiling a saved program: {what}"));
+    let turn = queue_turn(st, player_id, Lane::Build).await?;
     let source = SourceFile::write(&work_root(st), program).map_err(|e| failed(e.to_string()))?;
-    let limits = st.cfg.program_settings(game).limits;
-    // A save waits a bounded time for a compiler: other players' slow
-    // builds are said to be the reason, rather than holding the request.
-    let turn = place(&snakepit_bots::source::BUILDS_AT_ONCE).await?;
-    let build = build_in_sandbox(&limits, program, &source.folder, Some(turn), || true).await.map_err(failed)?;
+    let limits = build_limits(st, game);
+    let build = build_in_sandbox(st, &limits, program, &source.folder, turn, || true).await.map_err(failed)?;
     let (asked, stderr) = (build.status, build.stderr);
     let quoted = || {
         let skip = stderr.lines.len().saturating_sub(BUILD_ERROR_LINES_MAX);
@@ -489,13 +521,16 @@ async fn build_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) ->
 /// Checks in the sandbox that a Python or JavaScript program parses before
 /// it is saved: one that does not is refused with the interpreter's words,
 /// and the one that plays stays.
-async fn syntax_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) -> Result<(), AppError> {
+async fn syntax_check(st: &Arc<AppState>, player_id: &str, game: &str, program: &SourceProgram) -> Result<(), AppError> {
     let failed = |what: String| AppError::Server(anyhow::anyhow!("checking a saved program: {what}"));
+    let turn = queue_turn(st, player_id, Lane::Check).await?;
     let source = SourceFile::write(&work_root(st), program).map_err(|e| failed(e.to_string()))?;
-    let limits = st.cfg.program_settings(game).limits;
+    let limits = build_limits(st, game);
     let check = {
-        let _turn = place(&snakepit_bots::source::CHECKS_AT_ONCE).await?;
-        program.check_syntax(&source.folder, &limits, BUILD_CHECK_DEADLINE).await.map_err(|e| failed(e.to_string()))?
+        let _turn = turn;
+        // The process-wide bound, shared with every server in it.
+        let _place = snakepit_bots::source::CHECKS_AT_ONCE.acquire().await.map_err(|e| failed(e.to_string()))?;
+        program.check_syntax(&source.folder, &limits, build_deadline(st)).await.map_err(|e| failed(e.to_string()))?
     };
     let Some(check) = check else { return Ok(()) };
     let quoted = || {
@@ -517,40 +552,25 @@ async fn syntax_check(st: &Arc<AppState>, game: &str, program: &SourceProgram) -
     }
 }
 
-/// How long a save waits for a place to compile or check its program.
-const PLACE_WAIT: Duration = Duration::from_secs(20);
-
-/// A place among `places` within [`PLACE_WAIT`], or 503 saying the
-/// compilers are busy.
-async fn place(places: &'static tokio::sync::Semaphore) -> Result<tokio::sync::SemaphorePermit<'static>, AppError> {
-    match tokio::time::timeout(PLACE_WAIT, places.acquire()).await {
-        Ok(Ok(turn)) => Ok(turn),
-        _ => Err(AppError::Client(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "not saved yet: other programs are being compiled right now; save again in a minute".into(),
-        )),
-    }
-}
-
 /// Builds a program in the sandbox from the files in `folder` and keeps
-/// what the build made there ([`SourceProgram::build`]), one build at a
-/// time per place of [`snakepit_bots::source::BUILDS_AT_ONCE`]; skipped when `wanted` says, once a place is
+/// what the build made there ([`SourceProgram::build`]), in the player's
+/// `turn` and within a place of [`snakepit_bots::source::BUILDS_AT_ONCE`]
+/// (which queued games share); skipped when `wanted` says, once a place is
 /// free, that the build is no longer needed.
 async fn build_in_sandbox(
+    st: &AppState,
     limits: &snakepit_bots::process::SandboxLimits,
     program: &SourceProgram,
     folder: &Path,
-    turn: Option<tokio::sync::SemaphorePermit<'static>>,
+    turn: Turn,
     wanted: impl Fn() -> bool,
 ) -> Result<snakepit_bots::source::Build, String> {
-    let _turn = match turn {
-        Some(turn) => turn,
-        None => snakepit_bots::source::BUILDS_AT_ONCE.acquire().await.map_err(|e| e.to_string())?,
-    };
+    let _turn = turn;
+    let _place = snakepit_bots::source::BUILDS_AT_ONCE.acquire().await.map_err(|e| e.to_string())?;
     if !wanted() {
         return Err("no longer needed".to_string());
     }
-    let build = program.build(folder, limits, BUILD_CHECK_DEADLINE).await.map_err(|e| e.to_string())?;
+    let build = program.build(folder, limits, build_deadline(st)).await.map_err(|e| e.to_string())?;
     let build = build.ok_or_else(|| "nothing to build".to_string())?;
     if let (true, Err(e)) = (build.compiled(), &build.kept) {
         tracing::warn!("a build is not kept, the program builds at each start: {e}");
@@ -574,6 +594,7 @@ pub async fn get_code(State(st): State<Arc<AppState>>, Query(q): Query<BTreeMap<
         "starters": starters,
         "source_bytes_max": st.cfg.code.source_bytes_max,
         "programs_refused": crate::sandbox_policy::check(&st.cfg).err(),
+        "build": st.builds.standing(&p.id),
     })))
 }
 
@@ -614,13 +635,9 @@ pub async fn post_code(
     // The language known, and a Java program with a class to run.
     let program = SourceProgram::new(&p.game, &u.lang, &u.source).map_err(bad)?;
     crate::sandbox_policy::check(&st.cfg).map_err(|why| AppError::Client(StatusCode::FORBIDDEN, format!("not saved: {why}")))?;
-    let _building = match program.build_check_line.as_ref().or(program.syntax_check_line.as_ref()) {
-        Some(_) => Some(BUILDING.take(p.id.clone()).ok_or_else(|| {
-            AppError::Client(StatusCode::TOO_MANY_REQUESTS, "your program is still being compiled (a save or a start): wait for that to finish".into())
-        })?),
-        None => None,
-    };
-    let built = build_check(&st, &p.game, &program).await?;
+    // Waits for the player's turn at a compiler: one build at a time per
+    // player, players in turn (`build_queue`).
+    let built = build_check(&st, &p.id, &p.game, &program).await?;
     let row = CodeRow { player_id: p.id.clone(), lang: u.lang, name, source: u.source };
     st.store.save_code(&row).await?;
     let (room, seat) = start_built(&st, PlayerRef::from(p), &row, built)
@@ -659,10 +676,14 @@ pub async fn post_start(
     let Some(row) = st.store.code(&p.id).await? else {
         return Err(AppError::Client(StatusCode::NOT_FOUND, "no saved program".into()));
     };
+    let id = p.id.clone();
     match start(&st, PlayerRef::from(p), &row).await {
         Ok(Some((room, seat))) => Ok(Json(serde_json::json!({ "room": room, "seat": seat })).into_response()),
         Ok(None) => Ok((StatusCode::ACCEPTED, Json(serde_json::json!({ "building": true })) ).into_response()),
-        Err(e @ StartError::Building) => Err(AppError::Client(StatusCode::TOO_MANY_REQUESTS, format!("not started again: {e}"))),
+        Err(e @ StartError::Building) => {
+            let after_s = st.builds.standing(&id).map_or(1, |s| s.expected_s.max(1));
+            Err(AppError::Retry(StatusCode::TOO_MANY_REQUESTS, format!("not started again: {e}"), after_s))
+        }
         Err(e) => Err(AppError::Client(StatusCode::CONFLICT, format!("not started: {e}"))),
     }
 }

@@ -210,11 +210,36 @@ pub struct CodeConfig {
     /// Where programs are written before they are copied into each bot's
     /// own folder; the system's temporary folder when empty.
     pub work_dir: Option<PathBuf>,
+    /// C and Java programs compiled at once; players take turns
+    /// (`docs/organisers.md`, "Compiling saved programs").
+    pub builds_at_once: usize,
+    /// Python and JavaScript programs checked at once, in a lane of their
+    /// own.
+    pub checks_at_once: usize,
+    /// Saves that may wait for their turn, all players together (each
+    /// player has at most one waiting); a save past this is refused with
+    /// 503 and `Retry-After`.
+    pub builds_waiting_max: usize,
+    /// Wall-clock seconds one build or check may take.
+    pub build_seconds_max: u64,
+    /// CPU seconds one build or check may use (`RLIMIT_CPU`).
+    pub build_cpu_seconds_max: u64,
+    /// Memory one build or check may map, in MiB (`RLIMIT_AS`).
+    pub build_memory_mib_max: u64,
 }
 
 impl Default for CodeConfig {
     fn default() -> Self {
-        CodeConfig { source_bytes_max: 64 * 1024, work_dir: None }
+        CodeConfig {
+            source_bytes_max: 64 * 1024,
+            work_dir: None,
+            builds_at_once: 2,
+            checks_at_once: 2,
+            builds_waiting_max: 32,
+            build_seconds_max: 60,
+            build_cpu_seconds_max: 60,
+            build_memory_mib_max: 2048,
+        }
     }
 }
 
@@ -329,6 +354,11 @@ pub struct Limits {
     /// after its countdown; 0 never opens one for that. Single node only:
     /// in a cluster newcomers wait for the next round of an existing room.
     pub arrival_wait_ms: u64,
+    /// A seat the organiser gives a player (`POST
+    /// /api/admin/players/ID/room`) waits this long for them to sit down:
+    /// meanwhile others who arrive sit in other rooms of the game, and
+    /// nobody else moves into it. 0 keeps no seat.
+    pub reservation_wait_ms: u64,
     /// A room the server opened for arriving players is closed, and
     /// deleted, once no player has sat in it for this long (every seat
     /// empty or a built-in bot's); 0 keeps such rooms for ever. Rooms of
@@ -424,6 +454,7 @@ impl Default for Limits {
             games_kept_per_player: snakepit_store::GAMES_KEPT_PER_PLAYER_DEFAULT,
             rooms_per_game_max: 200,
             arrival_wait_ms: 10_000,
+            reservation_wait_ms: 600_000,
             idle_room_close_ms: 1_800_000,
             registrations_per_ip_per_hour: 120,
             forks_per_ip_per_hour: 120,
@@ -547,6 +578,18 @@ impl Config {
         );
         self.check_fill_bots()?;
         self.sandbox.layers_off()?;
+        let c = &self.code;
+        // A zero here would refuse every save; `builds_waiting_max = 0`
+        // only queues none.
+        for (key, value) in [
+            ("builds_at_once", c.builds_at_once as u64),
+            ("checks_at_once", c.checks_at_once as u64),
+            ("build_seconds_max", c.build_seconds_max),
+            ("build_cpu_seconds_max", c.build_cpu_seconds_max),
+            ("build_memory_mib_max", c.build_memory_mib_max),
+        ] {
+            anyhow::ensure!(value >= 1, "[code] {key} = 0: it must be at least 1 (0 would refuse every saved program)");
+        }
         self.limits.check()
     }
 

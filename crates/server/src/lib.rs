@@ -38,6 +38,7 @@
 
 pub mod app;
 pub mod arenas;
+pub mod build_queue;
 pub mod code;
 pub mod config;
 pub mod games;

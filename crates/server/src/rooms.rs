@@ -120,6 +120,8 @@ pub struct Rooms {
     arrival_wait_ms: u64,
     /// See `limits.idle_room_close_ms`; 0 never closes a room.
     idle_room_close_ms: u64,
+    /// See `limits.reservation_wait_ms`; 0 reserves nothing.
+    reservation_wait_ms: u64,
     pages_per_player: usize,
     /// The rooms of the configuration (the default rooms and `[[rooms]]`):
     /// a newcomer sits in one of them, or in one opened for arrivals,
@@ -148,6 +150,27 @@ struct Inner {
     /// program that passed its check of the store just before is refused
     /// when it asks for a seat, or taken out once seated.
     removed: BTreeSet<String>,
+    /// Seats the organiser gave players who have not sat down yet: player,
+    /// room, and until when the seat waits for them
+    /// (`limits.reservation_wait_ms`).
+    reserved: BTreeMap<String, (String, Instant)>,
+}
+
+impl Inner {
+    /// Seats of `room` that wait for players other than `player`.
+    fn reserved_for_others(&self, room: &str, player: &str) -> usize {
+        let now = Instant::now();
+        self.reserved.iter().filter(|(p, (r, until))| r == room && p.as_str() != player && *until > now).count()
+    }
+
+    /// Whether `player` may take a seat of `h`: a free seat that no
+    /// organiser's reservation of another player holds, or one they hold
+    /// already.
+    fn has_seat_for(&self, h: &RoomHandle, player: &PlayerRef) -> bool {
+        let summary = h.summary.borrow();
+        summary.free_seats > self.reserved_for_others(&h.name, &player.id)
+            || summary.seats.iter().any(|s| !s.bot && s.name == player.name)
+    }
 }
 
 fn read_map<M, E: std::error::Error + Send + Sync + 'static>(
@@ -238,7 +261,7 @@ impl Rooms {
         }
         let in_cluster = cluster.is_some();
         let rooms = Rooms {
-            inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new(), for_arrivals: BTreeMap::new(), opened_by: BTreeMap::new(), moves: BTreeMap::new(), removed: BTreeSet::new() }),
+            inner: Mutex::new(Inner { rooms: BTreeMap::new(), player_room: BTreeMap::new(), for_arrivals: BTreeMap::new(), opened_by: BTreeMap::new(), moves: BTreeMap::new(), removed: BTreeSet::new(), reserved: BTreeMap::new() }),
             creating: tokio::sync::Mutex::new(()),
             moving: tokio::sync::Mutex::new(()),
             store: store.clone(),
@@ -254,6 +277,7 @@ impl Rooms {
             // newcomers wait for the next round of an existing room.
             arrival_wait_ms: if in_cluster { 0 } else { cfg.limits.arrival_wait_ms },
             idle_room_close_ms: cfg.limits.idle_room_close_ms,
+            reservation_wait_ms: cfg.limits.reservation_wait_ms,
             pages_per_player: cfg.limits.pages_per_player,
             configured: cfg.rooms_at_start().into_iter().map(|spec| spec.name).collect(),
             latency: Arc::new(Histogram::default()),
@@ -475,6 +499,7 @@ impl Rooms {
     pub fn remove_player(&self, player_id: &str) -> Option<RoomHandle> {
         let mut inner = self.lock();
         inner.removed.insert(player_id.to_string());
+        inner.reserved.remove(player_id);
         let room = inner.player_room.remove(player_id)?;
         inner.rooms.get(&room).cloned()
     }
@@ -502,7 +527,8 @@ impl Rooms {
             let find = |stored: &Option<String>| {
                 let inner = self.lock();
                 let current = inner.player_room.get(&player.id).and_then(|r| inner.rooms.get(r)).cloned();
-                let open = |h: &&RoomHandle| h.game == player.game && h.summary.borrow().free_seats > 0;
+                // A seat the organiser gave another player waits for them.
+                let open = |h: &&RoomHandle| h.game == player.game && inner.has_seat_for(h, &player);
                 let public = |h: &&RoomHandle| {
                     self.configured.contains(&h.name)
                         || (inner.for_arrivals.contains_key(&h.name) && !inner.opened_by.values().any(|o| o.contains(&h.name)))
@@ -510,7 +536,9 @@ impl Rooms {
                 // A newcomer sits where they play soonest: the room whose
                 // next round (or game) starts first.
                 let soonest = |rooms: Vec<&RoomHandle>| rooms.into_iter().min_by_key(|h| h.summary.borrow().starts_in_ms).cloned();
-                let seated = current.or_else(|| stored.as_ref().and_then(|r| inner.rooms.get(r)).cloned());
+                let seated = current
+                    .or_else(|| stored.as_ref().and_then(|r| inner.rooms.get(r)).cloned())
+                    .filter(|h| inner.has_seat_for(h, &player));
                 let arriving = seated.is_none();
                 let room = seated
                     .or_else(|| soonest(inner.rooms.values().filter(open).filter(public).collect()))
@@ -555,6 +583,10 @@ impl Rooms {
                             None if moved => Some(String::new()),
                             _ => {
                                 inner.player_room.insert(player.id.clone(), handle.name.clone());
+                                // The seat that waited for them is theirs.
+                                if inner.reserved.get(&player.id).is_some_and(|(r, _)| *r == handle.name) {
+                                    inner.reserved.remove(&player.id);
+                                }
                                 None
                             }
                         }
@@ -640,7 +672,7 @@ impl Rooms {
                 }
                 match self.get(name) {
                     Some(h) if h.game != player.game => return Err(MoveError::OtherGame(name.to_string(), h.game.clone())),
-                    Some(h) if h.summary.borrow().free_seats == 0 => return Err(MoveError::Full(name.to_string())),
+                    Some(h) if !self.lock().has_seat_for(&h, player) => return Err(MoveError::Full(name.to_string())),
                     Some(h) => h.name.clone(),
                     None => {
                         let rows = self.store.rooms().await.map_err(|e| MoveError::Other(hidden("moving the player", e)))?;
@@ -700,6 +732,8 @@ impl Rooms {
         self.store.set_seat(&player.id, &target).await.map_err(|e| MoveError::Other(hidden("moving the player", e)))?;
         {
             let mut inner = self.lock();
+            // A seat the organiser kept for them elsewhere is given up.
+            inner.reserved.remove(&player.id);
             *inner.moves.entry(player.id.clone()).or_default() += 1;
             if let Some(since) = inner.for_arrivals.get_mut(&target) {
                 *since = None;
@@ -714,6 +748,25 @@ impl Rooms {
             room.kick(&player.id, (MOVED_CLOSE_CODE, format!("{PLAYER_MOVED_REASON} {target}; reconnect"))).await;
         }
         Ok(Moved { room: target, changed: true })
+    }
+
+    /// Keeps the player's seat in `room`, where the organiser seated them,
+    /// for `limits.reservation_wait_ms` or until they sit down: others who
+    /// arrive meanwhile sit elsewhere, and nobody else moves into that
+    /// seat. Returns until when, in milliseconds from now (0: nothing
+    /// kept, as the setting is 0 or the room does not run on this node).
+    pub fn reserve(&self, player: &PlayerRef, room: &str) -> u64 {
+        let mut inner = self.lock();
+        let now = Instant::now();
+        inner.reserved.retain(|_, (_, until)| *until > now);
+        let Some(h) = inner.rooms.get(room) else { return 0 };
+        // Already sitting there: nothing to keep.
+        let sits = h.summary.borrow().seats.iter().any(|s| !s.bot && s.name == player.name);
+        if self.reservation_wait_ms == 0 || sits {
+            return 0;
+        }
+        inner.reserved.insert(player.id.clone(), (room.to_string(), now + Duration::from_millis(self.reservation_wait_ms)));
+        self.reservation_wait_ms
     }
 }
 

@@ -611,7 +611,9 @@
   $('code-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     SP.say($('code-error'), '');
-    SP.say($('code-ok'), '');
+    // A save waits for its turn at the compiler while others compile; a
+    // refusal (queue full, a newer save of yours) comes back as the error.
+    SP.say($('code-ok'), 'Saving: your program is checked first (it waits its turn if others are compiling)...');
     const btn = $('code-save');
     btn.disabled = true;
     try {
@@ -621,6 +623,7 @@
       SP.say($('code-ok'), 'Saved: it runs in room ' + r.room + ', seat ' + (r.seat + 1) + '.');
       hook.codeSaved = (hook.codeSaved || 0) + 1;
     } catch (err) {
+      SP.say($('code-ok'), '');
       SP.say($('code-error'), err.message);
     } finally {
       btn.disabled = false;
