@@ -65,6 +65,35 @@ pub struct WorkerArgs {
     /// carrots, duel and multisnake have saved programs to pair
     #[arg(long = "ladder", value_name = "GAME", value_enum)]
     pub ladders: Vec<GameKind>,
+    /// Run players' saved programs (`code:` seats) even where a sandbox
+    /// layer is missing; without it such games fail with the reason, as a
+    /// server with public sign-up refuses them
+    #[arg(long)]
+    pub allow_missing_layers: bool,
+}
+
+/// Why a worker without `--allow-missing-layers` runs no saved program on
+/// this machine: the sandbox layers it lacks, or `None` when all hold.
+fn programs_refused_here(allow_missing_layers: bool) -> Option<&'static str> {
+    let why = programs_refusal(snakepit_bots::process::SandboxReport::cached(), allow_missing_layers)?;
+    // Made once per worker process.
+    Some(Box::leak(why.into_boxed_str()))
+}
+
+/// Why saved programs do not run where the sandbox detection found
+/// `report`, unless `allow_missing_layers`.
+fn programs_refusal(report: &snakepit_bots::process::SandboxReport, allow_missing_layers: bool) -> Option<String> {
+    let missing: Vec<String> = snakepit_bots::process::LayerSet::ALL
+        .iter()
+        .filter_map(|layer| report.unavailable_reason(layer).map(|why| format!("{layer}: {why}")))
+        .collect();
+    if allow_missing_layers || missing.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "this worker's sandbox lacks {}; run it where every layer holds (as root), or with --allow-missing-layers",
+        missing.join("; ")
+    ))
 }
 
 /// Flags of `snakepit queue`.
@@ -183,8 +212,11 @@ pub fn run_worker(args: WorkerArgs) -> anyhow::Result<()> {
             max_games: args.max_games,
             games_kept_per_player: args.games_kept_per_player,
             unowned_forks_kept: args.unowned_forks_kept,
-            programs_refused: None,
+            programs_refused: programs_refused_here(args.allow_missing_layers),
         };
+        if let Some(why) = work.programs_refused {
+            eprintln!("worker {name}: saved programs will not run: {why}");
+        }
         tokio::select! {
             r = work_queue(store, &name, &games, work, played.clone()) => r?,
             _ = tokio::signal::ctrl_c() => {
@@ -587,5 +619,35 @@ mod tests {
         };
         assert!(b.take() && b.take());
         assert!(!b.take());
+    }
+}
+
+#[cfg(test)]
+mod refusal_tests {
+    use super::programs_refusal;
+    use snakepit_bots::process::{Layer, LayerStatus, SandboxReport};
+
+    fn report(off: Option<Layer>) -> SandboxReport {
+        SandboxReport {
+            layers: Layer::ALL
+                .into_iter()
+                .map(|l| {
+                    let status = if Some(l) == off {
+                        LayerStatus::Unavailable("not here".into())
+                    } else {
+                        LayerStatus::Active(String::new())
+                    };
+                    (l, status)
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn saved_programs_run_only_in_the_whole_sandbox_unless_allowed() {
+        assert_eq!(programs_refusal(&report(None), false), None);
+        let why = programs_refusal(&report(Some(Layer::Cgroup)), false).expect("refused");
+        assert!(why.contains("cgroup: not here") && why.contains("--allow-missing-layers"), "{why}");
+        assert_eq!(programs_refusal(&report(Some(Layer::Cgroup)), true), None);
     }
 }
