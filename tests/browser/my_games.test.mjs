@@ -62,8 +62,10 @@ test("a player's finished games open with their program's stderr, for them only"
   assert.ok(!html.includes('mine-marker'), "nobody else sees the program's stderr");
   // A spectator is told why in words for the web, and finds the way back.
   assert.match(await publicPage.textContent('#stderr-note'), /for its owner only, who sees it by opening this game from their player page/);
-  assert.deepEqual(await publicPage.locator('#site-links a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))), ['/', '/replays']);
-  assert.equal(await publicPage.isVisible('#site-links'), true);
+  // The site's own bar, as on every page of the site.
+  assert.deepEqual(await publicPage.locator('header.topbar nav a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))), ['/', '/leaderboard', '/replays', '/admin']);
+  assert.equal(await publicPage.isVisible('header.topbar nav'), true);
+  assert.equal(await publicPage.getAttribute('header.topbar nav a[aria-current="page"]', 'href'), '/replays');
   // Each seat has the colour it has in the live room.
   const live = await page.evaluate(() => window.__snakepit.frame.snakes.map((s) => [s.seat, s.color]));
   for (const [seat, color] of live) {

@@ -6,7 +6,8 @@
 // legend of the pieces, and the viewer's own snake when `?seat=N` names
 // it. The playback controls drive the renderer. Screenshots of a live
 // SnakeBattle room, the replay page of its round and the offline file of
-// that round are saved side by side (the folder is printed).
+// that round are saved side by side (the folder is printed). A duel's and
+// a CodeCarrots board fill the space they have at 1280x800.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -196,6 +197,75 @@ test('the replay controls drive the renderer', { timeout: 300000 }, async (t) =>
   await page.locator('body').press(' ');
   await page.waitForFunction((n) => window.__replayViewer.frame().tick === n && !window.__replayViewer.playing(), n);
   assert.ok((await v(() => window.__replayViewer.draws())) > before, 'the renderer drew the ticks it played');
+  assert.deepEqual(unexpectedErrors(b.problems), []);
+});
+
+/**
+ * How much of the space it has the board takes on `page`: the canvas's
+ * size, the width of the stage it sits in, and the height it could have
+ * (the window's, less what lies above the canvas and between it and the
+ * bottom of the playback controls, which stay in view).
+ */
+async function boardFill(page) {
+  return page.evaluate(async () => {
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    window.scrollTo(0, 0);
+    const c = document.getElementById('board').getBoundingClientRect();
+    const wrap = document.getElementById('board-wrap');
+    const ws = getComputedStyle(wrap);
+    const width = wrap.clientWidth - parseFloat(ws.paddingLeft) - parseFloat(ws.paddingRight);
+    const controls = document.querySelector('.controls').getBoundingClientRect();
+    const height = innerHeight - c.top - (controls.bottom - c.bottom);
+    const f = window.__replayViewer.frame();
+    return { w: c.width, h: c.height, width, height, controlsBottom: controls.bottom, innerHeight, cols: f.width, rows: f.height };
+  });
+}
+
+/** The board fills the width or the height it has, in its own shape. */
+function checkFill(m, what) {
+  const used = Math.max(m.w / m.width, m.h / m.height);
+  assert.ok(used >= 0.8, what + ': the board uses ' + Math.round(used * 100) + '% of the space it has: ' + JSON.stringify(m));
+  assert.ok(m.w <= m.width + 1 && m.h <= m.height + 1, what + ': the board fits: ' + JSON.stringify(m));
+  assert.ok(m.controlsBottom <= m.innerHeight, what + ': the controls stay in view: ' + JSON.stringify(m));
+  // No band: the canvas has the board's shape.
+  assert.ok(Math.abs(m.w / m.h - m.cols / m.rows) < 0.02, what + ': the canvas has the board\'s shape: ' + JSON.stringify(m));
+}
+
+test('a duel and a CodeCarrots board fill the space they have, on the server and offline', { timeout: 300000 }, async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snakepit-fill-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const b = await launch(t);
+  const page = await b.newPage();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  for (const [game, cols, rows] of [['duel', null, null], ['carrots', 120, 80]]) {
+    const { file, html } = record(dir, game);
+    // On the server, with the site's bar above it.
+    await page.goto(BASE + '/replays');
+    await page.setInputFiles('#open-file', file);
+    await page.click('#open-go');
+    await page.waitForURL(BASE + '/replays/open');
+    await page.waitForFunction(() => window.__replayViewer && window.__replayViewer.draws() > 0);
+    const served = await boardFill(page);
+    if (cols) assert.deepEqual([served.cols, served.rows], [cols, rows], game + ' board');
+    checkFill(served, game + ' on the server');
+    await page.screenshot({ path: path.join(SHOTS, 'replay-fill-' + game + '-server.png') });
+    // On a phone the page is no wider than the screen, the site's links
+    // all in sight, as on the site's other pages.
+    await page.setViewportSize({ width: 375, height: 800 });
+    const phone = await page.evaluate(async () => {
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const cut = Array.from(document.querySelectorAll('.topbar nav a')).filter((a) => a.getBoundingClientRect().right > innerWidth + 0.5);
+      return { scroll: document.documentElement.scrollWidth, inner: innerWidth, links: document.querySelectorAll('.topbar nav a').length, cut: cut.map((a) => a.textContent) };
+    });
+    assert.ok(phone.scroll <= phone.inner && phone.links === 4 && phone.cut.length === 0, game + ' on a phone: ' + JSON.stringify(phone));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // Offline, with its own bar.
+    await page.goto('file://' + html);
+    await page.waitForFunction(() => window.__replayViewer && window.__replayViewer.draws() > 0);
+    checkFill(await boardFill(page), game + ' offline');
+    await page.screenshot({ path: path.join(SHOTS, 'replay-fill-' + game + '-file.png') });
+  }
   assert.deepEqual(unexpectedErrors(b.problems), []);
 });
 

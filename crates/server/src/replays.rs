@@ -176,7 +176,7 @@ pub async fn replay_page(State(st): Shared, Path(id): Path<String>, Query(who): 
     let page = tokio::task::spawn_blocking(move || {
         let fork = forkable.then_some(snakepit_viewer::html::ForkOffer::Server { endpoint: &endpoint, bots: &bots });
         let log_name = std::path::Path::new("stderr log");
-        snakepit_viewer::html::page_for(&body, log.as_deref().map(|l| (l, log_name)), fork)
+        snakepit_viewer::html::page_for(&body, log.as_deref().map(|l| (l, log_name)), fork).map(|p| crate::web::replay_in_site(&p))
     })
     .await
     .map_err(|e| AppError::Server(anyhow::anyhow!("the viewer of kept game {id} failed: {e}")))?
@@ -466,7 +466,9 @@ fn open_page(body: &[u8]) -> Result<String, String> {
         .then_some(snakepit_viewer::html::ForkOffer::Command { file: &name });
     let log_name = std::path::PathBuf::from(format!("{name}.stderr.jsonl"));
     let log = (!form.log.trim().is_empty()).then_some((form.log.as_str(), log_name.as_path()));
-    snakepit_viewer::html::page_within(&form.replay, log, fork, &OPEN_BUDGET).map_err(|e| e.to_string())
+    snakepit_viewer::html::page_within(&form.replay, log, fork, &OPEN_BUDGET)
+        .map(|p| crate::web::replay_in_site(&p))
+        .map_err(|e| e.to_string())
 }
 
 /// Gives the memory freed after a large page back to the system. glibc

@@ -58,8 +58,21 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("leaderboard.js", "text/javascript; charset=utf-8", include_str!("../web/leaderboard.js")),
     ("admin.js", "text/javascript; charset=utf-8", include_str!("../web/admin.js")),
     ("replays.js", "text/javascript; charset=utf-8", include_str!("../web/replays.js")),
-    ("style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
 ];
+
+/// `/static/style.css`: the site's style sheet, then the top bar's rules,
+/// which the replay viewer's pages carry too (so that the bar of a replay
+/// page is the site's).
+static STYLE_CSS: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| [include_str!("../web/style.css"), snakepit_viewer::html::page::TOPBAR_CSS].concat());
+
+/// A replay viewer's page (`snakepit_viewer::html`) as the server shows
+/// it: with the site's top bar, its Replays link marked, in place of the
+/// page's own.
+pub fn replay_in_site(page: &str) -> String {
+    static BAR: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| with_topbar("<!-- topbar -->\n", Some("/replays")));
+    snakepit_viewer::html::page::in_site(page, &BAR)
+}
 
 fn html_headers() -> [(header::HeaderName, &'static str); 2] {
     [
@@ -226,6 +239,10 @@ pub async fn favicon() -> Response {
 
 /// `/static/FILE`
 pub async fn asset(Path(file): Path<String>) -> Response {
+    if file == "style.css" {
+        let css: &'static str = STYLE_CSS.as_str();
+        return ([(header::CONTENT_TYPE, "text/css; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], css).into_response();
+    }
     match ASSETS.iter().find(|(name, _, _)| *name == file) {
         Some((_, ctype, body)) => ([(header::CONTENT_TYPE, *ctype), (header::CACHE_CONTROL, "no-cache")], *body).into_response(),
         None => (StatusCode::NOT_FOUND, "not found").into_response(),
@@ -244,6 +261,22 @@ mod tests {
         assert!(!page.contains("<script>alert"));
         assert!(!page.contains("{{"), "a blank is left: {page}");
         assert!(page.contains("href=\"/replays\""), "the way back from a replay is the replays");
+    }
+
+    /// A replay page's bar is every page's, with the replays marked; the
+    /// site's style sheet styles it as the page's own sheet does.
+    #[test]
+    fn a_replay_page_has_the_site_s_bar() {
+        let own = snakepit_viewer::html::page::page(&serde_json::json!({"viewer": 1}), snakepit_viewer::html::page::Requests::SameOrigin);
+        let page = replay_in_site(&own);
+        assert_eq!(page.matches("<header class=\"topbar\">").count(), 1);
+        for href in ["/", "/leaderboard", "/replays", "/admin"] {
+            assert!(page.contains(&format!("<a href=\"{href}\"")), "{href}");
+        }
+        assert!(page.contains("<a href=\"/replays\" aria-current=\"page\">"));
+        assert!(page.contains(TOPBAR.lines().next().unwrap()));
+        assert!(STYLE_CSS.ends_with(snakepit_viewer::html::page::TOPBAR_CSS));
+        assert!(STYLE_CSS.contains(".topbar nav a {") && !include_str!("../web/style.css").contains(".topbar {"), "the bar's rules are in one place");
     }
 
     /// Every page gets the one bar, and a page the bar links to is marked

@@ -224,10 +224,9 @@
       stderr: li.querySelector('.seat-stderr'),
     });
   }
-  // A page from a server links back to it; a file opened offline has
-  // nowhere to link to.
+  // A page from a server (which gives it the site's top bar) speaks of the
+  // site; a file opened offline of the command that made it.
   const served = /^https?:$/.test(location.protocol);
-  document.getElementById('site-links').hidden = !served;
   const note = document.getElementById('stderr-note');
   if (!doc.stderr_log) {
     note.hidden = false;

@@ -21,6 +21,10 @@ use serde_json::Value;
 const TEMPLATE: &str = include_str!("../../assets/replay/viewer.html");
 /// The viewer's style sheet.
 pub const VIEWER_CSS: &str = include_str!("../../assets/replay/viewer.css");
+/// The rules of the bar at the top of every page: in the viewer's page
+/// after [`VIEWER_CSS`], and in the server's style sheet, so that a replay
+/// page's bar is the site's.
+pub const TOPBAR_CSS: &str = include_str!("../../assets/topbar.css");
 /// The board renderer of every page that shows a board: the live room,
 /// the player's page, the replay page and the offline replay file.
 pub const BOARD_JS: &str = include_str!("../../assets/board.js");
@@ -60,6 +64,26 @@ const CSS_MARKER: &str = "/*@viewer.css@*/";
 const BOARD_MARKER: &str = "/*@board.js@*/";
 const JS_MARKER: &str = "/*@replay.js@*/";
 const DATA_MARKER: &str = "/*@replay-data@*/";
+/// Around the page's own top bar, which a site replaces with its own.
+const BAR_START: &str = "<!--@bar-->";
+const BAR_END: &str = "<!--@/bar-->";
+
+/// `page` (made by [`page`]) with the site's top bar `bar` (HTML, with
+/// the `topbar` class that [`TOPBAR_CSS`] styles) in place of the page's
+/// own, which names no site: what a server's replay page shows, so that it
+/// links to the rest of the site like any of its pages.
+///
+/// The page's own bar is the first text between the bar's markers: the
+/// assets hold no `<!--` and the document's JSON no `<` before it.
+pub fn in_site(page: &str, bar: &str) -> String {
+    let (top, rest) = page.split_once(BAR_START).expect("a page holds the bar's start");
+    let (_, tail) = rest.split_once(BAR_END).expect("a page holds the bar's end");
+    let mut out = String::with_capacity(page.len() + bar.len());
+    for piece in [top, bar, tail] {
+        out.push_str(piece);
+    }
+    out
+}
 
 /// The JSON text of `doc`, safe inside a `<script>` element.
 pub fn script_json(doc: &Value) -> String {
@@ -91,9 +115,9 @@ pub fn page(doc: &Value, requests: Requests) -> String {
     let (before_board, rest) = rest.split_once(BOARD_MARKER).expect("the template has the renderer marker");
     let (before_js, tail) = rest.split_once(JS_MARKER).expect("the template has the script marker");
     let csp = requests.csp();
-    let size = TEMPLATE.len() + csp.len() + VIEWER_CSS.len() + BOARD_JS.len() + REPLAY_JS.len() + data.len();
+    let size = TEMPLATE.len() + csp.len() + VIEWER_CSS.len() + TOPBAR_CSS.len() + BOARD_JS.len() + REPLAY_JS.len() + data.len();
     let mut out = String::with_capacity(size);
-    for piece in [top, csp, head, VIEWER_CSS, middle, &data, before_board, BOARD_JS, before_js, REPLAY_JS, tail] {
+    for piece in [top, csp, head, VIEWER_CSS, TOPBAR_CSS, middle, &data, before_board, BOARD_JS, before_js, REPLAY_JS, tail] {
         out.push_str(piece);
     }
     out
@@ -118,11 +142,11 @@ mod tests {
 
     #[test]
     fn assets_cannot_end_their_own_elements() {
-        for (name, asset) in [("viewer.css", VIEWER_CSS), ("board.js", BOARD_JS), ("replay.js", REPLAY_JS)] {
+        for (name, asset) in [("viewer.css", VIEWER_CSS), ("topbar.css", TOPBAR_CSS), ("board.js", BOARD_JS), ("replay.js", REPLAY_JS)] {
             let lower = asset.to_ascii_lowercase();
             assert!(!lower.contains("</script") && !lower.contains("</style") && !lower.contains("<!--"), "{name}");
         }
-        for marker in [CSP_MARKER, CSS_MARKER, BOARD_MARKER, JS_MARKER, DATA_MARKER] {
+        for marker in [CSP_MARKER, CSS_MARKER, BOARD_MARKER, JS_MARKER, DATA_MARKER, BAR_START, BAR_END] {
             assert_eq!(TEMPLATE.matches(marker).count(), 1, "{marker}");
         }
     }
@@ -138,6 +162,23 @@ mod tests {
         // The renderer comes first: the player uses it.
         assert!(html.find(BOARD_JS) < html.find(REPLAY_JS));
         assert_eq!(html.matches(VIEWER_CSS).count(), 1);
+    }
+
+    #[test]
+    fn a_site_puts_its_bar_in_place_of_the_page_s_own() {
+        // A name that looks like the markers stays text in the document.
+        let doc = json!({"players": ["<!--@bar--> <!--@/bar-->"]});
+        let own = page(&doc, Requests::SameOrigin);
+        assert_eq!(own.matches("<header class=\"topbar\">").count(), 1);
+        assert!(own.contains("<span class=\"brand-sub\">replay</span>"), "the page's own bar names no site");
+        let bar = "<header class=\"topbar\"><nav><a href=\"/replays\">Replays</a></nav></header>";
+        let served = in_site(&own, bar);
+        assert_eq!(served.matches(bar).count(), 1);
+        assert_eq!(served.matches("<header").count(), 1, "the page's own bar is gone");
+        assert!(!served.contains("<span class=\"brand-sub\">"));
+        assert!(served.find(bar) < served.find("<main"));
+        assert_eq!(served.matches(&script_json(&doc)).count(), 1, "the document is untouched");
+        assert_eq!(served.len(), own.len() - (own.find(BAR_END).unwrap() + BAR_END.len() - own.find(BAR_START).unwrap()) + bar.len());
     }
 
     /// The `content` of the page's policy element.
