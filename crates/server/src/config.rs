@@ -731,7 +731,7 @@ mod tests {
             ("[hex]\nfill_bots = [\"safe\"]\n", "[hex] fill_bots: no built-in bot \"safe\""),
             ("[duel]\nmove_timeout_ms = 0\n", "[duel] move_timeout_ms = 0: a program's time per move is 1 to 60000 ms"),
             ("[carrots]\nmove_timeout_ms = 60001\n", "[carrots] move_timeout_ms = 60001"),
-            ("[sandbox]\nlayers_off = [\"seccomp\", \"jail\"]\n", "[sandbox] layers_off: no layer \"jail\" (the layers are rlimits, "),
+            ("[sandbox]\nlayers_off = [\"seccomp\", \"jail\"]\n", "[sandbox] layers_off: no layer \"jail\" (the layers are cgroup, rlimits, "),
         ] {
             let got = check(text).unwrap_err();
             assert!(got.starts_with(words), "{text}: {got}");
