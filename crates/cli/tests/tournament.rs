@@ -6,8 +6,7 @@
 
 mod common;
 
-use common::{TempDir, batched_files, c_starter, snakepit, stderr, stdout};
-use snakepit_tournament::GameResult;
+use common::{TempDir, batched_files, c_starter, results, snakepit, stderr, stdout, tournament};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -46,18 +45,6 @@ fn rows(out: &str) -> Vec<Row> {
             }
         })
         .collect()
-}
-
-fn results(dir: &Path) -> Vec<GameResult> {
-    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
-    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
-}
-
-fn tournament(args: &[&str], out: &Path) -> std::process::Output {
-    let mut all: Vec<&std::ffi::OsStr> = vec!["tournament".as_ref()];
-    all.extend(args.iter().map(std::ffi::OsStr::new));
-    all.extend(["--out".as_ref(), out.as_os_str()]);
-    snakepit(&all)
 }
 
 #[test]

@@ -6,21 +6,8 @@
 
 mod common;
 
-use common::{TempDir, batched_files, snakepit, stderr, stdout};
+use common::{TempDir, batched_files, results, stderr, stdout, tournament};
 use snakepit_tournament::GameResult;
-use std::path::Path;
-
-fn results(dir: &Path) -> Vec<GameResult> {
-    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
-    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
-}
-
-fn tournament(args: &[&str], out: &Path) -> std::process::Output {
-    let mut all: Vec<&std::ffi::OsStr> = vec!["tournament".as_ref()];
-    all.extend(args.iter().map(std::ffi::OsStr::new));
-    all.extend(["--out".as_ref(), out.as_os_str()]);
-    snakepit(&all)
-}
 
 /// The number N in "H1 accepted after N games", or `None`.
 fn accepted(out: &str, hypothesis: &str) -> Option<u64> {

@@ -195,3 +195,29 @@ pub fn batched_files(games: &Path) -> std::collections::BTreeMap<String, String>
     }
     files
 }
+
+/// The games of a tournament's `results.jsonl` in `dir`.
+pub fn results(dir: &Path) -> Vec<snakepit_tournament::GameResult> {
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// Runs `snakepit tournament ARGS --out OUT`.
+pub fn tournament(args: &[&str], out: &Path) -> Output {
+    let mut all: Vec<&std::ffi::OsStr> = vec!["tournament".as_ref()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    all.extend(["--out".as_ref(), out.as_os_str()]);
+    snakepit(&all)
+}
+
+/// One HTTP/1.1 request to `addr` on a connection of its own; the status
+/// and the body.
+pub fn http(addr: std::net::SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(s, "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    let status = out.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, out.split_once("\r\n\r\n").unwrap().1.to_string())
+}
