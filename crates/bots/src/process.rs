@@ -395,10 +395,10 @@ impl ProcessBot {
     }
 
     /// How the main process ended, as a fault reason, if it has.
-    fn exit_reason(&mut self) -> Option<FaultReason> {
+    fn exit_reason(&self) -> Option<FaultReason> {
         let end = self.guard.peek_end()?;
         if let (Ended::Signaled(libc::SIGKILL), Some(memory_bytes_max)) = (end, self.memory_bytes_max)
-            && self.guard.cgroup_mut().is_some_and(|c| c.oom_killed())
+            && self.guard.cgroup().is_some_and(|c| c.oom_killed())
         {
             return Some(FaultReason::OutOfMemory { memory_bytes_max });
         }

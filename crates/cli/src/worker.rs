@@ -83,9 +83,9 @@ fn programs_refused_here(allow_missing_layers: bool) -> Option<&'static str> {
 /// Why saved programs do not run where the sandbox detection found
 /// `report`, unless `allow_missing_layers`.
 fn programs_refusal(report: &snakepit_bots::process::SandboxReport, allow_missing_layers: bool) -> Option<String> {
-    let missing: Vec<String> = snakepit_bots::process::LayerSet::ALL
-        .iter()
-        .filter_map(|layer| report.unavailable_reason(layer).map(|why| format!("{layer}: {why}")))
+    let missing: Vec<String> = snakepit_server::sandbox_policy::missing(report, snakepit_bots::process::LayerSet::NONE)
+        .into_iter()
+        .map(|(layer, why)| format!("{layer}: {why}"))
         .collect();
     if allow_missing_layers || missing.is_empty() {
         return None;

@@ -25,6 +25,21 @@ pub fn needed() -> LayerSet {
     LayerSet::ALL
 }
 
+/// The layers of [`needed`] that strangers' programs would lack where the
+/// sandbox detection found `report` and `off` is switched off, each with
+/// why.
+pub fn missing(report: &SandboxReport, off: LayerSet) -> Vec<(Layer, String)> {
+    needed()
+        .iter()
+        .filter_map(|layer| {
+            if off.contains(layer) {
+                return Some((layer, "switched off in [sandbox] layers_off".to_string()));
+            }
+            report.unavailable_reason(layer).map(|why| (layer, why.to_string()))
+        })
+        .collect()
+}
+
 /// What the configuration and this machine's sandbox allow.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Policy {
@@ -50,16 +65,7 @@ impl Policy {
         // An unknown name stops the start (`Config::check`); none is left
         // by the time programs run.
         let off = cfg.sandbox.layers_off().unwrap_or(LayerSet::NONE);
-        let missing = needed()
-            .iter()
-            .filter_map(|layer| {
-                if off.contains(layer) {
-                    return Some((layer, "switched off in [sandbox] layers_off".to_string()));
-                }
-                report.unavailable_reason(layer).map(|why| (layer, why.to_string()))
-            })
-            .collect();
-        Policy { missing, off, public: cfg.registration_open(), allow_missing: cfg.sandbox.allow_missing_layers }
+        Policy { missing: missing(report, off), off, public: cfg.registration_open(), allow_missing: cfg.sandbox.allow_missing_layers }
     }
 
     /// Why uploaded programs do not run here, in words for the player and
