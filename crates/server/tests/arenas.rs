@@ -595,34 +595,24 @@ async fn a_program_that_hangs_holds_the_tick_only_until_its_deadline() {
     let (status, body) = upload(addr, &id, &code, "sleeper", hang).await;
     assert_eq!(status, 200, "{body}");
     // The room waits for the program, as the arena waits for its bots:
-    // once it has answered (its answer shows in the page's log), it is
-    // asked again and thinks; no tick comes, up to its deadline; then the
-    // fault is its forfeit (with what it wrote to stderr meanwhile) and
-    // the room goes on. Counted on the page's own socket, whose messages
-    // keep the room's order however slow the machine: the ticks between
-    // the answer and the fault are the one that applies the answer and
-    // the one the fault releases. A room that did not wait would tick some
-    // sixty times meanwhile (3 s at 50 ms).
-    let answered = |m: &str| {
-        let v = json(m);
-        v["type"] == "player" && v["data"]["log"].as_array().is_some_and(|log| log.iter().any(|e| e["text"] == "1"))
-    };
-    let mut views_after_answer: Option<u32> = None;
-    let fault = loop {
-        let m = next_text(&mut page, Duration::from_secs(120)).await.expect("a fault within 120 s");
-        if m.contains("\"type\":\"stderr\"") && m.contains("fault: ") {
-            break m;
-        }
-        if let Some(n) = views_after_answer.as_mut() {
-            *n += u32::from(json(&m)["type"] == "player");
-        } else if answered(&m) {
-            views_after_answer = Some(0);
-        }
-    };
+    // while it thinks, no tick comes, up to its deadline; then the fault is
+    // its forfeit (with what it wrote to stderr meanwhile) and the room
+    // goes on. Measured in ticks, as the server counts them, not in time:
+    // the fault names the tick the program was asked at, and the page's
+    // log the tick the forfeit reached the room at. A room that did not
+    // wait would tick some sixty times in between (3 s at 50 ms).
+    let fault = wait_for(&mut page, 120, |m| m.contains("\"type\":\"stderr\"") && m.contains("fault: ")).await.expect("a fault");
     assert!(fault.contains(&format!("no answer within {MOVE_TIMEOUT_MS} ms")), "{fault}");
     assert!(fault.contains("thinking"), "the stderr of the move comes with its fault: {fault}");
-    let views = views_after_answer.expect("the page showed the program's answer before its fault");
-    assert!(views <= 3, "{views} ticks came while the program thought: the room did not wait for its program");
+    let asked_at: u64 = fault.split("fault: tick ").nth(1).and_then(|r| r.split(':').next()).and_then(|t| t.parse().ok()).expect("the fault names its tick");
+    let forfeit_tick = |m: &str| {
+        let v = json(m);
+        (v["type"] == "player").then(|| v["data"]["log"].as_array()?.iter().rev().find(|e| e["note"].as_str().is_some_and(|n| n.starts_with("forfeit:")))?["tick"].as_u64()).flatten()
+    };
+    let view = wait_for(&mut page, 120, |m| forfeit_tick(m).is_some()).await.expect("the forfeit in the page's log");
+    let forfeited_at = forfeit_tick(&view).unwrap();
+    let ticks = forfeited_at.saturating_sub(asked_at);
+    assert!(ticks <= 1, "asked at tick {asked_at}, forfeit at tick {forfeited_at}: the room did not wait for its program");
     // After the fault the room goes on.
     let tick_of = |m: &str| json(m)["data"]["tick"].as_u64();
     let first = tick_of(&next_text(&mut watcher, FRAME_WAIT).await.expect("a frame")).expect("a tick");
@@ -634,7 +624,7 @@ async fn a_program_that_hangs_holds_the_tick_only_until_its_deadline() {
         }
         assert!(tokio::time::Instant::now() < until, "the room did not go on after the fault: tick {t}");
     };
-    eprintln!("{views} ticks between the program's answer and its fault, then the room went on from {first} to {last}");
+    eprintln!("asked at tick {asked_at}, forfeit at tick {forfeited_at}, then the room went on from {first} to {last}");
     server.shutdown().await;
 }
 
