@@ -347,7 +347,7 @@ impl Runner {
                             }
                             Err(e) => {
                                 let fault = SeatFault::Spawn(e.to_string());
-                                lines.push(fault_line(ask.tick, &fault));
+                                lines.push(fault_line(&ask, &fault));
                                 self.stderr(lines).await;
                                 self.answer(Some(crate::games::Command::Forfeit), String::new(), format!("forfeit: {fault}")).await;
                                 continue;
@@ -371,14 +371,14 @@ impl Runner {
                             }
                             Err(error) => {
                                 let fault = SeatFault::Answer { error, elapsed: reply.elapsed };
-                                lines.push(fault_line(ask.tick, &fault));
+                                lines.push(fault_line(&ask, &fault));
                                 bot = None;
                                 (Some(crate::games::Command::Forfeit), reply.line, format!("forfeit: {fault}"))
                             }
                         },
                         Err(e) => {
                             let fault = SeatFault::Bot(e);
-                            lines.push(fault_line(ask.tick, &fault));
+                            lines.push(fault_line(&ask, &fault));
                             bot = None;
                             (Some(crate::games::Command::Forfeit), String::new(), format!("forfeit: {fault}"))
                         }
@@ -422,10 +422,17 @@ impl Runner {
 
 /// A fault as the program's owner reads it among its stderr lines: the
 /// tick, what happened, and the usual cause when it is a usual mistake.
-fn fault_line(tick: u64, fault: &SeatFault) -> String {
+/// In a room whose games end the tick counts from the start of its game,
+/// as in the game's replay, so the game is named too: the room's own count
+/// (the page's log) runs on across games.
+fn fault_line(ask: &crate::games::ProcessAsk, fault: &SeatFault) -> String {
+    let when = match ask.game_no {
+        0 => format!("tick {}", ask.tick),
+        game => format!("game {game}, tick {}", ask.tick),
+    };
     match fault.hint() {
-        Some(hint) => format!("fault: tick {tick}: {fault}; {hint}"),
-        None => format!("fault: tick {tick}: {fault}"),
+        Some(hint) => format!("fault: {when}: {fault}; {hint}"),
+        None => format!("fault: {when}: {fault}"),
     }
 }
 

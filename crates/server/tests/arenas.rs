@@ -600,6 +600,7 @@ async fn a_program_that_hangs_holds_the_tick_only_until_its_deadline() {
     let fault = wait_for(&mut page, 120, |m| m.contains("\"type\":\"stderr\"") && m.contains("fault: ")).await.expect("a fault");
     assert!(fault.contains(&format!("no answer within {MOVE_TIMEOUT_MS} ms")), "{fault}");
     assert!(fault.contains("thinking"), "the stderr of the move comes with its fault: {fault}");
+    assert!(fault.contains("fault: game ") && fault.contains(", tick "), "the fault names the game and its tick in it: {fault}");
     // Measured in the room's own ticks, from the page's log, where each
     // entry carries the tick it reached the room at: the answer comes in
     // at tick T, the tick after it applies the answer and asks again, and
