@@ -432,7 +432,7 @@ pub async fn play_game(flags: &GameFlags, bots: &[BotSpec], seed: u64, options: 
     let labels: Vec<String> = options.labels.clone().unwrap_or_else(|| bots.iter().map(ToString::to_string).collect());
     macro_rules! start {
         () => {
-            Start { seed, labels: labels.clone(), recorded: None }
+            Start { seed, labels: labels.clone(), recorded: None, engine: String::new() }
         };
     }
     match flags.game {
@@ -556,6 +556,7 @@ fn fork_start<G: Playable>(fork: &Fork<'_>) -> anyhow::Result<(Replay<G>, Start<
         seed: replay.header.seed,
         labels: fork.bots.iter().map(ToString::to_string).collect(),
         recorded: Some(replay.ticks[..(fork.from_tick - 1) as usize].to_vec()),
+        engine: replay.header.engine.clone(),
     };
     // A replay of a stretch of an endless game begins at its position's
     // tick; the limit counts the replay's own ticks.
@@ -564,11 +565,13 @@ fn fork_start<G: Playable>(fork: &Fork<'_>) -> anyhow::Result<(Replay<G>, Start<
 }
 
 /// How a game starts: its seed and players' labels, and for a fork the
-/// recorded ticks to play again first.
+/// recorded ticks to play again first, with the rules version that
+/// recorded them (whose checksums they carry).
 struct Start<G: Playable> {
     seed: u64,
     labels: Vec<String>,
     recorded: Option<Vec<TickRecord<G::Action>>>,
+    engine: String,
 }
 
 /// A game `play` can run: shown in the terminal, and knowing when it is
@@ -683,9 +686,9 @@ async fn drive<G: Playable, T: Table<G>>(
         }
         let events = game.step(&record.moves);
         table.observe(&game, &events).await;
-        let computed = game.checksum();
+        let computed = game.checksum_as_of(&start.engine);
         if computed != record.checksum {
-            let engine = snakepit_engine::ENGINE_VERSION.to_string();
+            let engine = start.engine.clone();
             return Err(Divergence { tick: record.tick, recorded: record.checksum, computed, engine })
                 .context("the replay does not re-simulate");
         }

@@ -13,7 +13,7 @@
 //! Line 1 is the header, with its keys in this order:
 //!
 //! ```text
-//! {"snakepit_replay":1,"game":"snakebattle","engine":"4","seed":7,"seats":2,
+//! {"snakepit_replay":1,"game":"snakebattle","engine":"5","seed":7,"seats":2,
 //!  "players":["builtin:greedy","builtin:random"],
 //!  "settings":{"profile":"codebattle","fury_ticks":"15",...},
 //!  "map":["☼☼☼☼☼","☼#  ☼",...]}
@@ -430,7 +430,7 @@ impl<G: ReplayGame> Replay<G> {
             }
             let events = game.step(&record.moves);
             each(&game, record, &events);
-            let computed = game.checksum();
+            let computed = game.checksum_as_of(&self.header.engine);
             if computed != record.checksum {
                 return Err(Divergence {
                     tick: record.tick,

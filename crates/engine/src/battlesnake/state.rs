@@ -10,7 +10,7 @@
 use super::bits::Bits;
 use super::settings::{Ruleset, Settings};
 use super::setup::{Opening, SNAKES_MAX, START_LENGTH};
-use crate::checksum::Checksum;
+use crate::checksum::{Checksum, WordSum};
 use crate::game::{Game, ParseActionError};
 use crate::geom::{Dir, Pos};
 use crate::rng::Rng;
@@ -1079,6 +1079,41 @@ impl Battlesnake {
     }
 
     // ------------------------------------------------------------------
+    // Checksums
+
+    /// The checksum of rules versions 1 to 4: FNV-1a over the state's
+    /// bytes, kept so that their replays still verify.
+    fn checksum_fnv(&self) -> u64 {
+        let mut h = Checksum::default();
+        h.u64(self.turn);
+        h.bytes(&self.rng.position().to_le_bytes());
+        h.u64(u64::from(self.alive));
+        for v in [self.zone.x0, self.zone.x1, self.zone.y0, self.zone.y1] {
+            h.i64(i64::from(v));
+        }
+        for (seat, s) in self.snakes.iter().enumerate() {
+            h.i64(i64::from(s.health));
+            h.u64(u64::from(s.len));
+            h.bytes(&[s.last_move.index()]);
+            match s.eliminated {
+                None => h.u64(0),
+                Some(e) => {
+                    h.u64(e.cause.code());
+                    h.u64(e.turn);
+                }
+            }
+            for k in 0..s.len {
+                let p = self.seg(seat, k);
+                h.bytes(&[p.x as u8, p.y as u8]);
+            }
+        }
+        for w in self.food.words().iter().chain(self.hazards.words()) {
+            h.u64(*w);
+        }
+        h.finish()
+    }
+
+    // ------------------------------------------------------------------
     // Checks
 
     /// Checks the invariants every state between turns satisfies; debug
@@ -1172,34 +1207,55 @@ impl Game for Battlesnake {
         self.turn
     }
 
+    /// Rules version 5 on: the state packed into words ([`WordSum`]): the
+    /// turn, the random stream's position, the live count, the royale
+    /// zone; per seat its health and length, last move and elimination,
+    /// and its cells four to a word; the food and hazard sets as they are
+    /// held, a bit per cell.
     fn checksum(&self) -> u64 {
-        let mut h = Checksum::default();
-        h.u64(self.turn);
-        h.bytes(&self.rng.position().to_le_bytes());
-        h.u64(u64::from(self.alive));
-        for v in [self.zone.x0, self.zone.x1, self.zone.y0, self.zone.y1] {
-            h.i64(i64::from(v));
-        }
+        let mut h = WordSum::default();
+        h.word(self.turn);
+        let rng = self.rng.position();
+        h.word(rng as u64);
+        h.word((rng >> 64) as u64);
+        h.word(u64::from(self.alive));
+        h.word(u64::from(self.zone.x0 as u32) | u64::from(self.zone.x1 as u32) << 32);
+        h.word(u64::from(self.zone.y0 as u32) | u64::from(self.zone.y1 as u32) << 32);
+        let mask = (1u32 << self.ring_shift) - 1;
         for (seat, s) in self.snakes.iter().enumerate() {
-            h.i64(i64::from(s.health));
-            h.u64(u64::from(s.len));
-            h.bytes(&[s.last_move.index()]);
+            h.word(u64::from(s.health as u32) | u64::from(s.len) << 32);
             match s.eliminated {
-                None => h.u64(0),
+                None => h.word(u64::from(s.last_move.index())),
                 Some(e) => {
-                    h.u64(e.cause.code());
-                    h.u64(e.turn);
+                    h.word(u64::from(s.last_move.index()) | e.cause.code() << 8);
+                    h.word(e.turn);
                 }
             }
+            let ring = &self.ring[seat << self.ring_shift..][..=mask as usize];
+            let mut packed = 0u64;
             for k in 0..s.len {
-                let p = self.seg(seat, k);
-                h.bytes(&[p.x as u8, p.y as u8]);
+                let p = ring[(s.start.wrapping_add(k) & mask) as usize];
+                packed |= u64::from(u16::from(p.x as u8) | u16::from(p.y as u8) << 8) << (16 * (k & 3));
+                if k & 3 == 3 {
+                    h.word(packed);
+                    packed = 0;
+                }
+            }
+            if s.len & 3 != 0 {
+                h.word(packed);
             }
         }
-        for w in self.food.words().iter().chain(self.hazards.words()) {
-            h.u64(*w);
+        for &w in self.food.words().iter().chain(self.hazards.words()) {
+            h.word(w);
         }
         h.finish()
+    }
+
+    fn checksum_as_of(&self, engine: &str) -> u64 {
+        match engine {
+            "1" | "2" | "3" | "4" => self.checksum_fnv(),
+            _ => self.checksum(),
+        }
     }
 
     /// Turns survived: the turn of the last completed move, so the winner
