@@ -65,6 +65,11 @@ pub trait Game: Clone {
 
     /// The compact text form of an action, as replays store it.
     fn action_to_text(action: &Self::Action) -> String;
+    /// [`Game::action_to_text`] appended to `out`, for writers of many
+    /// actions that keep one buffer.
+    fn push_action_text(action: &Self::Action, out: &mut String) {
+        out.push_str(&Self::action_to_text(action));
+    }
     /// Inverse of [`Game::action_to_text`].
     fn action_from_text(text: &str) -> Result<Self::Action, ParseActionError>;
 }

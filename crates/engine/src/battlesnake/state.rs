@@ -1315,6 +1315,10 @@ impl Game for Battlesnake {
         }
     }
 
+    fn push_action_text(action: &Action, out: &mut String) {
+        out.push(action.map_or('-', Dir::letter));
+    }
+
     fn action_from_text(text: &str) -> Result<Action, ParseActionError> {
         let mut chars = text.chars();
         match (chars.next(), chars.next()) {
