@@ -17,7 +17,7 @@
 //!   with a snake at least as long and leave room to live in; of those, the
 //!   one nearest to food, keeping out of hazards unless it must.
 
-use snakepit_engine::battlesnake::Battlesnake;
+use snakepit_engine::battlesnake::{Battlesnake, SNAKES_MAX};
 use snakepit_engine::{Dir, Pos, Rng};
 use snakepit_protocol::battlesnake::{Coord, InfoResponse, MoveResponse, SnakeRequest};
 
@@ -148,40 +148,70 @@ impl View {
     }
 
     /// Reads `game`'s board and live snakes, for any seat to look at.
+    ///
+    /// The engine keeps the occupied, food and hazard cells as bit sets in
+    /// the view's own cell order, so they are read as words: what is
+    /// blocked is every live segment but the tails that move away, found
+    /// as the snakes' tails that are alone on their cells (not stacked by
+    /// eating, no other segment there), the same cells as a request's
+    /// snakes block one by one.
     pub fn read(&mut self, game: &Battlesnake) {
         self.reset(game.width(), game.height(), game.settings().ruleset().wraps());
-        let mut blocked = 0u128;
+        // Tails of live snakes that are not stacked: free next turn unless
+        // another segment shares their cell.
+        let mut tails = [usize::MAX; SNAKES_MAX];
+        let mut n = 0;
         for (s, snake) in game.snakes().iter().enumerate() {
             if !snake.is_alive() {
                 continue;
             }
-            // `add_body` without copying the body first, into a local bit
-            // set (a store to the view's per segment would wait on the
-            // load before it).
-            let n = snake.len as usize;
-            let mut prev = None;
-            for (k, p) in game.body(s).enumerate() {
-                let stacked = n >= 2 && prev == Some(p);
-                if k + 1 == n && !stacked {
-                    break;
-                }
-                if let Some(i) = self.index(p) {
-                    if self.bits.is_some() {
-                        blocked |= 1 << i;
-                    } else {
-                        self.blocked[i] = true;
-                    }
-                }
-                prev = Some(p);
-            }
             self.snakes.push(Other { seat: s, head: game.head(s), length: snake.len, health: snake.health });
+            let tail = game.segment(s, snake.len - 1);
+            let stacked = snake.len >= 2 && game.segment(s, snake.len - 2) == tail;
+            if let (false, Some(i)) = (stacked, self.index(tail)) {
+                tails[n] = i;
+                n += 1;
+            }
         }
-        self.blocked_bits = blocked;
-        for p in game.food() {
-            self.add_food(p);
+        let tails = &tails[..n];
+        let free_tail = |i: usize| {
+            let here = tails.iter().filter(|&&t| t == i).count() as u32;
+            let w = self.w as usize;
+            game.segments_at(Pos::new((i % w) as i32, (i / w) as i32)) == here
+        };
+        if self.bits.is_some() {
+            let word = |words: &[u64]| u128::from(words[0]) | words.get(1).map_or(0, |&w| u128::from(w) << 64);
+            let mut blocked = word(game.occupied_words());
+            for &i in tails {
+                if free_tail(i) {
+                    blocked &= !(1u128 << i);
+                }
+            }
+            self.blocked_bits = blocked;
+            self.food_bits = word(game.food_words());
+            self.hazard_bits = word(game.hazard_words());
+            self.food_count = self.food_bits.count_ones() as usize;
+            return;
         }
-        for p in game.hazards() {
-            self.add_hazard(p);
+        let each = |words: &[u64], cells: &mut [bool]| {
+            let mut count = 0;
+            for (k, &w) in words.iter().enumerate() {
+                let mut w = w;
+                while w != 0 {
+                    cells[k * 64 + w.trailing_zeros() as usize] = true;
+                    w &= w - 1;
+                    count += 1;
+                }
+            }
+            count
+        };
+        each(game.occupied_words(), &mut self.blocked);
+        self.food_count = each(game.food_words(), &mut self.food);
+        each(game.hazard_words(), &mut self.hazard);
+        for &i in tails {
+            if free_tail(i) {
+                self.blocked[i] = false;
+            }
         }
     }
 

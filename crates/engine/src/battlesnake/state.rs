@@ -533,6 +533,37 @@ impl Battlesnake {
         self.seg(seat, 0).pos()
     }
 
+    /// Segment `k` of a snake, 0 being its head; `k` must be below its
+    /// length.
+    pub fn segment(&self, seat: SnakeIdx, k: u32) -> Pos {
+        debug_assert!(k < self.snakes[seat].len, "snake {seat} has no segment {k}");
+        self.seg(seat, k).pos()
+    }
+
+    /// Live segments on a cell of the board (stacked ones count once each).
+    pub fn segments_at(&self, p: Pos) -> u32 {
+        if self.on_board_pos(p) { u32::from(self.occ[self.index(Pt::of(p))]) } else { 0 }
+    }
+
+    /// The cells holding a live segment as a bit set: bit `i % 64` of word
+    /// `i / 64` is cell `i = y * width + x`, and bits past the last cell
+    /// are clear. With [`Battlesnake::food_words`] and
+    /// [`Battlesnake::hazard_words`], what a bot reads of the board in a few
+    /// words instead of cell by cell.
+    pub fn occupied_words(&self) -> &[u64] {
+        self.occ_bits.words()
+    }
+
+    /// The food cells as a bit set, as [`Battlesnake::occupied_words`].
+    pub fn food_words(&self) -> &[u64] {
+        self.food.words()
+    }
+
+    /// The hazard cells as a bit set, as [`Battlesnake::occupied_words`].
+    pub fn hazard_words(&self) -> &[u64] {
+        self.hazards.words()
+    }
+
     /// Food cells, row by row from the top.
     pub fn food(&self) -> impl Iterator<Item = Pos> + '_ {
         self.food.iter().map(|i| self.pt(i).pos())
