@@ -154,10 +154,20 @@ struct Shared {
 
 /// What a worker reports.
 enum Message {
-    /// A result, with its game's files packed for its batch (`batch::pack`).
-    Done(GameResult, Vec<u8>),
+    /// Results, each with its game's files packed for its batch
+    /// (`batch::Packer`), in the order the worker played them.
+    Done(Vec<(GameResult, Vec<u8>)>),
     Failed(u64, anyhow::Error),
 }
+
+/// Quick games (under `QUICK_GAME`, built-in snakes' games) a worker keeps
+/// before sending them, at most, and for at most `SEND_AFTER`: every
+/// message wakes the main thread, which costs about as much as such a
+/// game. A longer game is sent at once with the games kept before it, so
+/// a kept game waits for at most one more game.
+const SEND_GAMES_MAX: usize = 64;
+const SEND_AFTER: Duration = Duration::from_millis(50);
+const QUICK_GAME: Duration = Duration::from_millis(2);
 
 /// Runs the tournament and prints the standings.
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -420,19 +430,32 @@ fn settings_json(args: &Args, seats: usize) -> serde_json::Value {
 /// `results.jsonl` holds the games from 0 on without a gap, each written
 /// once the games before it are in, after its replay went into its batch
 /// (`batch`); standings and the SPRT are fed in the same order. A game
-/// that finishes before an earlier one waits in memory and, so that a
-/// crash loses nothing, in `results.pending.jsonl` and
-/// `games/pending.jsonl.gz` (both emptied whenever the waiting games are
-/// all written). `--resume` reads them all and trims the batches to the
-/// games written; a results file of an older snakepit, in finishing
-/// order, is put in order the same way.
+/// that finishes before an earlier one waits in memory and, once it has
+/// waited `PENDING_AFTER` (a game of bots that think holding up the games
+/// after it), in `results.pending.jsonl` and `games/pending.jsonl.gz`
+/// (both emptied whenever the waiting games are all written).
+/// `--resume` reads them all and trims the batches to the games written; a
+/// results file of an older snakepit, in finishing order, is put in order
+/// the same way.
+///
+/// Writes are gathered and made by [`Ledger::flush`]: a write per game
+/// cost more than a game of built-in snakes. The progress line's ticker
+/// flushes four times a second, and so does a full buffer, so a crash
+/// loses the games of the last quarter second at most, which `--resume`
+/// plays again; the batches are always flushed before the results that
+/// name their games.
 struct Ledger {
     /// The next game `results.jsonl` takes.
     next: u64,
-    /// Games finished after a gap, by index, with their packed replays.
-    waiting: BTreeMap<u64, (GameResult, Vec<u8>)>,
+    /// Games finished after a gap, by index, with their packed replays,
+    /// since when they wait, and whether the pending files have them.
+    waiting: BTreeMap<u64, Waiting>,
     file: File,
+    /// Result lines not written yet.
+    lines: Vec<u8>,
     pending: File,
+    /// Whether the pending files hold anything.
+    pending_written: bool,
     pending_path: PathBuf,
     pending_replays: File,
     pending_replays_path: PathBuf,
@@ -474,7 +497,9 @@ impl Ledger {
             next: 0,
             waiting: BTreeMap::new(),
             file,
+            lines: Vec::new(),
             pending,
+            pending_written: false,
             pending_path: pending_path.clone(),
             pending_replays,
             pending_replays_path: pending_replays_path.clone(),
@@ -512,6 +537,9 @@ impl Ledger {
                 }
             })?;
         }
+        // The waiting games go into the new pending files at once: the
+        // old ones are about to be replaced.
+        ledger.flush(true)?;
         batch::trim(&games_dir, ledger.next)?;
         std::fs::rename(&tmp, &path).map_err(|e| cannot(&path, e))?;
         std::fs::rename(out.join("results.pending.jsonl.tmp"), &pending_path).map_err(|e| cannot(&pending_path, e))?;
@@ -532,25 +560,20 @@ impl Ledger {
         }
         if r.game != self.next {
             let packed = packed.unwrap_or_default();
-            self.pending_replays.write_all(&packed).context("cannot append to games/pending.jsonl.gz")?;
-            write_line(&mut self.pending, &r).context("cannot append to results.pending.jsonl")?;
-            self.waiting.insert(r.game, (r, packed));
+            self.waiting.insert(r.game, Waiting { result: r, packed, since: Instant::now(), kept: false });
             return Ok(());
         }
         self.write(r, packed)?;
         while !self.decided()
-            && let Some((r, packed)) = self.waiting.remove(&self.next)
+            && let Some(w) = self.waiting.remove(&self.next)
         {
-            self.write(r, Some(packed))?;
+            self.write(w.result, Some(w.packed))?;
         }
         if self.decided() {
             self.waiting.clear();
         }
-        if self.waiting.is_empty() {
-            // Back to the start too: the next line would follow a hole.
-            for (file, what) in [(&mut self.pending, "results.pending.jsonl"), (&mut self.pending_replays, "games/pending.jsonl.gz")] {
-                file.set_len(0).and_then(|()| file.seek(std::io::SeekFrom::Start(0))).with_context(|| format!("cannot empty {what}"))?;
-            }
+        if self.batches.buffered() >= FLUSH_BYTES || self.lines.len() >= FLUSH_BYTES {
+            self.flush(false)?;
         }
         Ok(())
     }
@@ -561,7 +584,8 @@ impl Ledger {
         if let Some(packed) = packed {
             self.batches.append(r.game, &packed).context("cannot append to a batch of replays in games/")?;
         }
-        write_line(&mut self.file, &r).context("cannot append to results.jsonl")?;
+        serde_json::to_writer(&mut self.lines, &r).context("a result always serializes")?;
+        self.lines.push(b'\n');
         self.next += 1;
         self.standings.add(&r);
         if let Some(run) = &mut self.sprt {
@@ -569,6 +593,42 @@ impl Ledger {
         }
         if let Some(tally) = &mut self.tally {
             self.schedule.add(tally, r);
+        }
+        Ok(())
+    }
+
+    /// Writes what was gathered: the replays into their batches, then the
+    /// results (each line in one piece, so that a crash leaves whole lines
+    /// and at most one without its newline, which the reader drops); then
+    /// the games waiting since `PENDING_AFTER` (all of them with `all`)
+    /// into the pending files, or, when none waits, empties those.
+    fn flush(&mut self, all: bool) -> anyhow::Result<()> {
+        self.batches.flush().context("cannot append to a batch of replays in games/")?;
+        if !self.lines.is_empty() {
+            self.file.write_all(&self.lines).context("cannot append to results.jsonl")?;
+            self.lines.clear();
+        }
+        if self.waiting.is_empty() {
+            if self.pending_written {
+                // Back to the start too: the next line would follow a hole.
+                for (file, what) in [(&mut self.pending, "results.pending.jsonl"), (&mut self.pending_replays, "games/pending.jsonl.gz")] {
+                    file.set_len(0).and_then(|()| file.seek(std::io::SeekFrom::Start(0))).with_context(|| format!("cannot empty {what}"))?;
+                }
+                self.pending_written = false;
+            }
+            return Ok(());
+        }
+        let (mut replays, mut lines) = (Vec::new(), Vec::new());
+        for w in self.waiting.values_mut().filter(|w| !w.kept && (all || w.since.elapsed() >= PENDING_AFTER)) {
+            replays.extend_from_slice(&w.packed);
+            serde_json::to_writer(&mut lines, &w.result).context("a result always serializes")?;
+            lines.push(b'\n');
+            w.kept = true;
+        }
+        if !lines.is_empty() {
+            self.pending_replays.write_all(&replays).context("cannot append to games/pending.jsonl.gz")?;
+            self.pending.write_all(&lines).context("cannot append to results.pending.jsonl")?;
+            self.pending_written = true;
         }
         Ok(())
     }
@@ -591,27 +651,42 @@ impl Ledger {
     /// Swiss and knockout: a result of the round under way, written or
     /// waiting.
     fn find(&self, game: u64) -> Option<&GameResult> {
-        self.waiting.get(&game).map(|(r, _)| r).or_else(|| self.tally.as_ref()?.in_round(game))
+        self.waiting.get(&game).map(|w| &w.result).or_else(|| self.tally.as_ref()?.in_round(game))
     }
 
     /// The tournament is over: the pending files go. (After an SPRT's
     /// verdict the batches hold the games up to it only: games after it
     /// are never written.)
     fn close(&mut self) -> anyhow::Result<()> {
+        self.flush(false)?;
         let _ = std::fs::remove_file(&self.pending_path);
         let _ = std::fs::remove_file(&self.pending_replays_path);
         Ok(())
     }
 }
 
-/// Appends one result line, in one write so that a crash leaves a whole
-/// line or a line without its newline (which the reader drops).
-fn write_line(file: &mut File, r: &GameResult) -> anyhow::Result<()> {
-    let mut line = serde_json::to_string(r).context("a result always serializes")?;
-    line.push('\n');
-    file.write_all(line.as_bytes())?;
-    Ok(())
+impl Drop for Ledger {
+    /// What was gathered is written even when the run stops on an error.
+    fn drop(&mut self) {
+        let _ = self.flush(false);
+    }
 }
+
+/// A game finished before an earlier one, waiting for it.
+struct Waiting {
+    result: GameResult,
+    /// Its packed replay.
+    packed: Vec<u8>,
+    since: Instant,
+    /// In the pending files.
+    kept: bool,
+}
+
+/// How long a game waits for the games before it in memory only.
+const PENDING_AFTER: Duration = Duration::from_secs(1);
+
+/// Bytes of replays, or of result lines, the ledger gathers before writing.
+const FLUSH_BYTES: usize = 1 << 20;
 
 /// Reads the results of an earlier run line by line into `take`. A last
 /// line without its newline was cut by a crash and is dropped; any other
@@ -704,9 +779,11 @@ async fn play_round(
         tokio::select! {
             message = rx.recv() => match message {
                 None => break,
-                Some(Message::Done(r, packed)) => {
+                Some(Message::Done(games)) => {
                     let decided = ledger.decided();
-                    ledger.add(r, Some(packed))?;
+                    for (r, packed) in games {
+                        ledger.add(r, Some(packed))?;
+                    }
                     progress.done = ledger.done();
                     if ledger.decided() && !decided {
                         // The verdict: games under way are not needed.
@@ -727,12 +804,16 @@ async fn play_round(
                 halt.store(true, Ordering::Relaxed);
                 let _ = cancel.send(true);
             }
-            _ = ticker.tick() => progress.draw(ledger, false),
+            _ = ticker.tick() => {
+                ledger.flush(false)?;
+                progress.draw(ledger, false);
+            }
         }
     }
     for thread in threads {
         let _ = thread.join();
     }
+    ledger.flush(false)?;
     Ok(())
 }
 
@@ -752,13 +833,18 @@ fn worker(
             return;
         }
     };
+    let mut packer = batch::Packer::default();
+    // Games finished and not sent yet, and when the first of them was.
+    let mut done: Vec<(GameResult, Vec<u8>)> = Vec::new();
+    let mut since = Instant::now();
+    let send = |done: &mut Vec<(GameResult, Vec<u8>)>| done.is_empty() || tx.send(Message::Done(std::mem::take(done))).is_ok();
     runtime.block_on(async {
         loop {
             if *cancelled.borrow() {
-                return;
+                break;
             }
             let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
-            let Some(fixture) = next else { return };
+            let Some(fixture) = next else { break };
             let mut watch = cancelled.clone();
             let cancel = async move {
                 // A closed channel means the run is over; only `true` stops.
@@ -767,23 +853,36 @@ fn worker(
                 }
             };
             let game = fixture.game;
+            let started = Instant::now();
             let played = tokio::select! {
-                r = play_one(&fixture, context, halt) => r,
-                () = cancel => return,
+                r = play_one(&fixture, context, halt, &mut packer) => r,
+                () = cancel => break,
             };
             // A game cut short by the halt is not a result.
             if *cancelled.borrow() {
-                return;
+                break;
             }
-            let message = match played {
-                Ok((r, packed)) => Message::Done(r, packed),
-                Err(e) => Message::Failed(game, e),
-            };
-            let failed = matches!(message, Message::Failed(..));
-            if tx.send(message).is_err() || failed {
-                return;
+            match played {
+                Ok(finished) => {
+                    if done.is_empty() {
+                        since = Instant::now();
+                    }
+                    done.push(finished);
+                    let due = started.elapsed() >= QUICK_GAME || done.len() >= SEND_GAMES_MAX || since.elapsed() >= SEND_AFTER;
+                    if due && !send(&mut done) {
+                        return;
+                    }
+                }
+                Err(e) => {
+                    // The games finished before it are results all the same.
+                    if send(&mut done) {
+                        let _ = tx.send(Message::Failed(game, e));
+                    }
+                    return;
+                }
             }
         }
+        send(&mut done);
     });
 }
 
@@ -794,7 +893,12 @@ const BUSY_START_ATTEMPTS: u32 = 10;
 
 /// Plays one game; returns its result line and its replay (and stderr
 /// log) packed for its batch, compressed on this worker's thread.
-async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -> anyhow::Result<(GameResult, Vec<u8>)> {
+async fn play_one(
+    fixture: &Fixture,
+    context: &Shared,
+    halt: &Arc<AtomicBool>,
+    packer: &mut batch::Packer,
+) -> anyhow::Result<(GameResult, Vec<u8>)> {
     let seed = game_seed(context.seed, context.schedule.seed_index(fixture.game));
     let bots: Vec<BotSpec> = fixture.seats.iter().map(|&b| context.specs[b].clone()).collect();
     let options = RunOptions { stop: Some(Arc::clone(halt)), forfeit_unjoined: true, ..RunOptions::default() };
@@ -805,7 +909,7 @@ async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -
         }
         outcome = play::play_game(&context.flags, &bots, seed, &options).await?;
     }
-    let packed = batch::pack(fixture.game, &outcome.replay, &outcome.stderr_log);
+    let packed = packer.pack(fixture.game, &outcome.replay, &outcome.stderr_log);
     let result = GameResult {
         game: fixture.game,
         seed,
