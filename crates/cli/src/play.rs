@@ -233,6 +233,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         stop_on_interrupt: true,
         stop: None,
         forfeit_unjoined: false,
+        no_summary: false,
     };
     catch_interrupts();
     // Refuse an unwritable replay path before the game, not after it.
@@ -390,6 +391,9 @@ pub struct RunOptions {
     /// fault must not cost the others their games; `play` stops, so that
     /// whoever runs it hears of an unreachable snake before a game).
     pub forfeit_unjoined: bool,
+    /// Leave [`GameOutcome::summary`] empty: a tournament prints its
+    /// standings, not a table per game.
+    pub no_summary: bool,
 }
 
 /// One finished (or cut) game, as [`play_game`] returns it.
@@ -678,7 +682,8 @@ async fn drive<G: Playable, T: Table<G>>(
     options: &RunOptions,
 ) -> anyhow::Result<GameOutcome> {
     table.echo(options);
-    let mut replay = ReplayWriter::new(Vec::new(), &game, start.seed, &start.labels).context("cannot write the replay")?;
+    // Room for a few hundred ticks without growing.
+    let mut replay = ReplayWriter::new(Vec::with_capacity(16 << 10), &game, start.seed, &start.labels).context("cannot write the replay")?;
     for record in start.recorded.iter().flatten() {
         table.follow(&game).await;
         for &(seat, present) in &record.presence {
@@ -729,7 +734,7 @@ async fn drive<G: Playable, T: Table<G>>(
         replay: String::from_utf8(replay).context("the replay is not UTF-8")?,
         interrupted: interrupted(),
         stderr_log: table.take_log(),
-        summary: table.summary(&game, &start.labels),
+        summary: if options.no_summary { String::new() } else { table.summary(&game, &start.labels) },
         busy_start: table.busy_start(),
     })
 }

@@ -51,7 +51,7 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Seek, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -154,11 +154,25 @@ struct Shared {
 
 /// What a worker reports.
 enum Message {
-    /// Results, each with its game's files packed for its batch
-    /// (`batch::Packer`), in the order the worker played them.
-    Done(Vec<(GameResult, Vec<u8>)>),
+    /// Results with their games' files, in the order the worker played
+    /// them.
+    Done(Vec<(GameResult, Files)>),
     Failed(u64, anyhow::Error),
 }
+
+/// A game's replay and stderr log, packed for its batch (`batch::Packer`)
+/// by the worker that played it or, while the main thread keeps up, by the
+/// main thread: with one worker the main thread has a core of its own and
+/// little else to do, and compressing is a sixth of a game of built-in
+/// snakes. The workers compress themselves whenever `RAW_MAX` games wait
+/// for the main thread, so any number of them shares the work out.
+enum Files {
+    Packed(Vec<u8>),
+    Raw { replay: String, log: String },
+}
+
+/// Games sent unpacked to the main thread and not packed yet, at most.
+const RAW_MAX: usize = 256;
 
 /// Quick games (under `QUICK_GAME`, built-in snakes' games) a worker keeps
 /// before sending them, at most, and for at most `SEND_AFTER`: every
@@ -763,13 +777,15 @@ async fn play_round(
     // would only end with its last tick).
     let halt = Arc::new(AtomicBool::new(false));
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut packer = batch::Packer::default();
+    let raw = Arc::new(AtomicUsize::new(0));
     let mut threads = Vec::with_capacity(workers);
     for n in 0..workers {
         let (queue, context, tx, cancelled) = (Arc::clone(&queue), Arc::clone(context), tx.clone(), cancelled.clone());
-        let halt = Arc::clone(&halt);
+        let (halt, raw) = (Arc::clone(&halt), Arc::clone(&raw));
         let thread = std::thread::Builder::new()
             .name(format!("game-{n}"))
-            .spawn(move || worker(&queue, &context, &tx, cancelled, &halt))
+            .spawn(move || worker(&queue, &context, &tx, cancelled, &halt, &raw))
             .context("cannot start a worker thread")?;
         threads.push(thread);
     }
@@ -781,7 +797,15 @@ async fn play_round(
                 None => break,
                 Some(Message::Done(games)) => {
                     let decided = ledger.decided();
-                    for (r, packed) in games {
+                    for (r, files) in games {
+                        let packed = match files {
+                            Files::Packed(packed) => packed,
+                            Files::Raw { replay, log } => {
+                                let packed = packer.pack(r.game, &replay, &log);
+                                raw.fetch_sub(1, Ordering::Relaxed);
+                                packed
+                            }
+                        };
                         ledger.add(r, Some(packed))?;
                     }
                     progress.done = ledger.done();
@@ -825,6 +849,7 @@ fn worker(
     tx: &tokio::sync::mpsc::UnboundedSender<Message>,
     cancelled: tokio::sync::watch::Receiver<bool>,
     halt: &Arc<AtomicBool>,
+    raw: &AtomicUsize,
 ) {
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
@@ -835,9 +860,9 @@ fn worker(
     };
     let mut packer = batch::Packer::default();
     // Games finished and not sent yet, and when the first of them was.
-    let mut done: Vec<(GameResult, Vec<u8>)> = Vec::new();
+    let mut done: Vec<(GameResult, Files)> = Vec::new();
     let mut since = Instant::now();
-    let send = |done: &mut Vec<(GameResult, Vec<u8>)>| done.is_empty() || tx.send(Message::Done(std::mem::take(done))).is_ok();
+    let send = |done: &mut Vec<(GameResult, Files)>| done.is_empty() || tx.send(Message::Done(std::mem::take(done))).is_ok();
     runtime.block_on(async {
         loop {
             if *cancelled.borrow() {
@@ -855,7 +880,7 @@ fn worker(
             let game = fixture.game;
             let started = Instant::now();
             let played = tokio::select! {
-                r = play_one(&fixture, context, halt, &mut packer) => r,
+                r = play_one(&fixture, context, halt) => r,
                 () = cancel => break,
             };
             // A game cut short by the halt is not a result.
@@ -863,11 +888,17 @@ fn worker(
                 break;
             }
             match played {
-                Ok(finished) => {
+                Ok((r, replay, log)) => {
                     if done.is_empty() {
                         since = Instant::now();
                     }
-                    done.push(finished);
+                    let files = if raw.fetch_add(1, Ordering::Relaxed) < RAW_MAX {
+                        Files::Raw { replay, log }
+                    } else {
+                        raw.fetch_sub(1, Ordering::Relaxed);
+                        Files::Packed(packer.pack(r.game, &replay, &log))
+                    };
+                    done.push((r, files));
                     let due = started.elapsed() >= QUICK_GAME || done.len() >= SEND_GAMES_MAX || since.elapsed() >= SEND_AFTER;
                     if due && !send(&mut done) {
                         return;
@@ -891,17 +922,11 @@ fn worker(
 /// in fifty with two workers, so a tenth attempt is not needed in practice.
 const BUSY_START_ATTEMPTS: u32 = 10;
 
-/// Plays one game; returns its result line and its replay (and stderr
-/// log) packed for its batch, compressed on this worker's thread.
-async fn play_one(
-    fixture: &Fixture,
-    context: &Shared,
-    halt: &Arc<AtomicBool>,
-    packer: &mut batch::Packer,
-) -> anyhow::Result<(GameResult, Vec<u8>)> {
+/// Plays one game; returns its result line, its replay and its stderr log.
+async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -> anyhow::Result<(GameResult, String, String)> {
     let seed = game_seed(context.seed, context.schedule.seed_index(fixture.game));
     let bots: Vec<BotSpec> = fixture.seats.iter().map(|&b| context.specs[b].clone()).collect();
-    let options = RunOptions { stop: Some(Arc::clone(halt)), forfeit_unjoined: true, ..RunOptions::default() };
+    let options = RunOptions { stop: Some(Arc::clone(halt)), forfeit_unjoined: true, no_summary: true, ..RunOptions::default() };
     let mut outcome = play::play_game(&context.flags, &bots, seed, &options).await?;
     for _ in 1..BUSY_START_ATTEMPTS {
         if !outcome.busy_start {
@@ -909,7 +934,6 @@ async fn play_one(
         }
         outcome = play::play_game(&context.flags, &bots, seed, &options).await?;
     }
-    let packed = packer.pack(fixture.game, &outcome.replay, &outcome.stderr_log);
     let result = GameResult {
         game: fixture.game,
         seed,
@@ -920,7 +944,7 @@ async fn play_one(
         forfeits: outcome.forfeits,
         faults: first_faults(&outcome.stderr_log),
     };
-    Ok((result, packed))
+    Ok((result, outcome.replay, outcome.stderr_log))
 }
 
 /// Longest fault reason a result line keeps, in characters: a fault quotes
