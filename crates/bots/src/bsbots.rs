@@ -87,6 +87,9 @@ pub struct View {
     wrap: bool,
     /// The bit-set form, when the board fits in one.
     bits: Option<Bits>,
+    /// With the bit-set form, the cell each move of [`Dir::ALL`] leads to
+    /// from each cell ([`NOWHERE`] off the board), made once per board.
+    next_cell: Vec<[u8; 4]>,
     /// Never the bit-set form (the tests compare both).
     cells_only: bool,
     /// Cells holding a body segment that is still there after every snake
@@ -127,6 +130,7 @@ impl Default for View {
             h: 0,
             wrap: false,
             bits: None,
+            next_cell: Vec::new(),
             cells_only: false,
             blocked: Vec::new(),
             hazard: Vec::new(),
@@ -241,6 +245,12 @@ impl View {
         if (self.w, self.h, self.wrap) != (w, h, wrap) || (self.bits.is_none() && self.blocked.len() != cells) {
             (self.w, self.h, self.wrap) = (w, h, wrap);
             self.bits = if self.cells_only { None } else { Bits::new(w, h, wrap) };
+            self.next_cell.clear();
+            if let Some(bits) = &self.bits {
+                let cells = (bits.w * bits.h) as usize;
+                let next = |i: usize, d: Dir| bits.step(i, d).map_or(NOWHERE, |c| c as u8);
+                self.next_cell.extend((0..cells).map(|i| Dir::ALL.map(|d| next(i, d))));
+            }
         }
         (self.blocked_bits, self.hazard_bits, self.food_bits) = (0, 0, 0);
         self.food_count = 0;
@@ -367,12 +377,10 @@ impl View {
     fn safe(&self) -> ([(Dir, usize); 4], usize) {
         let mut out = [(Dir::Up, 0); 4];
         let mut n = 0;
-        if let (Some(bits), Some(head)) = (self.bits, self.index(self.my_head)) {
-            for d in Dir::ALL {
-                if let Some(i) = bits.step(head, d)
-                    && self.blocked_bits >> i & 1 == 0
-                {
-                    out[n] = (d, i);
+        if let (Some(_), Some(head)) = (&self.bits, self.index(self.my_head)) {
+            for (d, &i) in Dir::ALL.into_iter().zip(&self.next_cell[head]) {
+                if i != NOWHERE && self.blocked_bits >> i & 1 == 0 {
+                    out[n] = (d, usize::from(i));
                     n += 1;
                 }
             }
@@ -598,6 +606,9 @@ impl Bits {
         }
     }
 }
+
+/// No cell, in [`View`]'s `next_cell` (a bit-set board has at most 128).
+const NOWHERE: u8 = u8::MAX;
 
 /// A search of [`View::room_bits`]: connected free cells, and whether they
 /// are their whole component.

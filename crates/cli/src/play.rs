@@ -32,7 +32,7 @@ use crate::exit::BadInput;
 use snakepit_viewer::text::TerminalView;
 use anyhow::Context;
 use snakepit_bots::process::SandboxReport;
-use snakepit_engine::battlesnake::Battlesnake;
+use snakepit_engine::battlesnake::{Action, Battlesnake, Event as BattlesnakeEvent};
 use snakepit_engine::carrots::Carrots;
 use snakepit_engine::duel::Duel;
 use snakepit_engine::hex::Hex;
@@ -583,6 +583,12 @@ struct Start<G: Playable> {
 pub(crate) trait Playable: TerminalView {
     /// Whether the game has ended; later ticks change nothing.
     fn is_over(&self) -> bool;
+
+    /// [`Game::step`] into `events` (emptied first), for a loop that keeps
+    /// one vector for all its ticks.
+    fn step_into_vec(&mut self, actions: &[Self::Action], events: &mut Vec<Self::Event>) {
+        *events = self.step(actions);
+    }
 }
 
 impl Playable for SnakeBattle {
@@ -594,6 +600,11 @@ impl Playable for SnakeBattle {
 impl Playable for Battlesnake {
     fn is_over(&self) -> bool {
         Battlesnake::is_over(self)
+    }
+
+    fn step_into_vec(&mut self, actions: &[Action], events: &mut Vec<BattlesnakeEvent>) {
+        events.clear();
+        self.step_into(actions, events);
     }
 }
 
@@ -701,6 +712,7 @@ async fn drive<G: Playable, T: Table<G>>(
     }
     table.start(&game).await?;
     let mut actions = Vec::with_capacity(game.seats());
+    let mut events = Vec::new();
     // The latest faults, drawn under the board with --watch: the frame
     // starts by clearing the screen, which would wipe them from stderr.
     let mut shown_faults: Vec<String> = Vec::new();
@@ -711,7 +723,7 @@ async fn drive<G: Playable, T: Table<G>>(
     while game.tick() < ticks_max && !game.is_over() && !interrupted() {
         actions.clear();
         table.actions(&game, &mut actions).await?;
-        let events = game.step(&actions);
+        game.step_into_vec(&actions, &mut events);
         table.observe(&game, &events).await;
         replay.record(&game, &actions).context("cannot write the replay")?;
         if let Some(pause_ms) = options.watch_ms {
