@@ -5,8 +5,10 @@
 //! library's; this module plays the games. Each game goes through
 //! [`play::play_game`], the same call as `play`, on one of `--jobs` worker
 //! threads, each with its own single-threaded runtime (a thread owns the bot
-//! processes it starts). The main thread collects results, appends them to
-//! `results.jsonl` as they come, redraws the progress line, and stops
+//! processes it starts). The main thread collects results (a worker sends
+//! quick games in groups), appends them to `results.jsonl` in writes
+//! gathered four times a second (see `Ledger`), redraws the progress
+//! line, and stops
 //! everything on Ctrl-C or SIGTERM: running games are dropped (which kills
 //! their bots) and are not counted, so `--resume` plays them again. A game
 //! in which a bot could not start because another worker was copying its
