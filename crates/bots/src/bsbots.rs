@@ -17,7 +17,7 @@
 //!   with a snake at least as long and leave room to live in; of those, the
 //!   one nearest to food, keeping out of hazards unless it must.
 
-use snakepit_engine::battlesnake::Battlesnake;
+use snakepit_engine::battlesnake::{Battlesnake, SNAKES_MAX};
 use snakepit_engine::{Dir, Pos, Rng};
 use snakepit_protocol::battlesnake::{Coord, InfoResponse, MoveResponse, SnakeRequest};
 
@@ -87,6 +87,9 @@ pub struct View {
     wrap: bool,
     /// The bit-set form, when the board fits in one.
     bits: Option<Bits>,
+    /// With the bit-set form, the cell each move of [`Dir::ALL`] leads to
+    /// from each cell ([`NOWHERE`] off the board), made once per board.
+    next_cell: Vec<[u8; 4]>,
     /// Never the bit-set form (the tests compare both).
     cells_only: bool,
     /// Cells holding a body segment that is still there after every snake
@@ -104,6 +107,14 @@ pub struct View {
     my_head: Pos,
     my_length: u32,
     my_health: i32,
+    /// This turn's searches on a bit-set board, which every seat looking
+    /// at the view shares (the free cells are the same for all of them):
+    /// the search from the food, layer `k` holding the free cells `k`
+    /// steps from the nearest food, with every cell it reached, and the
+    /// floods of [`View::room_bits`].
+    food_layers: Vec<u128>,
+    food_reached: u128,
+    floods: Vec<Flood>,
     /// Search scratch: a cell was visited by the search whose stamp it holds.
     mark: Vec<u32>,
     stamp: u32,
@@ -119,6 +130,7 @@ impl Default for View {
             h: 0,
             wrap: false,
             bits: None,
+            next_cell: Vec::new(),
             cells_only: false,
             blocked: Vec::new(),
             hazard: Vec::new(),
@@ -132,6 +144,9 @@ impl Default for View {
             my_head: Pos::new(0, 0),
             my_length: 0,
             my_health: 0,
+            food_layers: Vec::new(),
+            food_reached: 0,
+            floods: Vec::new(),
             mark: Vec::new(),
             stamp: 0,
             dist: Vec::new(),
@@ -148,40 +163,70 @@ impl View {
     }
 
     /// Reads `game`'s board and live snakes, for any seat to look at.
+    ///
+    /// The engine keeps the occupied, food and hazard cells as bit sets in
+    /// the view's own cell order, so they are read as words: what is
+    /// blocked is every live segment but the tails that move away, found
+    /// as the snakes' tails that are alone on their cells (not stacked by
+    /// eating, no other segment there), the same cells as a request's
+    /// snakes block one by one.
     pub fn read(&mut self, game: &Battlesnake) {
         self.reset(game.width(), game.height(), game.settings().ruleset().wraps());
-        let mut blocked = 0u128;
+        // Tails of live snakes that are not stacked: free next turn unless
+        // another segment shares their cell.
+        let mut tails = [usize::MAX; SNAKES_MAX];
+        let mut n = 0;
         for (s, snake) in game.snakes().iter().enumerate() {
             if !snake.is_alive() {
                 continue;
             }
-            // `add_body` without copying the body first, into a local bit
-            // set (a store to the view's per segment would wait on the
-            // load before it).
-            let n = snake.len as usize;
-            let mut prev = None;
-            for (k, p) in game.body(s).enumerate() {
-                let stacked = n >= 2 && prev == Some(p);
-                if k + 1 == n && !stacked {
-                    break;
-                }
-                if let Some(i) = self.index(p) {
-                    if self.bits.is_some() {
-                        blocked |= 1 << i;
-                    } else {
-                        self.blocked[i] = true;
-                    }
-                }
-                prev = Some(p);
-            }
             self.snakes.push(Other { seat: s, head: game.head(s), length: snake.len, health: snake.health });
+            let tail = game.segment(s, snake.len - 1);
+            let stacked = snake.len >= 2 && game.segment(s, snake.len - 2) == tail;
+            if let (false, Some(i)) = (stacked, self.index(tail)) {
+                tails[n] = i;
+                n += 1;
+            }
         }
-        self.blocked_bits = blocked;
-        for p in game.food() {
-            self.add_food(p);
+        let tails = &tails[..n];
+        let free_tail = |i: usize| {
+            let here = tails.iter().filter(|&&t| t == i).count() as u32;
+            let w = self.w as usize;
+            game.segments_at(Pos::new((i % w) as i32, (i / w) as i32)) == here
+        };
+        if self.bits.is_some() {
+            let word = |words: &[u64]| u128::from(words[0]) | words.get(1).map_or(0, |&w| u128::from(w) << 64);
+            let mut blocked = word(game.occupied_words());
+            for &i in tails {
+                if free_tail(i) {
+                    blocked &= !(1u128 << i);
+                }
+            }
+            self.blocked_bits = blocked;
+            self.food_bits = word(game.food_words());
+            self.hazard_bits = word(game.hazard_words());
+            self.food_count = self.food_bits.count_ones() as usize;
+            return;
         }
-        for p in game.hazards() {
-            self.add_hazard(p);
+        let each = |words: &[u64], cells: &mut [bool]| {
+            let mut count = 0;
+            for (k, &w) in words.iter().enumerate() {
+                let mut w = w;
+                while w != 0 {
+                    cells[k * 64 + w.trailing_zeros() as usize] = true;
+                    w &= w - 1;
+                    count += 1;
+                }
+            }
+            count
+        };
+        each(game.occupied_words(), &mut self.blocked);
+        self.food_count = each(game.food_words(), &mut self.food);
+        each(game.hazard_words(), &mut self.hazard);
+        for &i in tails {
+            if free_tail(i) {
+                self.blocked[i] = false;
+            }
         }
     }
 
@@ -200,10 +245,19 @@ impl View {
         if (self.w, self.h, self.wrap) != (w, h, wrap) || (self.bits.is_none() && self.blocked.len() != cells) {
             (self.w, self.h, self.wrap) = (w, h, wrap);
             self.bits = if self.cells_only { None } else { Bits::new(w, h, wrap) };
+            self.next_cell.clear();
+            if let Some(bits) = &self.bits {
+                let cells = (bits.w * bits.h) as usize;
+                let next = |i: usize, d: Dir| bits.step(i, d).map_or(NOWHERE, |c| c as u8);
+                self.next_cell.extend((0..cells).map(|i| Dir::ALL.map(|d| next(i, d))));
+            }
         }
         (self.blocked_bits, self.hazard_bits, self.food_bits) = (0, 0, 0);
         self.food_count = 0;
         self.snakes.clear();
+        self.food_layers.clear();
+        self.food_reached = 0;
+        self.floods.clear();
         if self.bits.is_some() {
             return;
         }
@@ -312,15 +366,31 @@ impl View {
         self.index(n).map(|_| n)
     }
 
-    /// The safe moves from my head in [`Dir::ALL`] order: (move, cell).
-    fn safe(&self) -> ([(Dir, Pos); 4], usize) {
-        let mut out = [(Dir::Up, Pos::new(0, 0)); 4];
+    /// The cell at index `i`.
+    fn pos_of(&self, i: usize) -> Pos {
+        let w = self.w as usize;
+        Pos::new((i % w) as i32, (i / w) as i32)
+    }
+
+    /// The safe moves from my head in [`Dir::ALL`] order: (move, index of
+    /// the cell).
+    fn safe(&self) -> ([(Dir, usize); 4], usize) {
+        let mut out = [(Dir::Up, 0); 4];
         let mut n = 0;
+        if let (Some(_), Some(head)) = (&self.bits, self.index(self.my_head)) {
+            for (d, &i) in Dir::ALL.into_iter().zip(&self.next_cell[head]) {
+                if i != NOWHERE && self.blocked_bits >> i & 1 == 0 {
+                    out[n] = (d, usize::from(i));
+                    n += 1;
+                }
+            }
+            return (out, n);
+        }
         for d in Dir::ALL {
-            if let Some(c) = self.step(self.my_head, d)
-                && self.index(c).is_some_and(|i| !self.is_blocked(i))
+            if let Some(i) = self.step(self.my_head, d).and_then(|c| self.index(c))
+                && !self.is_blocked(i)
             {
-                out[n] = (d, c);
+                out[n] = (d, i);
                 n += 1;
             }
         }
@@ -338,11 +408,9 @@ impl View {
         self.stamp
     }
 
-    /// Cells reachable from `from` through free cells, counted up to `cap`.
+    /// Cells reachable from `from` through free cells, counted up to `cap`,
+    /// searched cell by cell.
     fn room(&mut self, from: Pos, cap: usize) -> usize {
-        if let (Some(bits), Some(i)) = (self.bits, self.index(from)) {
-            return bits.room(i, !self.blocked_bits, cap);
-        }
         let stamp = self.new_search();
         if let Some(i) = self.index(from) {
             self.mark[i] = stamp;
@@ -367,6 +435,79 @@ impl View {
             }
         }
         count
+    }
+
+    /// [`View::room`] on a bit-set board: the cells reachable from cell
+    /// `from`, counted up to `cap`, which is the size of its component of
+    /// free cells or `cap`, whichever is smaller. A search that meets a
+    /// flood of this turn is in that flood's component: when the flood is
+    /// the whole component, its size is the answer; when it has `cap` cells
+    /// or more, `cap` is; otherwise the search goes on from both. Every
+    /// search is kept as a flood, so the moves of a snake, and the snakes,
+    /// that share a component search it about once a turn instead of once
+    /// a move.
+    fn room_bits(&mut self, bits: Bits, from: usize, cap: usize) -> usize {
+        let free = !self.blocked_bits;
+        let mut seen = 1u128 << from;
+        let mut frontier = seen;
+        loop {
+            for f in &self.floods {
+                if f.seen & seen != 0 {
+                    let size = f.seen.count_ones() as usize;
+                    if f.whole {
+                        return size.min(cap);
+                    }
+                    if size >= cap {
+                        return cap;
+                    }
+                    seen |= f.seen;
+                    frontier = seen;
+                }
+            }
+            let count = seen.count_ones() as usize;
+            if count >= cap {
+                self.floods.push(Flood { seen, whole: false });
+                return cap;
+            }
+            let next = bits.spread(frontier) & free & !seen;
+            if next == 0 {
+                self.floods.push(Flood { seen, whole: true });
+                return count;
+            }
+            seen |= next;
+            frontier = next;
+        }
+    }
+
+    /// [`View::food_distance`] on a bit-set board, from cell `i` (a free
+    /// one): one search spreading from the food, shared by every move and
+    /// every seat of the turn (a path is as long both ways), taken as far
+    /// as the cells asked about need.
+    fn food_distance_bits(&mut self, bits: Bits, i: usize) -> Option<usize> {
+        if self.food_count == 0 {
+            return None;
+        }
+        let free = !self.blocked_bits;
+        if self.food_layers.is_empty() {
+            let first = self.food_bits & free;
+            self.food_layers.push(first);
+            self.food_reached = first;
+        }
+        if self.food_reached >> i & 1 == 1 {
+            return self.food_layers.iter().position(|layer| layer >> i & 1 == 1);
+        }
+        loop {
+            let last = *self.food_layers.last().expect("the first layer is there");
+            if last == 0 {
+                return None;
+            }
+            let next = bits.spread(last) & free & !self.food_reached;
+            self.food_reached |= next;
+            self.food_layers.push(next);
+            if next >> i & 1 == 1 {
+                return Some(self.food_layers.len() - 1);
+            }
+        }
     }
 
     /// Steps from `from` to the nearest food through free cells.
@@ -447,50 +588,34 @@ impl Bits {
         n & self.board
     }
 
-    /// Cells reachable from cell `from` through `free` cells, counted up
-    /// to `cap` (as a search that stops at its `cap`-th cell counts).
-    fn room(&self, from: usize, free: u128, cap: usize) -> usize {
-        let mut seen = 1u128 << from;
-        let mut frontier = seen;
-        while (seen.count_ones() as usize) < cap {
-            let next = self.spread(frontier) & free & !seen;
-            if next == 0 {
-                break;
-            }
-            seen |= next;
-            frontier = next;
+    /// The cell a move leads to from cell `i`, if it is on the board (as
+    /// [`View::step`], without dividing by the width).
+    fn step(&self, i: usize, d: Dir) -> Option<usize> {
+        let (w, cells) = (self.w as usize, (self.w * self.h) as usize);
+        let column = |edge: u128| edge >> i & 1 == 1;
+        match d {
+            Dir::Up if i >= w => Some(i - w),
+            Dir::Down if i + w < cells => Some(i + w),
+            Dir::Left if !column(self.col_first) => Some(i - 1),
+            Dir::Right if !column(self.col_last) => Some(i + 1),
+            _ if !self.wrap => None,
+            Dir::Up => Some(i + cells - w),
+            Dir::Down => Some(i + w - cells),
+            Dir::Left => Some(i + w - 1),
+            Dir::Right => Some(i + 1 - w),
         }
-        (seen.count_ones() as usize).min(cap)
     }
+}
 
-    /// Steps from each of `cells` to the nearest cell of `food` through
-    /// `free` cells ([`View::food_distance`] of each), all at once: one
-    /// search spreading from the food until it reaches them all (a path
-    /// is as long both ways).
-    fn distances(&self, cells: &[usize], free: u128, food: u128) -> [Option<usize>; 4] {
-        let mut out = [None; 4];
-        let mut left: u128 = cells.iter().fold(0, |set, &c| set | 1 << c);
-        // A cell of `cells` is where a search from it starts, so it
-        // counts even when it is not free.
-        let free = free | left;
-        let mut seen = food & free;
-        let mut frontier = seen;
-        let mut d = 0;
-        while left != 0 && frontier != 0 {
-            if frontier & left != 0 {
-                for (k, &c) in cells.iter().enumerate() {
-                    if frontier >> c & 1 == 1 && out[k].is_none() {
-                        out[k] = Some(d);
-                    }
-                }
-                left &= !frontier;
-            }
-            frontier = self.spread(frontier) & free & !seen;
-            seen |= frontier;
-            d += 1;
-        }
-        out
-    }
+/// No cell, in [`View`]'s `next_cell` (a bit-set board has at most 128).
+const NOWHERE: u8 = u8::MAX;
+
+/// A search of [`View::room_bits`]: connected free cells, and whether they
+/// are their whole component.
+#[derive(Clone, Copy, Debug)]
+struct Flood {
+    seen: u128,
+    whole: bool,
 }
 
 /// A policy that decides from a [`View`].
@@ -591,50 +716,122 @@ impl Policy for Greedy {
         if n == 0 {
             return Dir::Up;
         }
+        let mut top = [Dir::Up; 4];
+        let m = match view.bits {
+            Some(bits) => Greedy::best_on_bits(view, bits, &safe[..n], &mut top),
+            None => Greedy::best_by_scores(view, &safe[..n], &mut top),
+        };
+        top[self.rng.index(m)]
+    }
+}
+
+impl Greedy {
+    /// Whether a move's score grows with its food distance faster: a
+    /// hungry snake (low health, or a rival about as long) chases food.
+    fn hungry(view: &View) -> bool {
+        view.my_health < 40 || view.snakes.iter().any(|s| s.seat != view.me && s.length + 1 >= view.my_length)
+    }
+
+    /// The rule itself: every safe move scored, the best ones into `top`
+    /// in [`Dir::ALL`] order; how many. On a board of cells this is how the
+    /// moves are chosen, and the tests hold the bit-set boards' shortcut
+    /// ([`Greedy::best_on_bits`]) to it. A move loses 10,000 when a rival
+    /// head at least as long as mine can reach its cell next turn, 5,000
+    /// when its cell has less room than my length and one, 200 when it is
+    /// a hazard without food, and per step to the nearest food 10 when
+    /// hungry, else 2.
+    fn best_by_scores(view: &mut View, safe: &[(Dir, usize)], top: &mut [Dir; 4]) -> usize {
         let (me, my_length) = (view.me, view.my_length);
-        // Whether a rival head at least as long as mine can reach a cell
-        // next turn.
         let rival = move |s: &&Other| s.seat != me && s.length >= my_length;
-        // On a bit-set board, all those cells at once (heads are on the
-        // board: a snake that leaves it is out).
-        let contested_bits = view.bits.and_then(|bits| {
-            let heads = view.snakes.iter().filter(rival).try_fold(0u128, |set, s| view.index(s.head).map(|i| set | 1 << i))?;
-            Some(bits.spread(heads))
-        });
-        let contested = |view: &View, c: Pos| match (contested_bits, view.index(c)) {
-            (Some(set), Some(i)) => set >> i & 1 == 1,
-            _ => view.snakes.iter().filter(rival).any(|s| Dir::ALL.into_iter().any(|d| view.step(s.head, d) == Some(c))),
-        };
         let need = my_length as usize + 1;
-        let hungry = view.my_health < 40 || view.snakes.iter().any(|s| s.seat != me && s.length + 1 >= my_length);
-        // On a bit-set board, one search from the food for every move.
-        let mut cells = [0usize; 4];
-        for (k, &(_, c)) in safe[..n].iter().enumerate() {
-            cells[k] = view.index(c).unwrap_or(0);
-        }
-        let food = match view.bits {
-            Some(bits) if view.food_count > 0 => Some(bits.distances(&cells[..n], !view.blocked_bits, view.food_bits)),
-            _ => None,
-        };
+        let hungry = Greedy::hungry(view);
         let mut scored = [(0i64, Dir::Up); 4];
-        for (k, &(dir, c)) in safe[..n].iter().enumerate() {
-            let i = view.index(c).unwrap_or(0);
-            let room = view.room(c, need);
+        for (k, &(dir, i)) in safe.iter().enumerate() {
+            let c = view.pos_of(i);
+            let contested = view.snakes.iter().filter(rival).any(|s| Dir::ALL.into_iter().any(|d| view.step(s.head, d) == Some(c)));
+            let (room, food) = match view.bits {
+                Some(bits) => (view.room_bits(bits, i, need), view.food_distance_bits(bits, i)),
+                None => (view.room(c, need), view.food_distance(c)),
+            };
             let mut score = 0i64;
-            score -= 10_000 * i64::from(contested(view, c));
+            score -= 10_000 * i64::from(contested);
             score -= 5_000 * i64::from(room < need);
             score -= 200 * i64::from(view.is_hazard(i) && !view.is_food(i));
-            let distance = match food {
-                Some(found) => found[k],
-                None => view.food_distance(c),
-            };
-            if let Some(d) = distance {
+            if let Some(d) = food {
                 score -= if hungry { 10 } else { 2 } * d as i64;
             }
             scored[k] = (score, dir);
         }
+        let best = scored[..safe.len()].iter().map(|s| s.0).max().unwrap_or(0);
+        let mut m = 0;
+        for &(score, dir) in &scored[..safe.len()] {
+            if score == best {
+                top[m] = dir;
+                m += 1;
+            }
+        }
+        m
+    }
+
+    /// [`Greedy::best_by_scores`] on a bit-set board, term by term: a
+    /// board has at most 128 cells, so the food and hazard terms together
+    /// cost at most 200 + 10 * 127 = 1,470, less than the room term
+    /// (5,000), which is less than the contest term (10,000) minus all
+    /// the others. The best moves are therefore the uncontested ones if
+    /// there are any, of those the roomy ones if there are any, and of
+    /// those the best by hazard and food; each term is only computed for
+    /// the moves still in the running, and none once one move is left.
+    fn best_on_bits(view: &mut View, bits: Bits, safe: &[(Dir, usize)], top: &mut [Dir; 4]) -> usize {
+        let (me, my_length) = (view.me, view.my_length);
+        // A snake is on the board while it is in the game; should a rival's
+        // head not be, the cell-by-cell rule decides.
+        let mut heads = 0u128;
+        for s in view.snakes.iter().filter(|s| s.seat != me && s.length >= my_length) {
+            let Some(i) = view.index(s.head) else { return Greedy::best_by_scores(view, safe, top) };
+            heads |= 1 << i;
+        }
+        let contested = bits.spread(heads);
+        let mut left = [(Dir::Up, 0usize); 4];
+        let mut n = 0;
+        let uncontested = safe.iter().any(|&(_, i)| contested >> i & 1 == 0);
+        for &(d, i) in safe {
+            if !uncontested || contested >> i & 1 == 0 {
+                left[n] = (d, i);
+                n += 1;
+            }
+        }
+        if n > 1 {
+            let need = my_length as usize + 1;
+            let mut roomy = [false; 4];
+            for k in 0..n {
+                roomy[k] = view.room_bits(bits, left[k].1, need) >= need;
+            }
+            if roomy[..n].contains(&true) {
+                let mut kept = 0;
+                for k in 0..n {
+                    if roomy[k] {
+                        left[kept] = left[k];
+                        kept += 1;
+                    }
+                }
+                n = kept;
+            }
+        }
+        if n == 1 {
+            top[0] = left[0].0;
+            return 1;
+        }
+        let per_step = if Greedy::hungry(view) { 10 } else { 2 };
+        let mut scored = [(0i64, Dir::Up); 4];
+        for k in 0..n {
+            let (dir, i) = left[k];
+            let mut score = -200 * i64::from(view.is_hazard(i) && !view.is_food(i));
+            if let Some(d) = view.food_distance_bits(bits, i) {
+                score -= per_step * d as i64;
+            }
+            scored[k] = (score, dir);
+        }
         let best = scored[..n].iter().map(|s| s.0).max().unwrap_or(0);
-        let mut top = [Dir::Up; 4];
         let mut m = 0;
         for &(score, dir) in &scored[..n] {
             if score == best {
@@ -642,7 +839,7 @@ impl Policy for Greedy {
                 m += 1;
             }
         }
-        top[self.rng.index(m)]
+        m
     }
 }
 
@@ -735,14 +932,18 @@ mod tests {
 
     #[test]
     fn bit_sets_and_cells_give_the_same_moves() {
-        // Each bot twice with one seed, one searching bit sets and one
-        // cell by cell, on boards with and without wrapping, with hazards
-        // and without food; the bit-set copy plays.
+        // Each bot three times with one seed: one searching cell by cell
+        // and scoring every move (the rule), one on bit sets with a view of
+        // its own, one on bit sets with a view shared by all the seats (so
+        // that the searches one seat leaves are used by the next), on
+        // boards with and without wrapping, with hazards and without food,
+        // with 4 snakes and with 8; the bit-set copy plays.
         for ruleset in Ruleset::ALL {
             for (w, h) in [("11", "11"), ("9", "7"), ("16", "8"), ("7", "3")] {
-                for seed in 0..12 {
+                for seed in 0..16 {
                     let settings = Settings::from_pairs([("name", ruleset.name()), ("width", w), ("height", h)]).unwrap();
-                    let Ok(mut game) = Battlesnake::new(settings, 4, seed) else { continue };
+                    let seats = if seed % 4 == 3 { 8 } else { 4 };
+                    let Ok(mut game) = Battlesnake::new(settings, seats, seed) else { continue };
                     let make = |seat: usize, cells_only: bool| {
                         let rng = Rng::new(seed * 10 + seat as u64);
                         let view = View { cells_only, ..View::default() };
@@ -753,17 +954,23 @@ mod tests {
                         };
                         bot
                     };
-                    let mut bits: Vec<_> = (0..4).map(|s| make(s, false)).collect();
-                    let mut cells: Vec<_> = (0..4).map(|s| make(s, true)).collect();
+                    let mut bits: Vec<_> = (0..seats).map(|s| make(s, false)).collect();
+                    let mut cells: Vec<_> = (0..seats).map(|s| make(s, true)).collect();
+                    let mut shared: Vec<_> = (0..seats).map(|s| make(s, false)).collect();
+                    let mut view = View::new();
                     while !game.is_over() && game.turn() < 400 {
                         let mut actions = Vec::new();
-                        for seat in 0..4 {
+                        view.read(&game);
+                        for seat in 0..seats {
                             if !game.snakes()[seat].is_alive() {
                                 actions.push(None);
                                 continue;
                             }
                             let (a, b) = (bits[seat].choose_in(&game, seat), cells[seat].choose_in(&game, seat));
-                            assert_eq!(a, b, "{ruleset} {w}x{h} seed {seed} turn {} seat {seat}", game.turn());
+                            let c = shared[seat].choose_on(&mut view, seat);
+                            let at = format!("{ruleset} {w}x{h} seed {seed} turn {} seat {seat}", game.turn());
+                            assert_eq!(a, b, "{at}");
+                            assert_eq!(c, b, "{at}, shared view");
                             actions.push(Some(a));
                         }
                         game.step(&actions);

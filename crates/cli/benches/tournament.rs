@@ -15,8 +15,12 @@
 //! game runner's own (rules, the built-ins' interface, replays, results).
 //! Each run checks that every game is in the results once, with four
 //! places, and has its replay in its batch (`games/batch-*.jsonl.gz`) with
-//! a line per tick the result counts. A machine-independent figure comes
-//! with it: CPU time (user and system, all threads) per game.
+//! a line per tick the result counts, and that the first, middle and last
+//! games' replays re-simulate with every tick's checksum matching
+//! (`snakepit replay --verify`). A machine-independent figure comes with
+//! it: CPU time (user and system, all threads) per game. With `--jobs 1`
+//! one thread plays and the main thread packs and writes (see
+//! `tournament.rs`), so the run takes two cores.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -139,6 +143,13 @@ fn builtin(games: u64, jobs: u64, runs: u64) {
         }
         assert!(seen.iter().all(|&s| s), "a game is missing");
         assert_eq!(lines.len() as u64, games, "a replay per game, no other");
+        for game in [0, games / 2, games - 1] {
+            let replay = out.join("games").join(format!("{game:06}.jsonl"));
+            let verified = Command::new(env!("CARGO_BIN_EXE_snakepit")).arg("replay").arg("--verify").arg(&replay).output().expect("the binary runs");
+            let said = String::from_utf8_lossy(&verified.stdout);
+            let ticks = lines[&game] - 1;
+            assert!(verified.status.success() && said.trim() == format!("ok: {ticks} ticks verified"), "game {game}: {said}");
+        }
         println!(
             "run {run}: {games} games in {seconds:.2} s: {:.0} games/s; CPU {:.0} µs a game",
             games as f64 / seconds,

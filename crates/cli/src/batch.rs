@@ -18,8 +18,8 @@
 //! takes about half its size (its per-tick checksums do not compress).
 
 use crate::exit::BadInput;
-use flate2::Compression;
 use flate2::bufread::GzDecoder;
+use flate2::{Compress, Compression, Crc, FlushCompress, Status};
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -46,23 +46,70 @@ pub fn log_name(game: u64) -> String {
 /// level 1 already takes most of what a higher level would.
 const LEVEL: u32 = 1;
 
-/// One member: `text` compressed under `name`. The header carries no time,
-/// so the same game gives the same bytes.
-fn member(out: &mut Vec<u8>, name: &str, text: &str) {
-    let mut enc = flate2::GzBuilder::new().filename(name).mtime(0).write(out, Compression::new(LEVEL));
-    enc.write_all(text.as_bytes()).expect("writing to memory does not fail");
-    enc.finish().expect("writing to memory does not fail");
+/// Packs games for their batch, keeping one compressor from game to game
+/// (making one costs as much as compressing a short game).
+pub struct Packer {
+    deflate: Compress,
 }
 
-/// A game's members, ready to append to its batch: the replay, then the
-/// stderr log if it is not empty.
-pub fn pack(game: u64, replay: &str, log: &str) -> Vec<u8> {
-    let mut out = Vec::with_capacity(replay.len() / 4 + 64);
-    member(&mut out, &replay_name(game), replay);
-    if !log.is_empty() {
-        member(&mut out, &log_name(game), log);
+impl Default for Packer {
+    fn default() -> Self {
+        Packer { deflate: Compress::new(Compression::new(LEVEL), false) }
     }
-    out
+}
+
+impl Packer {
+    /// A game's members, ready to append to its batch: the replay, then
+    /// the stderr log if it is not empty.
+    pub fn pack(&mut self, game: u64, replay: &str, log: &str) -> Vec<u8> {
+        let mut out = Vec::with_capacity(replay.len() / 2 + 64);
+        self.member(&mut out, &replay_name(game), replay.as_bytes());
+        if !log.is_empty() {
+            self.member(&mut out, &log_name(game), log.as_bytes());
+        }
+        out
+    }
+
+    /// One member: `text` compressed under `name`, framed as RFC 1952 says
+    /// and as `flate2`'s `GzBuilder` frames it (no time, so the same game
+    /// gives the same bytes; the fast level's flag; "unknown" system).
+    fn member(&mut self, out: &mut Vec<u8>, name: &str, text: &[u8]) {
+        const FNAME: u8 = 0x08;
+        const FASTEST: u8 = 4;
+        const UNKNOWN_OS: u8 = 255;
+        out.extend_from_slice(&[0x1f, 0x8b, 8, FNAME, 0, 0, 0, 0, FASTEST, UNKNOWN_OS]);
+        // A name holding a NUL would end early; ours are digits and dots.
+        out.extend(name.bytes().filter(|&b| b != 0));
+        out.push(0);
+        self.deflate.reset();
+        // The text, then the end of the stream, as `flate2`'s writer feeds
+        // them (the blocks depend on it).
+        let mut input = text;
+        while !input.is_empty() {
+            out.reserve(input.len() / 2 + 64);
+            let before = self.deflate.total_in();
+            self.deflate.compress_vec(input, out, FlushCompress::None).expect("deflating to memory does not fail");
+            input = &input[(self.deflate.total_in() - before) as usize..];
+        }
+        loop {
+            out.reserve(64);
+            let status = self.deflate.compress_vec(&[], out, FlushCompress::Finish).expect("deflating to memory does not fail");
+            if status == Status::StreamEnd {
+                break;
+            }
+        }
+        let mut crc = Crc::new();
+        crc.update(text);
+        out.extend_from_slice(&crc.sum().to_le_bytes());
+        // ISIZE: the length modulo 2^32.
+        out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    }
+}
+
+/// [`Packer::pack`] with a compressor of its own.
+#[cfg(test)]
+fn pack(game: u64, replay: &str, log: &str) -> Vec<u8> {
+    Packer::default().pack(game, replay, log)
 }
 
 /// One member read back: its name, its text, and its compressed bytes.
@@ -197,30 +244,53 @@ pub fn read_games(dir: &Path, wanted: &std::collections::BTreeSet<u64>) -> Resul
 }
 
 /// Appends games to the batches of a games folder, in game order.
+///
+/// Members are kept in memory until [`Writer::flush`] (or the move to the
+/// next batch) and written in one write: a write per game cost more than
+/// a game of built-in snakes. A crash leaves whole members and at most one
+/// cut, which [`trim`] removes.
 pub struct Writer {
     dir: PathBuf,
     /// The open batch and the first game of it.
     open: Option<(u64, File)>,
+    /// Members appended to the open batch and not written yet.
+    buffer: Vec<u8>,
 }
 
 impl Writer {
     /// A writer into `dir`, whose batches hold exactly the games before
     /// `next` (see [`trim`]).
     pub fn new(dir: &Path) -> Writer {
-        Writer { dir: dir.to_path_buf(), open: None }
+        Writer { dir: dir.to_path_buf(), open: None, buffer: Vec::new() }
     }
 
-    /// Appends `game`'s packed members ([`pack`]) to its batch, in one
-    /// write, so that a crash leaves whole members and at most one cut.
+    /// Appends `game`'s packed members ([`Packer::pack`]) to its batch.
     pub fn append(&mut self, game: u64, packed: &[u8]) -> std::io::Result<()> {
         let first = game / GAMES_PER_BATCH * GAMES_PER_BATCH;
         if self.open.as_ref().is_none_or(|(f, _)| *f != first) {
+            self.flush()?;
             let path = self.dir.join(batch_name(first));
             let file = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
             self.open = Some((first, file));
         }
-        let (_, file) = self.open.as_mut().expect("opened above");
-        file.write_all(packed)
+        self.buffer.extend_from_slice(packed);
+        Ok(())
+    }
+
+    /// Bytes appended and not written yet.
+    pub fn buffered(&self) -> usize {
+        self.buffer.len()
+    }
+
+    /// Writes what was appended.
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        if let Some((_, file)) = &mut self.open
+            && !self.buffer.is_empty()
+        {
+            file.write_all(&self.buffer)?;
+            self.buffer.clear();
+        }
+        Ok(())
     }
 }
 
@@ -288,6 +358,28 @@ mod tests {
     }
 
     #[test]
+    fn members_are_framed_as_flate2_frames_them() {
+        // The hand-made header and trailer give the bytes `GzBuilder` gives
+        // (older batches were written with it), over texts long enough to
+        // take several deflate blocks, and a compressor kept from member to
+        // member gives what a new one gives.
+        let text: String = (0..4000).map(|t| format!("{{\"t\":{t},\"m\":[\"U\",\"L\"],\"c\":\"{:016x}\"}}\n", (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))).collect();
+        let mut packer = Packer::default();
+        for (name, text) in [("000001.jsonl", &text[..]), ("000002.jsonl", "short\n"), ("000003.jsonl", ""), ("000004.jsonl", &text[..999])] {
+            let mut ours = Vec::new();
+            packer.member(&mut ours, name, text.as_bytes());
+            let mut theirs = Vec::new();
+            let mut enc = flate2::GzBuilder::new().filename(name).mtime(0).write(&mut theirs, Compression::new(LEVEL));
+            enc.write_all(text.as_bytes()).unwrap();
+            enc.finish().unwrap();
+            assert!(ours == theirs, "{name}: {} bytes, flate2 {}", ours.len(), theirs.len());
+            let (found, whole) = members(&ours);
+            assert!(whole);
+            assert_eq!((found[0].name.as_str(), &found[0].text[..]), (name, text.as_bytes()));
+        }
+    }
+
+    #[test]
     fn a_cut_member_ends_the_batch() {
         let mut bytes = pack(1, "one\n", "");
         let second = pack(2, "two\n", "");
@@ -307,6 +399,11 @@ mod tests {
         for game in [0, 1, 2, 999, 1000] {
             w.append(game, &pack(game, &format!("game {game}\n"), if game == 1 { "log\n" } else { "" })).unwrap();
         }
+        // The first batch is written when the second opens; the second on
+        // a flush.
+        assert_eq!(read_file(&dir.join("000999.jsonl")).unwrap(), b"game 999\n");
+        assert!(read_file(&dir.join("001000.jsonl")).is_err());
+        w.flush().unwrap();
         drop(w);
         assert_eq!(read_file(&dir.join("000002.jsonl")).unwrap(), b"game 2\n");
         assert_eq!(read_file(&dir.join("001000.jsonl")).unwrap(), b"game 1000\n");

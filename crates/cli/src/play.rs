@@ -32,7 +32,7 @@ use crate::exit::BadInput;
 use snakepit_viewer::text::TerminalView;
 use anyhow::Context;
 use snakepit_bots::process::SandboxReport;
-use snakepit_engine::battlesnake::Battlesnake;
+use snakepit_engine::battlesnake::{Action, Battlesnake, Event as BattlesnakeEvent};
 use snakepit_engine::carrots::Carrots;
 use snakepit_engine::duel::Duel;
 use snakepit_engine::hex::Hex;
@@ -233,6 +233,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         stop_on_interrupt: true,
         stop: None,
         forfeit_unjoined: false,
+        no_summary: false,
     };
     catch_interrupts();
     // Refuse an unwritable replay path before the game, not after it.
@@ -390,6 +391,9 @@ pub struct RunOptions {
     /// fault must not cost the others their games; `play` stops, so that
     /// whoever runs it hears of an unreachable snake before a game).
     pub forfeit_unjoined: bool,
+    /// Leave [`GameOutcome::summary`] empty: a tournament prints its
+    /// standings, not a table per game.
+    pub no_summary: bool,
 }
 
 /// One finished (or cut) game, as [`play_game`] returns it.
@@ -432,7 +436,7 @@ pub async fn play_game(flags: &GameFlags, bots: &[BotSpec], seed: u64, options: 
     let labels: Vec<String> = options.labels.clone().unwrap_or_else(|| bots.iter().map(ToString::to_string).collect());
     macro_rules! start {
         () => {
-            Start { seed, labels: labels.clone(), recorded: None }
+            Start { seed, labels: labels.clone(), recorded: None, engine: String::new() }
         };
     }
     match flags.game {
@@ -556,6 +560,7 @@ fn fork_start<G: Playable>(fork: &Fork<'_>) -> anyhow::Result<(Replay<G>, Start<
         seed: replay.header.seed,
         labels: fork.bots.iter().map(ToString::to_string).collect(),
         recorded: Some(replay.ticks[..(fork.from_tick - 1) as usize].to_vec()),
+        engine: replay.header.engine.clone(),
     };
     // A replay of a stretch of an endless game begins at its position's
     // tick; the limit counts the replay's own ticks.
@@ -564,11 +569,13 @@ fn fork_start<G: Playable>(fork: &Fork<'_>) -> anyhow::Result<(Replay<G>, Start<
 }
 
 /// How a game starts: its seed and players' labels, and for a fork the
-/// recorded ticks to play again first.
+/// recorded ticks to play again first, with the rules version that
+/// recorded them (whose checksums they carry).
 struct Start<G: Playable> {
     seed: u64,
     labels: Vec<String>,
     recorded: Option<Vec<TickRecord<G::Action>>>,
+    engine: String,
 }
 
 /// A game `play` can run: shown in the terminal, and knowing when it is
@@ -576,6 +583,12 @@ struct Start<G: Playable> {
 pub(crate) trait Playable: TerminalView {
     /// Whether the game has ended; later ticks change nothing.
     fn is_over(&self) -> bool;
+
+    /// [`Game::step`] into `events` (emptied first), for a loop that keeps
+    /// one vector for all its ticks.
+    fn step_into_vec(&mut self, actions: &[Self::Action], events: &mut Vec<Self::Event>) {
+        *events = self.step(actions);
+    }
 }
 
 impl Playable for SnakeBattle {
@@ -587,6 +600,11 @@ impl Playable for SnakeBattle {
 impl Playable for Battlesnake {
     fn is_over(&self) -> bool {
         Battlesnake::is_over(self)
+    }
+
+    fn step_into_vec(&mut self, actions: &[Action], events: &mut Vec<BattlesnakeEvent>) {
+        events.clear();
+        self.step_into(actions, events);
     }
 }
 
@@ -675,7 +693,8 @@ async fn drive<G: Playable, T: Table<G>>(
     options: &RunOptions,
 ) -> anyhow::Result<GameOutcome> {
     table.echo(options);
-    let mut replay = ReplayWriter::new(Vec::new(), &game, start.seed, &start.labels).context("cannot write the replay")?;
+    // Room for a few hundred ticks without growing.
+    let mut replay = ReplayWriter::new(Vec::with_capacity(16 << 10), &game, start.seed, &start.labels).context("cannot write the replay")?;
     for record in start.recorded.iter().flatten() {
         table.follow(&game).await;
         for &(seat, present) in &record.presence {
@@ -683,9 +702,9 @@ async fn drive<G: Playable, T: Table<G>>(
         }
         let events = game.step(&record.moves);
         table.observe(&game, &events).await;
-        let computed = game.checksum();
+        let computed = game.checksum_as_of(&start.engine);
         if computed != record.checksum {
-            let engine = snakepit_engine::ENGINE_VERSION.to_string();
+            let engine = start.engine.clone();
             return Err(Divergence { tick: record.tick, recorded: record.checksum, computed, engine })
                 .context("the replay does not re-simulate");
         }
@@ -693,6 +712,7 @@ async fn drive<G: Playable, T: Table<G>>(
     }
     table.start(&game).await?;
     let mut actions = Vec::with_capacity(game.seats());
+    let mut events = Vec::new();
     // The latest faults, drawn under the board with --watch: the frame
     // starts by clearing the screen, which would wipe them from stderr.
     let mut shown_faults: Vec<String> = Vec::new();
@@ -703,7 +723,7 @@ async fn drive<G: Playable, T: Table<G>>(
     while game.tick() < ticks_max && !game.is_over() && !interrupted() {
         actions.clear();
         table.actions(&game, &mut actions).await?;
-        let events = game.step(&actions);
+        game.step_into_vec(&actions, &mut events);
         table.observe(&game, &events).await;
         replay.record(&game, &actions).context("cannot write the replay")?;
         if let Some(pause_ms) = options.watch_ms {
@@ -726,7 +746,7 @@ async fn drive<G: Playable, T: Table<G>>(
         replay: String::from_utf8(replay).context("the replay is not UTF-8")?,
         interrupted: interrupted(),
         stderr_log: table.take_log(),
-        summary: table.summary(&game, &start.labels),
+        summary: if options.no_summary { String::new() } else { table.summary(&game, &start.labels) },
         busy_start: table.busy_start(),
     })
 }

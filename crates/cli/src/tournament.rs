@@ -5,8 +5,10 @@
 //! library's; this module plays the games. Each game goes through
 //! [`play::play_game`], the same call as `play`, on one of `--jobs` worker
 //! threads, each with its own single-threaded runtime (a thread owns the bot
-//! processes it starts). The main thread collects results, appends them to
-//! `results.jsonl` as they come, redraws the progress line, and stops
+//! processes it starts). The main thread collects results (a worker sends
+//! quick games in groups), appends them to `results.jsonl` in writes
+//! gathered four times a second (see `Ledger`), redraws the progress
+//! line, and stops
 //! everything on Ctrl-C or SIGTERM: running games are dropped (which kills
 //! their bots) and are not counted, so `--resume` plays them again. A game
 //! in which a bot could not start because another worker was copying its
@@ -51,7 +53,7 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Seek, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -154,10 +156,34 @@ struct Shared {
 
 /// What a worker reports.
 enum Message {
-    /// A result, with its game's files packed for its batch (`batch::pack`).
-    Done(GameResult, Vec<u8>),
+    /// Results with their games' files, in the order the worker played
+    /// them.
+    Done(Vec<(GameResult, Files)>),
     Failed(u64, anyhow::Error),
 }
+
+/// A game's replay and stderr log, packed for its batch (`batch::Packer`)
+/// by the worker that played it or, while the main thread keeps up, by the
+/// main thread: with one worker the main thread has a core of its own and
+/// little else to do, and compressing is a sixth of a game of built-in
+/// snakes. The workers compress themselves whenever `RAW_MAX` games wait
+/// for the main thread, so any number of them shares the work out.
+enum Files {
+    Packed(Vec<u8>),
+    Raw { replay: String, log: String },
+}
+
+/// Games sent unpacked to the main thread and not packed yet, at most.
+const RAW_MAX: usize = 256;
+
+/// Quick games (under `QUICK_GAME`, built-in snakes' games) a worker keeps
+/// before sending them, at most, and for at most `SEND_AFTER`: every
+/// message wakes the main thread, which costs about as much as such a
+/// game. A longer game is sent at once with the games kept before it, so
+/// a kept game waits for at most one more game.
+const SEND_GAMES_MAX: usize = 64;
+const SEND_AFTER: Duration = Duration::from_millis(50);
+const QUICK_GAME: Duration = Duration::from_millis(2);
 
 /// Runs the tournament and prints the standings.
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -420,19 +446,32 @@ fn settings_json(args: &Args, seats: usize) -> serde_json::Value {
 /// `results.jsonl` holds the games from 0 on without a gap, each written
 /// once the games before it are in, after its replay went into its batch
 /// (`batch`); standings and the SPRT are fed in the same order. A game
-/// that finishes before an earlier one waits in memory and, so that a
-/// crash loses nothing, in `results.pending.jsonl` and
-/// `games/pending.jsonl.gz` (both emptied whenever the waiting games are
-/// all written). `--resume` reads them all and trims the batches to the
-/// games written; a results file of an older snakepit, in finishing
-/// order, is put in order the same way.
+/// that finishes before an earlier one waits in memory and, once it has
+/// waited `PENDING_AFTER` (a game of bots that think holding up the games
+/// after it), in `results.pending.jsonl` and `games/pending.jsonl.gz`
+/// (both emptied whenever the waiting games are all written).
+/// `--resume` reads them all and trims the batches to the games written; a
+/// results file of an older snakepit, in finishing order, is put in order
+/// the same way.
+///
+/// Writes are gathered and made by [`Ledger::flush`]: a write per game
+/// cost more than a game of built-in snakes. The progress line's ticker
+/// flushes four times a second, and so does a full buffer, so a crash
+/// loses the games of the last quarter second at most, which `--resume`
+/// plays again; the batches are always flushed before the results that
+/// name their games.
 struct Ledger {
     /// The next game `results.jsonl` takes.
     next: u64,
-    /// Games finished after a gap, by index, with their packed replays.
-    waiting: BTreeMap<u64, (GameResult, Vec<u8>)>,
+    /// Games finished after a gap, by index, with their packed replays,
+    /// since when they wait, and whether the pending files have them.
+    waiting: BTreeMap<u64, Waiting>,
     file: File,
+    /// Result lines not written yet.
+    lines: Vec<u8>,
     pending: File,
+    /// Whether the pending files hold anything.
+    pending_written: bool,
     pending_path: PathBuf,
     pending_replays: File,
     pending_replays_path: PathBuf,
@@ -474,7 +513,9 @@ impl Ledger {
             next: 0,
             waiting: BTreeMap::new(),
             file,
+            lines: Vec::new(),
             pending,
+            pending_written: false,
             pending_path: pending_path.clone(),
             pending_replays,
             pending_replays_path: pending_replays_path.clone(),
@@ -512,6 +553,9 @@ impl Ledger {
                 }
             })?;
         }
+        // The waiting games go into the new pending files at once: the
+        // old ones are about to be replaced.
+        ledger.flush(true)?;
         batch::trim(&games_dir, ledger.next)?;
         std::fs::rename(&tmp, &path).map_err(|e| cannot(&path, e))?;
         std::fs::rename(out.join("results.pending.jsonl.tmp"), &pending_path).map_err(|e| cannot(&pending_path, e))?;
@@ -532,25 +576,20 @@ impl Ledger {
         }
         if r.game != self.next {
             let packed = packed.unwrap_or_default();
-            self.pending_replays.write_all(&packed).context("cannot append to games/pending.jsonl.gz")?;
-            write_line(&mut self.pending, &r).context("cannot append to results.pending.jsonl")?;
-            self.waiting.insert(r.game, (r, packed));
+            self.waiting.insert(r.game, Waiting { result: r, packed, since: Instant::now(), kept: false });
             return Ok(());
         }
         self.write(r, packed)?;
         while !self.decided()
-            && let Some((r, packed)) = self.waiting.remove(&self.next)
+            && let Some(w) = self.waiting.remove(&self.next)
         {
-            self.write(r, Some(packed))?;
+            self.write(w.result, Some(w.packed))?;
         }
         if self.decided() {
             self.waiting.clear();
         }
-        if self.waiting.is_empty() {
-            // Back to the start too: the next line would follow a hole.
-            for (file, what) in [(&mut self.pending, "results.pending.jsonl"), (&mut self.pending_replays, "games/pending.jsonl.gz")] {
-                file.set_len(0).and_then(|()| file.seek(std::io::SeekFrom::Start(0))).with_context(|| format!("cannot empty {what}"))?;
-            }
+        if self.batches.buffered() >= FLUSH_BYTES || self.lines.len() >= FLUSH_BYTES {
+            self.flush(false)?;
         }
         Ok(())
     }
@@ -561,7 +600,8 @@ impl Ledger {
         if let Some(packed) = packed {
             self.batches.append(r.game, &packed).context("cannot append to a batch of replays in games/")?;
         }
-        write_line(&mut self.file, &r).context("cannot append to results.jsonl")?;
+        serde_json::to_writer(&mut self.lines, &r).context("a result always serializes")?;
+        self.lines.push(b'\n');
         self.next += 1;
         self.standings.add(&r);
         if let Some(run) = &mut self.sprt {
@@ -569,6 +609,42 @@ impl Ledger {
         }
         if let Some(tally) = &mut self.tally {
             self.schedule.add(tally, r);
+        }
+        Ok(())
+    }
+
+    /// Writes what was gathered: the replays into their batches, then the
+    /// results (each line in one piece, so that a crash leaves whole lines
+    /// and at most one without its newline, which the reader drops); then
+    /// the games waiting since `PENDING_AFTER` (all of them with `all`)
+    /// into the pending files, or, when none waits, empties those.
+    fn flush(&mut self, all: bool) -> anyhow::Result<()> {
+        self.batches.flush().context("cannot append to a batch of replays in games/")?;
+        if !self.lines.is_empty() {
+            self.file.write_all(&self.lines).context("cannot append to results.jsonl")?;
+            self.lines.clear();
+        }
+        if self.waiting.is_empty() {
+            if self.pending_written {
+                // Back to the start too: the next line would follow a hole.
+                for (file, what) in [(&mut self.pending, "results.pending.jsonl"), (&mut self.pending_replays, "games/pending.jsonl.gz")] {
+                    file.set_len(0).and_then(|()| file.seek(std::io::SeekFrom::Start(0))).with_context(|| format!("cannot empty {what}"))?;
+                }
+                self.pending_written = false;
+            }
+            return Ok(());
+        }
+        let (mut replays, mut lines) = (Vec::new(), Vec::new());
+        for w in self.waiting.values_mut().filter(|w| !w.kept && (all || w.since.elapsed() >= PENDING_AFTER)) {
+            replays.extend_from_slice(&w.packed);
+            serde_json::to_writer(&mut lines, &w.result).context("a result always serializes")?;
+            lines.push(b'\n');
+            w.kept = true;
+        }
+        if !lines.is_empty() {
+            self.pending_replays.write_all(&replays).context("cannot append to games/pending.jsonl.gz")?;
+            self.pending.write_all(&lines).context("cannot append to results.pending.jsonl")?;
+            self.pending_written = true;
         }
         Ok(())
     }
@@ -591,27 +667,42 @@ impl Ledger {
     /// Swiss and knockout: a result of the round under way, written or
     /// waiting.
     fn find(&self, game: u64) -> Option<&GameResult> {
-        self.waiting.get(&game).map(|(r, _)| r).or_else(|| self.tally.as_ref()?.in_round(game))
+        self.waiting.get(&game).map(|w| &w.result).or_else(|| self.tally.as_ref()?.in_round(game))
     }
 
     /// The tournament is over: the pending files go. (After an SPRT's
     /// verdict the batches hold the games up to it only: games after it
     /// are never written.)
     fn close(&mut self) -> anyhow::Result<()> {
+        self.flush(false)?;
         let _ = std::fs::remove_file(&self.pending_path);
         let _ = std::fs::remove_file(&self.pending_replays_path);
         Ok(())
     }
 }
 
-/// Appends one result line, in one write so that a crash leaves a whole
-/// line or a line without its newline (which the reader drops).
-fn write_line(file: &mut File, r: &GameResult) -> anyhow::Result<()> {
-    let mut line = serde_json::to_string(r).context("a result always serializes")?;
-    line.push('\n');
-    file.write_all(line.as_bytes())?;
-    Ok(())
+impl Drop for Ledger {
+    /// What was gathered is written even when the run stops on an error.
+    fn drop(&mut self) {
+        let _ = self.flush(false);
+    }
 }
+
+/// A game finished before an earlier one, waiting for it.
+struct Waiting {
+    result: GameResult,
+    /// Its packed replay.
+    packed: Vec<u8>,
+    since: Instant,
+    /// In the pending files.
+    kept: bool,
+}
+
+/// How long a game waits for the games before it in memory only.
+const PENDING_AFTER: Duration = Duration::from_secs(1);
+
+/// Bytes of replays, or of result lines, the ledger gathers before writing.
+const FLUSH_BYTES: usize = 1 << 20;
 
 /// Reads the results of an earlier run line by line into `take`. A last
 /// line without its newline was cut by a crash and is dropped; any other
@@ -688,13 +779,15 @@ async fn play_round(
     // would only end with its last tick).
     let halt = Arc::new(AtomicBool::new(false));
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut packer = batch::Packer::default();
+    let raw = Arc::new(AtomicUsize::new(0));
     let mut threads = Vec::with_capacity(workers);
     for n in 0..workers {
         let (queue, context, tx, cancelled) = (Arc::clone(&queue), Arc::clone(context), tx.clone(), cancelled.clone());
-        let halt = Arc::clone(&halt);
+        let (halt, raw) = (Arc::clone(&halt), Arc::clone(&raw));
         let thread = std::thread::Builder::new()
             .name(format!("game-{n}"))
-            .spawn(move || worker(&queue, &context, &tx, cancelled, &halt))
+            .spawn(move || worker(&queue, &context, &tx, cancelled, &halt, &raw))
             .context("cannot start a worker thread")?;
         threads.push(thread);
     }
@@ -704,9 +797,19 @@ async fn play_round(
         tokio::select! {
             message = rx.recv() => match message {
                 None => break,
-                Some(Message::Done(r, packed)) => {
+                Some(Message::Done(games)) => {
                     let decided = ledger.decided();
-                    ledger.add(r, Some(packed))?;
+                    for (r, files) in games {
+                        let packed = match files {
+                            Files::Packed(packed) => packed,
+                            Files::Raw { replay, log } => {
+                                let packed = packer.pack(r.game, &replay, &log);
+                                raw.fetch_sub(1, Ordering::Relaxed);
+                                packed
+                            }
+                        };
+                        ledger.add(r, Some(packed))?;
+                    }
                     progress.done = ledger.done();
                     if ledger.decided() && !decided {
                         // The verdict: games under way are not needed.
@@ -727,12 +830,16 @@ async fn play_round(
                 halt.store(true, Ordering::Relaxed);
                 let _ = cancel.send(true);
             }
-            _ = ticker.tick() => progress.draw(ledger, false),
+            _ = ticker.tick() => {
+                ledger.flush(false)?;
+                progress.draw(ledger, false);
+            }
         }
     }
     for thread in threads {
         let _ = thread.join();
     }
+    ledger.flush(false)?;
     Ok(())
 }
 
@@ -744,6 +851,7 @@ fn worker(
     tx: &tokio::sync::mpsc::UnboundedSender<Message>,
     cancelled: tokio::sync::watch::Receiver<bool>,
     halt: &Arc<AtomicBool>,
+    raw: &AtomicUsize,
 ) {
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
@@ -752,13 +860,18 @@ fn worker(
             return;
         }
     };
+    let mut packer = batch::Packer::default();
+    // Games finished and not sent yet, and when the first of them was.
+    let mut done: Vec<(GameResult, Files)> = Vec::new();
+    let mut since = Instant::now();
+    let send = |done: &mut Vec<(GameResult, Files)>| done.is_empty() || tx.send(Message::Done(std::mem::take(done))).is_ok();
     runtime.block_on(async {
         loop {
             if *cancelled.borrow() {
-                return;
+                break;
             }
             let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
-            let Some(fixture) = next else { return };
+            let Some(fixture) = next else { break };
             let mut watch = cancelled.clone();
             let cancel = async move {
                 // A closed channel means the run is over; only `true` stops.
@@ -767,23 +880,42 @@ fn worker(
                 }
             };
             let game = fixture.game;
+            let started = Instant::now();
             let played = tokio::select! {
                 r = play_one(&fixture, context, halt) => r,
-                () = cancel => return,
+                () = cancel => break,
             };
             // A game cut short by the halt is not a result.
             if *cancelled.borrow() {
-                return;
+                break;
             }
-            let message = match played {
-                Ok((r, packed)) => Message::Done(r, packed),
-                Err(e) => Message::Failed(game, e),
-            };
-            let failed = matches!(message, Message::Failed(..));
-            if tx.send(message).is_err() || failed {
-                return;
+            match played {
+                Ok((r, replay, log)) => {
+                    if done.is_empty() {
+                        since = Instant::now();
+                    }
+                    let files = if raw.fetch_add(1, Ordering::Relaxed) < RAW_MAX {
+                        Files::Raw { replay, log }
+                    } else {
+                        raw.fetch_sub(1, Ordering::Relaxed);
+                        Files::Packed(packer.pack(r.game, &replay, &log))
+                    };
+                    done.push((r, files));
+                    let due = started.elapsed() >= QUICK_GAME || done.len() >= SEND_GAMES_MAX || since.elapsed() >= SEND_AFTER;
+                    if due && !send(&mut done) {
+                        return;
+                    }
+                }
+                Err(e) => {
+                    // The games finished before it are results all the same.
+                    if send(&mut done) {
+                        let _ = tx.send(Message::Failed(game, e));
+                    }
+                    return;
+                }
             }
         }
+        send(&mut done);
     });
 }
 
@@ -792,12 +924,11 @@ fn worker(
 /// in fifty with two workers, so a tenth attempt is not needed in practice.
 const BUSY_START_ATTEMPTS: u32 = 10;
 
-/// Plays one game; returns its result line and its replay (and stderr
-/// log) packed for its batch, compressed on this worker's thread.
-async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -> anyhow::Result<(GameResult, Vec<u8>)> {
+/// Plays one game; returns its result line, its replay and its stderr log.
+async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -> anyhow::Result<(GameResult, String, String)> {
     let seed = game_seed(context.seed, context.schedule.seed_index(fixture.game));
     let bots: Vec<BotSpec> = fixture.seats.iter().map(|&b| context.specs[b].clone()).collect();
-    let options = RunOptions { stop: Some(Arc::clone(halt)), forfeit_unjoined: true, ..RunOptions::default() };
+    let options = RunOptions { stop: Some(Arc::clone(halt)), forfeit_unjoined: true, no_summary: true, ..RunOptions::default() };
     let mut outcome = play::play_game(&context.flags, &bots, seed, &options).await?;
     for _ in 1..BUSY_START_ATTEMPTS {
         if !outcome.busy_start {
@@ -805,7 +936,6 @@ async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -
         }
         outcome = play::play_game(&context.flags, &bots, seed, &options).await?;
     }
-    let packed = batch::pack(fixture.game, &outcome.replay, &outcome.stderr_log);
     let result = GameResult {
         game: fixture.game,
         seed,
@@ -816,7 +946,7 @@ async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -
         forfeits: outcome.forfeits,
         faults: first_faults(&outcome.stderr_log),
     };
-    Ok((result, packed))
+    Ok((result, outcome.replay, outcome.stderr_log))
 }
 
 /// Longest fault reason a result line keeps, in characters: a fault quotes

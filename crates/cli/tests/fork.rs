@@ -152,3 +152,28 @@ fn players_that_cannot_play_are_named() {
         assert!(stderr(&out).contains(needle), "{extra:?}: {}", stderr(&out));
     }
 }
+
+/// A Battlesnake replay of rules version 4 (whose checksum was another
+/// function) verifies, and forks: its recorded ticks are checked with
+/// their own version's checksum, the fork's are written with today's, and
+/// the same bots play the same game again.
+#[test]
+fn a_battlesnake_replay_of_version_4_verifies_and_forks() {
+    let dir = TempDir::new("battlesnake_version_4");
+    let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("../protocol/tests/data/battlesnake-royale-engine-4.jsonl");
+    let out = snakepit(["replay".as_ref(), "--verify".as_ref(), old.as_os_str()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "ok: 102 ticks verified");
+    let forked = dir.join("forked.jsonl");
+    fork(&old, 50, &[], &forked);
+    let (before, after) = (lines(&old), lines(&forked));
+    assert!(after[0].contains(&format!("\"engine\":\"{}\"", snakepit_engine::ENGINE_VERSION)), "{}", after[0]);
+    assert_eq!(after.len(), before.len(), "the same game, as long");
+    for (a, b) in before[1..].iter().zip(&after[1..]) {
+        // The same moves; the checksums are today's.
+        assert_eq!(a.split(",\"c\"").next(), b.split(",\"c\"").next());
+    }
+    assert_ne!(before[1], after[1], "today's checksum differs from version 4's");
+    let out = snakepit(["replay".as_ref(), "--verify".as_ref(), forked.as_os_str()]);
+    assert!(out.status.success() && stdout(&out).trim() == "ok: 102 ticks verified", "{}", stderr(&out));
+}

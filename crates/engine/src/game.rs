@@ -23,6 +23,15 @@ pub trait Game: Clone {
     fn tick(&self) -> u64;
     /// A checksum of the whole state, including the random stream position.
     fn checksum(&self) -> u64;
+    /// The checksum as the rules of version `engine` (a replay's
+    /// [`crate::ENGINE_VERSION`]) computed it, for verifying replays of
+    /// older versions whose checksum function was another; the state's
+    /// meaning is the same, only its summary changed. Versions this build
+    /// does not know get [`Game::checksum`].
+    fn checksum_as_of(&self, engine: &str) -> u64 {
+        let _ = engine;
+        self.checksum()
+    }
     /// The score of each seat, by seat index.
     fn scores(&self) -> Vec<i64>;
 
@@ -56,6 +65,11 @@ pub trait Game: Clone {
 
     /// The compact text form of an action, as replays store it.
     fn action_to_text(action: &Self::Action) -> String;
+    /// [`Game::action_to_text`] appended to `out`, for writers of many
+    /// actions that keep one buffer.
+    fn push_action_text(action: &Self::Action, out: &mut String) {
+        out.push_str(&Self::action_to_text(action));
+    }
     /// Inverse of [`Game::action_to_text`].
     fn action_from_text(text: &str) -> Result<Self::Action, ParseActionError>;
 }

@@ -12,7 +12,7 @@
 mod seats;
 
 use proptest::prelude::*;
-use snakepit_engine::battlesnake::{Action, Battlesnake, Event, HEALTH_MAX, Ruleset, Settings};
+use snakepit_engine::battlesnake::{Action, Battlesnake, Event, HEALTH_MAX, Position, Ruleset, Settings, SnakeSetup};
 use snakepit_engine::{Dir, Game, Pos, Rng};
 
 /// Games per ruleset; with the board sizes below this keeps the file to a
@@ -259,6 +259,52 @@ fn simulate(ruleset: Ruleset) {
         }
     }
     assert!(turns > 0);
+}
+
+/// The checksum of a state after one change to one of its parts: every
+/// part a replay must re-create is in it, in both checksum functions
+/// (today's and the one of rules versions 1 to 4).
+#[test]
+fn every_part_of_the_state_is_in_the_checksum() {
+    let settings = Settings::from_pairs([("name", "royale"), ("width", "7"), ("height", "7")]).unwrap();
+    let snake = |body: &[(i32, i32)], health: i32| SnakeSetup {
+        body: body.iter().map(|&(x, y)| Pos::new(x, y)).collect(),
+        health,
+        last_move: None,
+    };
+    let base = Position {
+        turn: 5,
+        snakes: vec![snake(&[(1, 1), (1, 2), (1, 3), (1, 4), (1, 5)], 50), snake(&[(5, 5), (5, 4), (5, 3)], 80)],
+        food: vec![Pos::new(3, 3)],
+        hazards: vec![Pos::new(0, 0)],
+    };
+    let sums = |p: &Position, seed: u64| {
+        let g = Battlesnake::from_position(settings, seed, p).unwrap();
+        (g.checksum(), g.checksum_as_of("4"))
+    };
+    let start = sums(&base, 1);
+    assert_eq!(start, sums(&base.clone(), 1), "the same state, the same checksums");
+    assert_ne!(start.0, start.1, "two functions");
+    let mut changed: Vec<(&str, Position)> = Vec::new();
+    let mut with = |what, f: &dyn Fn(&mut Position)| {
+        let mut p = base.clone();
+        f(&mut p);
+        changed.push((what, p));
+    };
+    with("turn", &|p| p.turn = 6);
+    with("health", &|p| p.snakes[1].health = 79);
+    with("a body cell", &|p| p.snakes[0].body[4] = Pos::new(2, 4));
+    with("the length", &|p| p.snakes[0].body.truncate(4));
+    with("a stacked tail", &|p| p.snakes[0].body[4] = Pos::new(1, 4));
+    with("the last move", &|p| p.snakes[1].last_move = Some(Dir::Left));
+    with("food", &|p| p.food.push(Pos::new(3, 0)));
+    with("a hazard", &|p| p.hazards.push(Pos::new(6, 6)));
+    with("the seats' order", &|p| p.snakes.swap(0, 1));
+    for (what, p) in &changed {
+        let (new, old) = sums(p, 1);
+        assert_ne!(new, start.0, "{what}: today's checksum");
+        assert_ne!(old, start.1, "{what}: the checksum of version 4");
+    }
 }
 
 #[test]

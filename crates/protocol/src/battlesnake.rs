@@ -13,7 +13,7 @@
 //! field order):
 //!
 //! ```text
-//! {"game":{"id":"..","ruleset":{"name":"standard","version":"snakepit/4",
+//! {"game":{"id":"..","ruleset":{"name":"standard","version":"snakepit/5",
 //!    "settings":{"foodSpawnChance":15,"minimumFood":1,"hazardDamagePerTurn":14,
 //!      "hazardMap":"","hazardMapAuthor":"","royale":{"shrinkEveryNTurns":25},
 //!      "squad":{"allowBodyCollisions":false,"sharedElimination":false,

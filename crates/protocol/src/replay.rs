@@ -13,7 +13,7 @@
 //! Line 1 is the header, with its keys in this order:
 //!
 //! ```text
-//! {"snakepit_replay":1,"game":"snakebattle","engine":"4","seed":7,"seats":2,
+//! {"snakepit_replay":1,"game":"snakebattle","engine":"5","seed":7,"seats":2,
 //!  "players":["builtin:greedy","builtin:random"],
 //!  "settings":{"profile":"codebattle","fury_ticks":"15",...},
 //!  "map":["☼☼☼☼☼","☼#  ☼",...]}
@@ -345,31 +345,67 @@ pub fn tick_line_with<G: Game>(tick: u64, seats: usize, presence: &[(usize, bool
     serde_json::to_string(&out).expect("a tick always serializes")
 }
 
-/// [`tick_line_with`] and its newline, written straight into `out`: the
-/// same bytes without building the line's strings first (a tournament
-/// writes a line per tick of every game).
-fn write_tick_line<G: Game, W: Write>(
-    out: &mut W,
+/// [`tick_line_with`] and its newline, appended to `line`: the same bytes,
+/// formatted by hand (a tournament writes a line per tick of every game, and
+/// `fmt` with a string per move cost more than the game's rules).
+fn push_tick_line<G: Game>(
+    line: &mut Vec<u8>,
+    text: &mut String,
     tick: u64,
     seats: usize,
     presence: &[(usize, bool)],
     actions: &[G::Action],
     checksum: u64,
-) -> io::Result<()> {
+) {
     let default = G::Action::default();
-    write!(out, "{{\"t\":{tick},\"m\":[")?;
+    line.extend_from_slice(b"{\"t\":");
+    push_decimal(line, tick);
+    line.extend_from_slice(b",\"m\":[");
     for i in 0..seats {
         if i > 0 {
-            out.write_all(b",")?;
+            line.push(b',');
         }
-        serde_json::to_writer(&mut *out, &G::action_to_text(actions.get(i).unwrap_or(&default)))?;
+        text.clear();
+        G::push_action_text(actions.get(i).unwrap_or(&default), text);
+        push_json_string(line, text);
     }
-    out.write_all(b"]")?;
+    line.push(b']');
     if !presence.is_empty() {
-        out.write_all(b",\"p\":")?;
-        serde_json::to_writer(&mut *out, presence)?;
+        line.extend_from_slice(b",\"p\":");
+        serde_json::to_writer(&mut *line, presence).expect("writing to memory does not fail");
     }
-    writeln!(out, ",\"c\":\"{checksum:016x}\"}}")
+    line.extend_from_slice(b",\"c\":\"");
+    for k in (0..16).rev() {
+        line.push(b"0123456789abcdef"[(checksum >> (4 * k) & 15) as usize]);
+    }
+    line.extend_from_slice(b"\"}\n");
+}
+
+/// `v` in decimal, as `serde_json` writes it.
+fn push_decimal(out: &mut Vec<u8>, mut v: u64) {
+    let mut digits = [0u8; 20];
+    let mut n = digits.len();
+    loop {
+        n -= 1;
+        digits[n] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[n..]);
+}
+
+/// `s` as a JSON string, as `serde_json` writes it: a string without a
+/// quote, a backslash or a control character goes as it is.
+fn push_json_string(out: &mut Vec<u8>, s: &str) {
+    if s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        serde_json::to_writer(&mut *out, s).expect("writing to memory does not fail");
+    } else {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    }
 }
 
 /// A whole replay, read and checked line by line.
@@ -430,7 +466,7 @@ impl<G: ReplayGame> Replay<G> {
             }
             let events = game.step(&record.moves);
             each(&game, record, &events);
-            let computed = game.checksum();
+            let computed = game.checksum_as_of(&self.header.engine);
             if computed != record.checksum {
                 return Err(Divergence {
                     tick: record.tick,
@@ -636,6 +672,9 @@ impl std::error::Error for Divergence {}
 /// cut short still leaves a readable replay of what was played.
 pub struct ReplayWriter<G, W: Write> {
     out: W,
+    /// The line being written and a move's text, kept from tick to tick.
+    line: Vec<u8>,
+    text: String,
     seats: usize,
     tick: u64,
     /// The game's tick when the replay began (not 0 for a replay from a
@@ -652,7 +691,15 @@ impl<G: ReplayGame, W: Write> ReplayWriter<G, W> {
         assert_eq!(players.len(), game.seats(), "one player label per seat");
         let header = Header::of_game_now(game, seed, players);
         writeln!(out, "{}", header.to_line())?;
-        Ok(ReplayWriter { out, seats: game.seats(), tick: 0, first_tick: game.tick(), game: PhantomData })
+        Ok(ReplayWriter {
+            out,
+            line: Vec::new(),
+            text: String::new(),
+            seats: game.seats(),
+            tick: 0,
+            first_tick: game.tick(),
+            game: PhantomData,
+        })
     }
 
     /// Records a tick: `game` is the state after it, `actions` what it was
@@ -667,7 +714,9 @@ impl<G: ReplayGame, W: Write> ReplayWriter<G, W> {
         self.tick += 1;
         assert_eq!(game.tick(), self.first_tick + self.tick, "every tick is recorded, in order");
         assert!(actions.len() <= self.seats, "more actions than seats");
-        write_tick_line::<G, W>(&mut self.out, self.tick, self.seats, presence, actions, game.checksum())
+        self.line.clear();
+        push_tick_line::<G>(&mut self.line, &mut self.text, self.tick, self.seats, presence, actions, game.checksum());
+        self.out.write_all(&self.line)
     }
 
     /// Flushes and returns the output.
@@ -780,24 +829,39 @@ mod tests {
     }
 
     #[test]
-    fn tick_lines_written_straight_are_the_same_bytes() {
-        use snakepit_engine::battlesnake::Battlesnake;
+    fn tick_lines_written_by_hand_are_the_same_bytes() {
         use snakepit_engine::Dir;
-        let dirs = [None, Some(Dir::Up), Some(Dir::Left)];
-        for (tick, presence, checksum) in [(1, &[][..], 0), (42, &[(1, true), (0, false)][..], u64::MAX), (7, &[][..], 0xab)] {
+        use snakepit_engine::battlesnake::Battlesnake;
+        let written = |tick, seats, presence, given: &[_], checksum| {
+            let (mut line, mut text) = (Vec::new(), String::new());
+            push_tick_line::<Battlesnake>(&mut line, &mut text, tick, seats, presence, given, checksum);
+            String::from_utf8(line).unwrap()
+        };
+        let dirs = [None, Some(Dir::Up), Some(Dir::Left), Some(Dir::Right)];
+        let ticks = [(1, &[][..], 0), (42, &[(1, true), (0, false)][..], u64::MAX), (7, &[][..], 0xab), (u64::MAX, &[][..], 1 << 63)];
+        for (tick, presence, checksum) in ticks {
             // Fewer actions than seats: the rest are the default.
             for given in [&dirs[..], &dirs[..2], &[]] {
-                let mut out = Vec::new();
-                write_tick_line::<Battlesnake, _>(&mut out, tick, 4, presence, given, checksum).unwrap();
                 let line = tick_line_with::<Battlesnake>(tick, 4, presence, given, checksum) + "\n";
-                assert_eq!(String::from_utf8(out).unwrap(), line);
+                assert_eq!(written(tick, 4, presence, given, checksum), line);
             }
         }
-        // A game whose action texts need escaping.
+        for v in [0, 9, 10, 99, 100, 12_345, u64::MAX] {
+            let mut out = Vec::new();
+            push_decimal(&mut out, v);
+            assert_eq!(out, v.to_string().as_bytes());
+        }
+        // Texts that need escaping go through serde_json.
+        for text in ["U", "", "a\"b", "back\\slash", "tab\t", "\u{1}", "\u{7f}", "☼○", "AL"] {
+            let mut out = Vec::new();
+            push_json_string(&mut out, text);
+            assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(text).unwrap(), "{text:?}");
+        }
+        // A game with longer action texts.
         let action = snakepit_engine::snakebattle::Action { dir: Some(Dir::Up), drop: None, suicide: true };
-        let mut out = Vec::new();
-        write_tick_line::<SnakeBattle, _>(&mut out, 3, 2, &[], &[action], 5).unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), tick_line_with::<SnakeBattle>(3, 2, &[], &[action], 5) + "\n");
+        let (mut line, mut text) = (Vec::new(), String::new());
+        push_tick_line::<SnakeBattle>(&mut line, &mut text, 3, 2, &[], &[action], 5);
+        assert_eq!(String::from_utf8(line).unwrap(), tick_line_with::<SnakeBattle>(3, 2, &[], &[action], 5) + "\n");
     }
 
     #[test]

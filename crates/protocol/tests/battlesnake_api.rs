@@ -150,7 +150,7 @@ fn request_body_has_the_api_shape() {
                   "sharedLength": false
                 }
               },
-              "version": "snakepit/4"
+              "version": "snakepit/5"
             },
             "source": "custom",
             "timeout": 500
@@ -191,7 +191,7 @@ fn request_body_has_the_api_shape() {
         }"##]]
     .assert_eq(&pretty);
     // On the wire the keys come in the official engine's order.
-    assert!(body.starts_with(r#"{"game":{"id":"g-1","ruleset":{"name":"royale","version":"snakepit/4","settings":{"foodSpawnChance":15,"minimumFood":1,"hazardDamagePerTurn":14,"#), "{body}");
+    assert!(body.starts_with(r#"{"game":{"id":"g-1","ruleset":{"name":"royale","version":"snakepit/5","settings":{"foodSpawnChance":15,"minimumFood":1,"hazardDamagePerTurn":14,"#), "{body}");
     assert!(body.contains(r#""turn":7,"board":{"height":3,"width":4,"snakes":[{"id":"snake-0","name":"alpha","latency":"0","health":90,"body":[{"x":1,"y":2}"#), "{body}");
 }
 

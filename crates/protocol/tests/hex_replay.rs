@@ -45,7 +45,7 @@ fn recorded_game_resimulates() {
 fn header_holds_settings_and_map() {
     let (text, _) = record(1, 2);
     let first = text.lines().next().unwrap();
-    assert!(first.starts_with(r#"{"snakepit_replay":1,"game":"hex","engine":"4","seed":1,"seats":3,"#), "{first}");
+    assert!(first.starts_with(r#"{"snakepit_replay":1,"game":"hex","engine":"5","seed":1,"seats":3,"#), "{first}");
     assert!(
         first.contains(r#""settings":{"profile":"codenjoy","points_win":"30","points_lose":"100","restart_clears_walls":"false","still_restart_ticks":"0","players_per_field":"4","annihilation":"true"}"#),
         "{first}"

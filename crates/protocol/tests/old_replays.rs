@@ -9,10 +9,18 @@
 //! `data/*-engine-N.jsonl` were recorded with `snakepit play` of rules
 //! version N: three built-in bots (greedy, random, greedy), 150 ticks; Hex
 //! with seeds 2 (`hex-engine-2.jsonl`, `hex-engine-3.jsonl`) and 3
-//! (`hex-engine-2-same.jsonl`), SnakeBattle with seed 7.
+//! (`hex-engine-2-same.jsonl`), SnakeBattle with seed 7. The Battlesnake
+//! ones: royale on 11x11, greedy, random, greedy, random, seed 5, 150
+//! ticks at most (the game ends at turn 102); wrapped_constrictor on 7x7,
+//! greedy against random, seed 9 (over at turn 17).
+//!
+//! Version 5 changed only Battlesnake's checksum, so a replay of version 4
+//! verifies with the checksum of its own version
+//! (`Game::checksum_as_of`).
 
-use snakepit_engine::ENGINE_VERSION;
+use snakepit_engine::battlesnake::Battlesnake;
 use snakepit_engine::hex::Hex;
+use snakepit_engine::{ENGINE_VERSION, Game};
 use snakepit_engine::snakebattle::SnakeBattle;
 use snakepit_protocol::replay::{Divergence, Replay, ReplayGame};
 
@@ -22,7 +30,7 @@ fn resimulate<G: ReplayGame>(text: &str) -> (usize, Option<Divergence>) {
     let replay = Replay::<G>::parse(text).expect("an old replay still reads");
     let mut matched = 0;
     let end = replay.resimulate(|game, record, _| {
-        if game.checksum() == record.checksum {
+        if game.checksum_as_of(&replay.header.engine) == record.checksum {
             matched += 1;
         }
     });
@@ -92,4 +100,23 @@ fn snakebattle_replay_of_version_3_still_verifies_with_the_dice() {
     assert!(!text.lines().next().unwrap_or("").contains("\"dice\""), "recorded before the setting existed");
     let (matched, err) = resimulate::<SnakeBattle>(text);
     assert_eq!((matched, err), (150, None));
+}
+
+#[test]
+fn battlesnake_replays_of_version_4_verify_with_their_own_checksum() {
+    for (text, ticks) in [
+        (include_str!("data/battlesnake-royale-engine-4.jsonl"), 102),
+        (include_str!("data/battlesnake-wrapped-constrictor-engine-4.jsonl"), 17),
+    ] {
+        assert!(text.starts_with(r#"{"snakepit_replay":1,"game":"battlesnake","engine":"4","#));
+        let (matched, err) = resimulate::<Battlesnake>(text);
+        assert_eq!((matched, err), (ticks, None));
+        // Today's checksum is another function: the file cannot pass by
+        // checking nothing.
+        let replay = Replay::<Battlesnake>::parse(text).unwrap();
+        let mut game = replay.start.clone();
+        game.step(&replay.ticks[0].moves);
+        assert_ne!(game.checksum(), replay.ticks[0].checksum);
+        assert_eq!(game.checksum_as_of("4"), replay.ticks[0].checksum);
+    }
 }

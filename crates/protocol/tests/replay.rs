@@ -45,7 +45,7 @@ fn go(d: Dir) -> Action {
 fn header_is_fixed_byte_for_byte() {
     let (text, _) = record(small_game(2, 9), 9, &[]);
     expect![[r#"
-        {"snakepit_replay":1,"game":"snakebattle","engine":"4","seed":9,"seats":2,"players":["p0","p1"],"settings":{"profile":"codebattle","fury_ticks":"15","flying_ticks":"10","flying_pills":"false","stone_shrink":"3","commands":"seed","points_apple":"1","points_gold":"10","points_stone":"15","points_eat_per_cell":"10","points_win_per_length":"10","points_win_per_tick":"1","points_win_flat":"0","points_die_penalty":"0","rounds":"true","countdown_ticks":"1","round_ticks":"300","round_end_length":"40","min_ticks_for_win":"0","players_per_field":"5","replace_eaten":"true","dice":"false","map_percent_is_fury":"true"},"map":["☼☼☼☼☼☼☼","☼#   $☼","☼  ○  ☼","☼#    ☼","☼  ●  ☼","☼#    ☼","☼☼☼☼☼☼☼"]}
+        {"snakepit_replay":1,"game":"snakebattle","engine":"5","seed":9,"seats":2,"players":["p0","p1"],"settings":{"profile":"codebattle","fury_ticks":"15","flying_ticks":"10","flying_pills":"false","stone_shrink":"3","commands":"seed","points_apple":"1","points_gold":"10","points_stone":"15","points_eat_per_cell":"10","points_win_per_length":"10","points_win_per_tick":"1","points_win_flat":"0","points_die_penalty":"0","rounds":"true","countdown_ticks":"1","round_ticks":"300","round_end_length":"40","min_ticks_for_win":"0","players_per_field":"5","replace_eaten":"true","dice":"false","map_percent_is_fury":"true"},"map":["☼☼☼☼☼☼☼","☼#   $☼","☼  ○  ☼","☼#    ☼","☼  ●  ☼","☼#    ☼","☼☼☼☼☼☼☼"]}
     "#]]
     .assert_eq(&text);
 }
@@ -101,7 +101,7 @@ fn a_changed_move_diverges_at_its_tick() {
 
     replay.header.engine = "0".into();
     let err = replay.resimulate(|_, _, _| {}).unwrap_err();
-    assert!(err.to_string().ends_with("(the replay was made by engine \"0\", this is engine \"4\")"), "{err}");
+    assert!(err.to_string().ends_with("(the replay was made by engine \"0\", this is engine \"5\")"), "{err}");
 }
 
 fn problem(text: &str) -> ReplayError {

@@ -255,7 +255,9 @@ impl Table<Battlesnake> for BattlesnakeTable {
                 Seat::Process => {}
             }
         }
-        for (seat, outcome) in join_all(calls).await {
+        // Built-in snakes alone: nothing to wait for.
+        let answers = if calls.is_empty() { Vec::new() } else { join_all(calls).await };
+        for (seat, outcome) in answers {
             self.meta.snakes[seat].latency_ms = outcome.latency.as_millis() as u64;
             match outcome.result {
                 Ok(a) => {

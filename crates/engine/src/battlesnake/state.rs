@@ -10,7 +10,7 @@
 use super::bits::Bits;
 use super::settings::{Ruleset, Settings};
 use super::setup::{Opening, SNAKES_MAX, START_LENGTH};
-use crate::checksum::Checksum;
+use crate::checksum::{Checksum, WordSum};
 use crate::game::{Game, ParseActionError};
 use crate::geom::{Dir, Pos};
 use crate::rng::Rng;
@@ -531,6 +531,37 @@ impl Battlesnake {
     /// A snake's head.
     pub fn head(&self, seat: SnakeIdx) -> Pos {
         self.seg(seat, 0).pos()
+    }
+
+    /// Segment `k` of a snake, 0 being its head; `k` must be below its
+    /// length.
+    pub fn segment(&self, seat: SnakeIdx, k: u32) -> Pos {
+        debug_assert!(k < self.snakes[seat].len, "snake {seat} has no segment {k}");
+        self.seg(seat, k).pos()
+    }
+
+    /// Live segments on a cell of the board (stacked ones count once each).
+    pub fn segments_at(&self, p: Pos) -> u32 {
+        if self.on_board_pos(p) { u32::from(self.occ[self.index(Pt::of(p))]) } else { 0 }
+    }
+
+    /// The cells holding a live segment as a bit set: bit `i % 64` of word
+    /// `i / 64` is cell `i = y * width + x`, and bits past the last cell
+    /// are clear. With [`Battlesnake::food_words`] and
+    /// [`Battlesnake::hazard_words`], what a bot reads of the board in a few
+    /// words instead of cell by cell.
+    pub fn occupied_words(&self) -> &[u64] {
+        self.occ_bits.words()
+    }
+
+    /// The food cells as a bit set, as [`Battlesnake::occupied_words`].
+    pub fn food_words(&self) -> &[u64] {
+        self.food.words()
+    }
+
+    /// The hazard cells as a bit set, as [`Battlesnake::occupied_words`].
+    pub fn hazard_words(&self) -> &[u64] {
+        self.hazards.words()
     }
 
     /// Food cells, row by row from the top.
@@ -1079,6 +1110,41 @@ impl Battlesnake {
     }
 
     // ------------------------------------------------------------------
+    // Checksums
+
+    /// The checksum of rules versions 1 to 4: FNV-1a over the state's
+    /// bytes, kept so that their replays still verify.
+    fn checksum_fnv(&self) -> u64 {
+        let mut h = Checksum::default();
+        h.u64(self.turn);
+        h.bytes(&self.rng.position().to_le_bytes());
+        h.u64(u64::from(self.alive));
+        for v in [self.zone.x0, self.zone.x1, self.zone.y0, self.zone.y1] {
+            h.i64(i64::from(v));
+        }
+        for (seat, s) in self.snakes.iter().enumerate() {
+            h.i64(i64::from(s.health));
+            h.u64(u64::from(s.len));
+            h.bytes(&[s.last_move.index()]);
+            match s.eliminated {
+                None => h.u64(0),
+                Some(e) => {
+                    h.u64(e.cause.code());
+                    h.u64(e.turn);
+                }
+            }
+            for k in 0..s.len {
+                let p = self.seg(seat, k);
+                h.bytes(&[p.x as u8, p.y as u8]);
+            }
+        }
+        for w in self.food.words().iter().chain(self.hazards.words()) {
+            h.u64(*w);
+        }
+        h.finish()
+    }
+
+    // ------------------------------------------------------------------
     // Checks
 
     /// Checks the invariants every state between turns satisfies; debug
@@ -1172,34 +1238,55 @@ impl Game for Battlesnake {
         self.turn
     }
 
+    /// Rules version 5 on: the state packed into words ([`WordSum`]): the
+    /// turn, the random stream's position, the live count, the royale
+    /// zone; per seat its health and length, last move and elimination,
+    /// and its cells four to a word; the food and hazard sets as they are
+    /// held, a bit per cell.
     fn checksum(&self) -> u64 {
-        let mut h = Checksum::default();
-        h.u64(self.turn);
-        h.bytes(&self.rng.position().to_le_bytes());
-        h.u64(u64::from(self.alive));
-        for v in [self.zone.x0, self.zone.x1, self.zone.y0, self.zone.y1] {
-            h.i64(i64::from(v));
-        }
+        let mut h = WordSum::default();
+        h.word(self.turn);
+        let rng = self.rng.position();
+        h.word(rng as u64);
+        h.word((rng >> 64) as u64);
+        h.word(u64::from(self.alive));
+        h.word(u64::from(self.zone.x0 as u32) | u64::from(self.zone.x1 as u32) << 32);
+        h.word(u64::from(self.zone.y0 as u32) | u64::from(self.zone.y1 as u32) << 32);
+        let mask = (1u32 << self.ring_shift) - 1;
         for (seat, s) in self.snakes.iter().enumerate() {
-            h.i64(i64::from(s.health));
-            h.u64(u64::from(s.len));
-            h.bytes(&[s.last_move.index()]);
+            h.word(u64::from(s.health as u32) | u64::from(s.len) << 32);
             match s.eliminated {
-                None => h.u64(0),
+                None => h.word(u64::from(s.last_move.index())),
                 Some(e) => {
-                    h.u64(e.cause.code());
-                    h.u64(e.turn);
+                    h.word(u64::from(s.last_move.index()) | e.cause.code() << 8);
+                    h.word(e.turn);
                 }
             }
+            let ring = &self.ring[seat << self.ring_shift..][..=mask as usize];
+            let mut packed = 0u64;
             for k in 0..s.len {
-                let p = self.seg(seat, k);
-                h.bytes(&[p.x as u8, p.y as u8]);
+                let p = ring[(s.start.wrapping_add(k) & mask) as usize];
+                packed |= u64::from(u16::from(p.x as u8) | u16::from(p.y as u8) << 8) << (16 * (k & 3));
+                if k & 3 == 3 {
+                    h.word(packed);
+                    packed = 0;
+                }
+            }
+            if s.len & 3 != 0 {
+                h.word(packed);
             }
         }
-        for w in self.food.words().iter().chain(self.hazards.words()) {
-            h.u64(*w);
+        for &w in self.food.words().iter().chain(self.hazards.words()) {
+            h.word(w);
         }
         h.finish()
+    }
+
+    fn checksum_as_of(&self, engine: &str) -> u64 {
+        match engine {
+            "1" | "2" | "3" | "4" => self.checksum_fnv(),
+            _ => self.checksum(),
+        }
     }
 
     /// Turns survived: the turn of the last completed move, so the winner
@@ -1257,6 +1344,10 @@ impl Game for Battlesnake {
             Some(d) => d.letter().to_string(),
             None => "-".to_string(),
         }
+    }
+
+    fn push_action_text(action: &Action, out: &mut String) {
+        out.push(action.map_or('-', Dir::letter));
     }
 
     fn action_from_text(text: &str) -> Result<Action, ParseActionError> {

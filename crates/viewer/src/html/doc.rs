@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! {"viewer":1,
-//!  "header":{"game":"multisnake","engine":"4","seed":"5","seats":2,
+//!  "header":{"game":"multisnake","engine":"5","seed":"5","seats":2,
 //!            "players":["builtin:random","python3 bot.py"],
 //!            "settings":[["turns_max","2000"],...],"map":["#..#",...]},
 //!  "width":40,"height":20,"stderr_log":true,
