@@ -13,6 +13,7 @@
 use std::fs;
 use std::io::{BufRead, BufReader, ErrorKind};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::process::CommandExt;
 use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -167,7 +168,9 @@ async fn attack_host_command_lines_are_not_visible() {
         return;
     }
     let secret = format!("snakepit-secret-token-{}", std::process::id());
-    let mut host = Command::new("/bin/sh").args(["-c", "sleep 300", &secret]).spawn().unwrap();
+    // A group of its own, so that the end kills the `sleep` too, which
+    // dash forks rather than execs.
+    let mut host = Command::new("/bin/sh").args(["-c", "sleep 300", &secret]).process_group(0).spawn().unwrap();
     let runner_name = std::env::args().next().unwrap();
     let runner_name = Path::new(&runner_name).file_name().unwrap().to_string_lossy().into_owned();
 
@@ -183,7 +186,7 @@ async fn attack_host_command_lines_are_not_visible() {
     assert!(ask(&mut bot, &format!("cmdline {secret}")).await.starts_with("found "));
     end(bot);
 
-    host.kill().unwrap();
+    nix::sys::signal::killpg(nix::unistd::Pid::from_raw(host.id() as i32), nix::sys::signal::Signal::SIGKILL).unwrap();
     host.wait().unwrap();
 }
 
