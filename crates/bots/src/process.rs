@@ -71,6 +71,7 @@ mod limits;
 mod root;
 mod sandbox;
 mod stderr;
+mod stock;
 mod tree;
 
 use std::io;

@@ -43,6 +43,7 @@ use super::command::{BotCommand, fill_folder};
 use super::fault::SpawnError;
 use super::limits::{Layer, LayerSet, SandboxLimits};
 use super::root::{LandlockRights, RootPlan};
+use super::stock::IpcUts;
 use super::tree::Tree;
 
 /// The landlock ABI whose access rights we ask for. The crate drops what
@@ -400,7 +401,12 @@ struct ChildSetup {
     cgroup_join: Vec<OwnedFd>,
     rlimits: Vec<(Resource, u64)>,
     unshare_net: Option<CloneFlags>,
+    /// A network namespace made ahead (see [`stock`](super::stock)), which
+    /// the child enters instead of making one.
+    net_ns: Option<OwnedFd>,
     ipc: bool,
+    /// The same for the IPC and UTS namespaces.
+    ipc_uts_ns: Option<IpcUts>,
     /// Under [`Layer::PidNamespace`]: the keeper, init and bot split.
     tree: Option<Tree>,
     /// A mount namespace of the bot's own, for the quota or the root.
@@ -511,11 +517,17 @@ impl ChildSetup {
             Vec::new()
         };
         let tree = if layers.contains(Layer::PidNamespace) { Some(Tree::build()?) } else { None };
+        // Made ahead by a root runner only: a child without root could not
+        // enter them (it makes its own inside a user namespace).
+        let is_root = Uid::effective().is_root();
+        let ipc = layers.contains(Layer::IpcNamespace);
         Ok(ChildSetup {
             cgroup_join: Vec::new(),
             rlimits,
+            net_ns: unshare_net.filter(|_| is_root).and_then(|_| super::stock::take_net()),
             unshare_net,
-            ipc: layers.contains(Layer::IpcNamespace),
+            ipc,
+            ipc_uts_ns: if ipc && is_root { super::stock::take_ipc_uts() } else { None },
             tree,
             mount_ns: quota.is_some() || root.is_some(),
             quota,
@@ -558,16 +570,26 @@ impl ChildSetup {
                 return Err(io::Error::from_raw_os_error(libc::ESRCH));
             }
         }
-        // unshare(2), one layer at a time so that a failure names it.
-        if let Some(flags) = self.unshare_net
-            && let Err(errno) = nix::sched::unshare(flags)
-        {
-            return self.fail(Layer::NetworkNamespace, errno as i32);
+        // unshare(2), or setns(2) into namespaces made ahead, one layer at
+        // a time so that a failure names it.
+        if let Some(flags) = self.unshare_net {
+            let entered = match &self.net_ns {
+                Some(ns) => nix::sched::setns(ns, CloneFlags::CLONE_NEWNET),
+                None => nix::sched::unshare(flags),
+            };
+            if let Err(errno) = entered {
+                return self.fail(Layer::NetworkNamespace, errno as i32);
+            }
         }
-        if self.ipc
-            && let Err(errno) = nix::sched::unshare(CloneFlags::CLONE_NEWIPC | CloneFlags::CLONE_NEWUTS)
-        {
-            return self.fail(Layer::IpcNamespace, errno as i32);
+        if self.ipc {
+            let entered = match &self.ipc_uts_ns {
+                Some(ns) => nix::sched::setns(&ns.ipc, CloneFlags::CLONE_NEWIPC)
+                    .and_then(|()| nix::sched::setns(&ns.uts, CloneFlags::CLONE_NEWUTS)),
+                None => nix::sched::unshare(CloneFlags::CLONE_NEWIPC | CloneFlags::CLONE_NEWUTS),
+            };
+            if let Err(errno) = entered {
+                return self.fail(Layer::IpcNamespace, errno as i32);
+            }
         }
         if self.mount_ns {
             let layer = if self.root.is_some() { Layer::MinimalRoot } else { Layer::FolderQuota };
@@ -696,7 +718,7 @@ fn make_mounts_private() -> Result<(), i32> {
 
 /// sethostname(2), in the bot's own UTS namespace.
 #[allow(unsafe_code)]
-fn set_hostname() -> Result<(), i32> {
+pub(crate) fn set_hostname() -> Result<(), i32> {
     let name = super::root::HOSTNAME;
     // SAFETY: sethostname reads `name.len()` bytes of a live string.
     match unsafe { libc::sethostname(name.as_ptr().cast(), name.len()) } {
