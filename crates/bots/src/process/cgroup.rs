@@ -129,7 +129,7 @@ pub(crate) struct BotCgroup {
 }
 
 /// Limits of a bot's group.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct CgroupLimits {
     pub(crate) memory_bytes_max: u64,
     pub(crate) processes_max: Option<u64>,
@@ -217,44 +217,68 @@ impl BotCgroup {
             .is_some_and(|n| n > 0)
     }
 
-    /// Kills whatever is still in the group and removes it; what cannot be
-    /// removed within a moment is left to the next runner's sweep.
-    pub(crate) fn remove(mut self) {
+    /// Kills whatever is still in the group and removes it: on the stock
+    /// thread (see [`stock`](super::stock)), which tries for two seconds,
+    /// or here if there is none; what cannot be removed is left to the
+    /// next runner's sweep.
+    pub(crate) fn remove(self) {
+        let dirs = self.into_dirs();
+        if let Err(dirs) = super::stock::remove_cgroup_dirs_later(dirs) {
+            for dir in dirs {
+                remove_group(&dir, Duration::from_secs(2));
+            }
+        }
+    }
+
+    /// The group's folders, taken out: the group no longer removes them.
+    pub(crate) fn into_dirs(mut self) -> Vec<PathBuf> {
         self.procs.clear();
         self.cpu = None;
-        for dir in std::mem::take(&mut self.dirs) {
-            remove_group(&dir, Duration::from_secs(2));
-        }
+        std::mem::take(&mut self.dirs)
     }
 }
 
 impl Drop for BotCgroup {
     fn drop(&mut self) {
-        for dir in std::mem::take(&mut self.dirs) {
-            remove_group(&dir, Duration::from_millis(200));
+        let dirs = std::mem::take(&mut self.dirs);
+        if dirs.is_empty() {
+            return;
+        }
+        if let Err(dirs) = super::stock::remove_cgroup_dirs_later(dirs) {
+            for dir in dirs {
+                remove_group(&dir, Duration::from_millis(200));
+            }
         }
     }
 }
 
 /// Kills every process in the group at `dir` and removes it, trying
 /// until `wait_max` (a killed process leaves its group only once reaped).
-fn remove_group(dir: &Path, wait_max: Duration) -> bool {
+pub(crate) fn remove_group(dir: &Path, wait_max: Duration) -> bool {
     let until = Instant::now() + wait_max;
     loop {
-        if let Ok(pids) = fs::read_to_string(dir.join("cgroup.procs")) {
-            for pid in pids.lines().filter_map(|p| p.trim().parse::<i32>().ok()) {
-                let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
-            }
-        }
-        match fs::remove_dir(dir) {
+        match try_remove_group(dir) {
             Ok(()) => return true,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return true,
             Err(_) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
             Err(e) => {
                 tracing::warn!(group = %dir.display(), "a bot's cgroup stays until the next start: {e}");
                 return false;
             }
         }
+    }
+}
+
+/// One try of [`remove_group`]: kills every process in the group and
+/// removes it, which fails while a killed process is not reaped yet.
+pub(crate) fn try_remove_group(dir: &Path) -> io::Result<()> {
+    if let Ok(pids) = fs::read_to_string(dir.join("cgroup.procs")) {
+        for pid in pids.lines().filter_map(|p| p.trim().parse::<i32>().ok()) {
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+        }
+    }
+    match fs::remove_dir(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        done => done,
     }
 }
 

@@ -142,7 +142,10 @@ pub(crate) fn launch(
     let init_pid_read = setup.tree.as_mut().and_then(Tree::take_init_pid_reader);
     let mut cgroup = if layers.contains(Layer::Cgroup) {
         let limits = CgroupLimits { memory_bytes_max: limits.memory_bytes_max, processes_max: limits.processes_max };
-        Some(BotCgroup::create(limits).map_err(|e| SpawnError::Setup(format!("cgroup: {e}")))?)
+        match super::stock::take_cgroup(limits) {
+            Some(group) => Some(group),
+            None => Some(BotCgroup::create(limits).map_err(|e| SpawnError::Setup(format!("cgroup: {e}")))?),
+        }
     } else {
         None
     };

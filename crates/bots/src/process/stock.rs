@@ -1,35 +1,50 @@
-//! Namespaces made ahead of the starts that use them.
+//! What a bot's start needs and can have made before it: namespaces and
+//! cgroups, kept ready by the `snakepit-stock` thread, which also removes
+//! the cgroups of ended bots after the end instead of during it.
 //!
 //! A new network namespace costs the kernel about half a millisecond
 //! (its loopback device, its sysctl tables, every protocol's per-namespace
-//! state), and an IPC and UTS pair some tens of µs more: made by the child
-//! between `fork` and `exec`, that was the largest single part of a bot's
-//! start. The `snakepit-stock` thread makes them before they are needed
-//! (`unshare` on itself, a handle from `/proc/thread-self/ns`, and back to
-//! the runner's own with `setns`) and keeps a few; the child of a start
-//! enters one with `setns`, which takes a µs or two.
+//! state), an IPC and UTS pair some tens of µs more, and a group in the
+//! three v1 hierarchies a few hundred µs to make and to remove: made by the
+//! start itself, that was the largest part of it. The thread makes a
+//! namespace with `unshare` on itself, takes a handle on it from
+//! `/proc/thread-self/ns` and goes back to the runner's own with `setns`;
+//! the child of a start enters it with `setns`, which takes a µs or two.
 //!
-//! Each namespace made here goes to exactly one bot: a start takes it off
-//! the shelf, the child enters it before anything of the bot runs, and the
-//! runner's handle is closed once the child has exec'd, so that the
-//! namespace lives exactly as long as the bot's processes (and the handles
-//! the runner keeps on the bot's namespaces; see `GroupGuard`). Nothing ever
-//! runs in one before: the thread only enters it to take a handle, and
-//! neither opens a socket nor makes an IPC object there. When the shelf is
-//! empty (the first starts of a runner, many starts at once) or the thread
-//! cannot make them (a runner that is not root), the child makes its own,
-//! as it always did.
+//! Each namespace and group made here goes to exactly one bot: a start
+//! takes it off the shelf, the child enters or joins it before anything of
+//! the bot runs, and the runner's handles on a namespace are closed once
+//! the child has exec'd, so that it lives exactly as long as the bot's
+//! processes (and the handles the runner keeps on the bot's namespaces;
+//! see `GroupGuard`). Nothing ever runs in one before: the thread only
+//! enters a namespace to take a handle on it and neither opens a socket
+//! nor makes an IPC object there, and no process joins a group but the
+//! bot's. When the shelf is empty (the first starts of a runner, many
+//! starts at once) or the thread cannot make them (a runner that is not
+//! root), the start makes its own, as it always did.
+//!
+//! Groups on the shelf and groups still to remove when the runner exits
+//! are removed at its exit; those of a runner killed are removed by the
+//! next runner's sweep, as any group of a runner that is gone.
 
 use std::os::fd::OwnedFd;
-use std::sync::{Condvar, Mutex, OnceLock};
+use std::path::PathBuf;
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
 
 use nix::fcntl::OFlag;
 use nix::sched::CloneFlags;
 use nix::sys::stat::Mode;
 
-/// How many namespaces of each kind are kept ready: the bots of one game
-/// of four, started one after the other.
+use super::cgroup::{BotCgroup, CgroupLimits};
+
+/// How many of each kind are kept ready: the bots of one game of four,
+/// started one after the other.
 const STOCK_SIZE: usize = 4;
+
+/// How long the thread tries to remove an ended bot's group (a killed
+/// process leaves it only once reaped).
+const REMOVE_WAIT_MAX: Duration = Duration::from_secs(2);
 
 /// A bot's IPC namespace and its UTS namespace, whose host name is set.
 pub(crate) struct IpcUts {
@@ -41,36 +56,54 @@ pub(crate) struct IpcUts {
 struct Shelf {
     net: Vec<OwnedFd>,
     ipc_uts: Vec<IpcUts>,
+    /// Groups made with the limits of the last start that asked.
+    cgroups: Vec<BotCgroup>,
     /// Which kinds have been asked for: only those are made.
     net_wanted: bool,
     ipc_uts_wanted: bool,
+    cgroup_limits: Option<CgroupLimits>,
     /// Set when the thread failed to make a kind: it stops trying, and the
-    /// children make their own.
+    /// starts make their own.
     net_failed: bool,
     ipc_uts_failed: bool,
+    cgroup_failed: bool,
+    /// Folders of ended bots' groups, with when to give up on each.
+    doomed: Vec<(PathBuf, Instant)>,
+}
+
+#[derive(Clone, Copy)]
+enum Work {
+    Net,
+    IpcUts,
+    Cgroup(CgroupLimits),
+    Remove,
 }
 
 impl Shelf {
-    fn work(&self) -> Option<Kind> {
+    fn work(&self) -> Option<Work> {
         if self.net_wanted && !self.net_failed && self.net.len() < STOCK_SIZE {
-            Some(Kind::Net)
+            Some(Work::Net)
+        } else if let Some(limits) = self.cgroup_limits.filter(|_| !self.cgroup_failed && self.cgroups.len() < STOCK_SIZE) {
+            Some(Work::Cgroup(limits))
         } else if self.ipc_uts_wanted && !self.ipc_uts_failed && self.ipc_uts.len() < STOCK_SIZE {
-            Some(Kind::IpcUts)
+            Some(Work::IpcUts)
+        } else if !self.doomed.is_empty() {
+            Some(Work::Remove)
         } else {
             None
         }
     }
 }
 
-#[derive(Clone, Copy)]
-enum Kind {
-    Net,
-    IpcUts,
-}
-
 struct Stock {
     shelf: Mutex<Shelf>,
     wake: Condvar,
+}
+
+impl Stock {
+    fn shelf(&self) -> MutexGuard<'_, Shelf> {
+        self.shelf.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// The stock, with its thread started at the first call; `None` if the
@@ -79,11 +112,14 @@ fn stock() -> Option<&'static Stock> {
     static STOCK: OnceLock<Option<&'static Stock>> = OnceLock::new();
     *STOCK.get_or_init(|| {
         let stock: &'static Stock = Box::leak(Box::new(Stock { shelf: Mutex::default(), wake: Condvar::new() }));
-        std::thread::Builder::new()
+        let started = std::thread::Builder::new()
             .name("snakepit-stock".into())
             .spawn(move || fill(stock))
-            .ok()
-            .map(|_| stock)
+            .is_ok();
+        if started {
+            register_exit_cleanup();
+        }
+        started.then_some(stock)
     })
 }
 
@@ -91,7 +127,7 @@ fn stock() -> Option<&'static Stock> {
 /// then makes one). Asks the thread for more.
 pub(crate) fn take_net() -> Option<OwnedFd> {
     let stock = stock()?;
-    let mut shelf = stock.shelf.lock().unwrap_or_else(|e| e.into_inner());
+    let mut shelf = stock.shelf();
     shelf.net_wanted = true;
     let taken = shelf.net.pop();
     stock.wake.notify_one();
@@ -101,47 +137,106 @@ pub(crate) fn take_net() -> Option<OwnedFd> {
 /// An IPC and UTS namespace pair of the bot's own, made ahead, or `None`.
 pub(crate) fn take_ipc_uts() -> Option<IpcUts> {
     let stock = stock()?;
-    let mut shelf = stock.shelf.lock().unwrap_or_else(|e| e.into_inner());
+    let mut shelf = stock.shelf();
     shelf.ipc_uts_wanted = true;
     let taken = shelf.ipc_uts.pop();
     stock.wake.notify_one();
     taken
 }
 
-/// The thread: makes what is missing, one at a time, and sleeps while the
-/// shelf is full.
+/// A group with `limits`, made ahead, or `None` (the start then makes
+/// one). Groups made with other limits are removed.
+pub(crate) fn take_cgroup(limits: CgroupLimits) -> Option<BotCgroup> {
+    let stock = stock()?;
+    let mut shelf = stock.shelf();
+    if shelf.cgroup_limits != Some(limits) {
+        shelf.cgroup_limits = Some(limits);
+        let stale: Vec<BotCgroup> = std::mem::take(&mut shelf.cgroups);
+        let until = Instant::now() + REMOVE_WAIT_MAX;
+        for group in stale {
+            shelf.doomed.extend(group.into_dirs().into_iter().map(|dir| (dir, until)));
+        }
+    }
+    let taken = shelf.cgroups.pop();
+    stock.wake.notify_one();
+    taken
+}
+
+/// Hands an ended bot's group folders to the thread, which removes them;
+/// gives them back when there is no thread.
+pub(crate) fn remove_cgroup_dirs_later(dirs: Vec<PathBuf>) -> Result<(), Vec<PathBuf>> {
+    let Some(stock) = stock() else { return Err(dirs) };
+    let until = Instant::now() + REMOVE_WAIT_MAX;
+    stock.shelf().doomed.extend(dirs.into_iter().map(|dir| (dir, until)));
+    stock.wake.notify_one();
+    Ok(())
+}
+
+/// The thread: makes what is missing, one at a time, then removes ended
+/// groups, and sleeps while there is nothing to do.
 fn fill(stock: &'static Stock) {
     // The thread's own namespaces, which it goes back to after each new one.
     let home = |kind: &str| nix::fcntl::open(format!("/proc/thread-self/ns/{kind}").as_str(), OFlag::O_RDONLY | OFlag::O_CLOEXEC, Mode::empty()).ok();
     let (home_net, home_ipc, home_uts) = (home("net"), home("ipc"), home("uts"));
     loop {
-        let kind = {
-            let mut shelf = stock.shelf.lock().unwrap_or_else(|e| e.into_inner());
+        let work = {
+            let mut shelf = stock.shelf();
             loop {
                 match shelf.work() {
-                    Some(kind) => break kind,
+                    Some(work) => break work,
                     None => shelf = stock.wake.wait(shelf).unwrap_or_else(|e| e.into_inner()),
                 }
             }
         };
-        match kind {
-            Kind::Net => {
+        match work {
+            Work::Net => {
                 let made = home_net.as_ref().and_then(|home| make(CloneFlags::CLONE_NEWNET, "net", home));
-                let mut shelf = stock.shelf.lock().unwrap_or_else(|e| e.into_inner());
+                let mut shelf = stock.shelf();
                 match made {
                     Some(fd) => shelf.net.push(fd),
                     None => shelf.net_failed = true,
                 }
             }
-            Kind::IpcUts => {
+            Work::IpcUts => {
                 let made = match (&home_ipc, &home_uts) {
                     (Some(home_ipc), Some(home_uts)) => make_ipc_uts(home_ipc, home_uts),
                     _ => None,
                 };
-                let mut shelf = stock.shelf.lock().unwrap_or_else(|e| e.into_inner());
+                let mut shelf = stock.shelf();
                 match made {
                     Some(pair) => shelf.ipc_uts.push(pair),
                     None => shelf.ipc_uts_failed = true,
+                }
+            }
+            Work::Cgroup(limits) => {
+                let made = BotCgroup::create(limits);
+                let mut shelf = stock.shelf();
+                match made {
+                    // Limits changed meanwhile: this one goes too.
+                    Ok(group) if shelf.cgroup_limits != Some(limits) => {
+                        let until = Instant::now() + REMOVE_WAIT_MAX;
+                        shelf.doomed.extend(group.into_dirs().into_iter().map(|dir| (dir, until)));
+                    }
+                    Ok(group) => shelf.cgroups.push(group),
+                    Err(_) => shelf.cgroup_failed = true,
+                }
+            }
+            Work::Remove => {
+                let doomed = std::mem::take(&mut stock.shelf().doomed);
+                let mut left = Vec::new();
+                for (dir, until) in doomed {
+                    match super::cgroup::try_remove_group(&dir) {
+                        Ok(()) => {}
+                        Err(_) if Instant::now() < until => left.push((dir, until)),
+                        Err(e) => tracing::warn!(group = %dir.display(), "a bot's cgroup stays until the next start: {e}"),
+                    }
+                }
+                if !left.is_empty() {
+                    let mut shelf = stock.shelf();
+                    shelf.doomed.extend(left);
+                    // A process not reaped yet: try again in a moment,
+                    // or sooner if a start wakes the thread.
+                    let _ = stock.wake.wait_timeout(shelf, Duration::from_millis(5));
                 }
             }
         }
@@ -166,4 +261,26 @@ fn make_ipc_uts(home_ipc: &OwnedFd, home_uts: &OwnedFd) -> Option<IpcUts> {
     let uts = nix::fcntl::open("/proc/thread-self/ns/uts", OFlag::O_RDONLY | OFlag::O_CLOEXEC, Mode::empty()).ok();
     nix::sched::setns(home_uts, CloneFlags::CLONE_NEWUTS).ok()?;
     Some(IpcUts { ipc, uts: uts.filter(|_| named)? })
+}
+
+/// Removes, at the runner's exit, the groups on the shelf and those still
+/// to remove, so that a runner that ends leaves none behind.
+#[allow(unsafe_code)]
+fn register_exit_cleanup() {
+    extern "C" fn at_exit() {
+        let Some(stock) = stock() else { return };
+        let (stocked, doomed) = {
+            let mut shelf = stock.shelf();
+            // Nothing is made after this.
+            shelf.cgroup_failed = true;
+            (std::mem::take(&mut shelf.cgroups), std::mem::take(&mut shelf.doomed))
+        };
+        let dirs = stocked.into_iter().flat_map(BotCgroup::into_dirs).chain(doomed.into_iter().map(|(dir, _)| dir));
+        for dir in dirs {
+            super::cgroup::remove_group(&dir, Duration::from_millis(200));
+        }
+    }
+    // SAFETY: atexit registers a function without arguments, run once by
+    // `exit`; it only locks the shelf, which no thread holds for long.
+    unsafe { libc::atexit(at_exit) };
 }
