@@ -104,6 +104,17 @@ impl Stock {
     fn shelf(&self) -> MutexGuard<'_, Shelf> {
         self.shelf.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// The shelf for a start, which never waits for it: the thread, which
+    /// runs only on a CPU that has nothing else to do, may have been
+    /// stopped while holding it.
+    fn shelf_now(&self) -> Option<MutexGuard<'_, Shelf>> {
+        match self.shelf.try_lock() {
+            Ok(shelf) => Some(shelf),
+            Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        }
+    }
 }
 
 /// The stock, with its thread started at the first call; `None` if the
@@ -127,7 +138,7 @@ fn stock() -> Option<&'static Stock> {
 /// then makes one). Asks the thread for more.
 pub(crate) fn take_net() -> Option<OwnedFd> {
     let stock = stock()?;
-    let mut shelf = stock.shelf();
+    let mut shelf = stock.shelf_now()?;
     shelf.net_wanted = true;
     let taken = shelf.net.pop();
     stock.wake.notify_one();
@@ -137,7 +148,7 @@ pub(crate) fn take_net() -> Option<OwnedFd> {
 /// An IPC and UTS namespace pair of the bot's own, made ahead, or `None`.
 pub(crate) fn take_ipc_uts() -> Option<IpcUts> {
     let stock = stock()?;
-    let mut shelf = stock.shelf();
+    let mut shelf = stock.shelf_now()?;
     shelf.ipc_uts_wanted = true;
     let taken = shelf.ipc_uts.pop();
     stock.wake.notify_one();
@@ -148,7 +159,7 @@ pub(crate) fn take_ipc_uts() -> Option<IpcUts> {
 /// one). Groups made with other limits are removed.
 pub(crate) fn take_cgroup(limits: CgroupLimits) -> Option<BotCgroup> {
     let stock = stock()?;
-    let mut shelf = stock.shelf();
+    let mut shelf = stock.shelf_now()?;
     if shelf.cgroup_limits != Some(limits) {
         shelf.cgroup_limits = Some(limits);
         let stale: Vec<BotCgroup> = std::mem::take(&mut shelf.cgroups);
@@ -163,11 +174,13 @@ pub(crate) fn take_cgroup(limits: CgroupLimits) -> Option<BotCgroup> {
 }
 
 /// Hands an ended bot's group folders to the thread, which removes them;
-/// gives them back when there is no thread.
+/// gives them back when there is no thread (or its shelf is busy).
 pub(crate) fn remove_cgroup_dirs_later(dirs: Vec<PathBuf>) -> Result<(), Vec<PathBuf>> {
-    let Some(stock) = stock() else { return Err(dirs) };
+    let Some(mut shelf) = stock().and_then(Stock::shelf_now) else { return Err(dirs) };
     let until = Instant::now() + REMOVE_WAIT_MAX;
-    stock.shelf().doomed.extend(dirs.into_iter().map(|dir| (dir, until)));
+    shelf.doomed.extend(dirs.into_iter().map(|dir| (dir, until)));
+    drop(shelf);
+    let Some(stock) = stock() else { return Ok(()) };
     stock.wake.notify_one();
     Ok(())
 }
@@ -175,6 +188,7 @@ pub(crate) fn remove_cgroup_dirs_later(dirs: Vec<PathBuf>) -> Result<(), Vec<Pat
 /// The thread: makes what is missing, one at a time, then removes ended
 /// groups, and sleeps while there is nothing to do.
 fn fill(stock: &'static Stock) {
+    idle_priority();
     // The thread's own namespaces, which it goes back to after each new one.
     let home = |kind: &str| nix::fcntl::open(format!("/proc/thread-self/ns/{kind}").as_str(), OFlag::O_RDONLY | OFlag::O_CLOEXEC, Mode::empty()).ok();
     let (home_net, home_ipc, home_uts) = (home("net"), home("ipc"), home("uts"));
@@ -241,6 +255,18 @@ fn fill(stock: &'static Stock) {
             }
         }
     }
+}
+
+/// Puts this thread in the `SCHED_IDLE` class: it runs only on a CPU that
+/// has nothing else to do, so that making stock never delays a start, a
+/// turn or anything else of the machine. When it cannot keep up, starts
+/// find the shelf empty and make their own.
+#[allow(unsafe_code)]
+fn idle_priority() {
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: sched_setscheduler reads a live local; pid 0 is the calling
+    // thread.
+    unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) };
 }
 
 /// Makes a namespace of `flags` on this thread, takes a handle on it and
