@@ -14,7 +14,7 @@ use std::fmt;
 use std::fs;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -514,7 +514,7 @@ impl ChildSetup {
             _ => None,
         };
         let seccomp = if layers.contains(Layer::Seccomp) {
-            seccomp_programs(layers.contains(Layer::IpcNamespace))
+            seccomp_programs_cached(layers.contains(Layer::IpcNamespace))
                 .map_err(|e| SpawnError::Setup(format!("seccomp: {e}")))?
         } else {
             Vec::new()
@@ -955,6 +955,15 @@ fn landlock_ruleset(
         .no_new_privs(true))
 }
 
+/// [`seccomp_programs`], compiled once per runner for each of its two
+/// forms.
+fn seccomp_programs_cached(ipc_private: bool) -> Result<Vec<BpfProgram>, String> {
+    static PROGRAMS: [OnceLock<Result<Vec<BpfProgram>, String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    PROGRAMS[usize::from(ipc_private)]
+        .get_or_init(|| seccomp_programs(ipc_private).map_err(|e| e.to_string()))
+        .clone()
+}
+
 /// The seccomp programs: the first lets everything through except the
 /// calls listed in [`Layer::Seccomp`], which fail with EPERM; the second
 /// makes `clone3` fail with ENOSYS, since its flags lie in memory, which
@@ -1051,7 +1060,6 @@ impl UidLease {
         if count == 0 {
             return Err(SpawnError::NoFreeUid);
         }
-        let busy = uids_with_processes();
         let mut leased = LEASED_UIDS.lock().unwrap_or_else(|e| e.into_inner());
         // Start each runner at a different place, so two runners rarely
         // race for the same uid.
@@ -1061,7 +1069,7 @@ impl UidLease {
         for i in 0..count {
             let index = start.wrapping_add(i) % count;
             let uid = first + index;
-            if !leased.contains(&uid) && !busy.contains(&uid) {
+            if !leased.contains(&uid) && !uid_has_processes(uid) {
                 leased.insert(uid);
                 return Ok(UidLease { uid });
             }
@@ -1079,20 +1087,20 @@ impl Drop for UidLease {
     }
 }
 
-/// The uids that own a process now (the owner of `/proc/PID`).
-fn uids_with_processes() -> BTreeSet<u32> {
-    let Ok(dir) = fs::read_dir("/proc") else {
-        return BTreeSet::new();
-    };
-    dir.filter_map(Result::ok)
-        .filter(|e| {
-            e.file_name()
-                .to_str()
-                .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
-        })
-        .filter_map(|e| e.metadata().ok())
-        .map(|m| m.uid())
-        .collect()
+/// Whether a process (a thread, a zombie) of real uid `uid` exists now,
+/// in this PID namespace or one below it. `getpriority(PRIO_USER)` looks
+/// at every thread in the kernel and fails with ESRCH when none has the
+/// uid (at once when the kernel holds no state for the uid at all): a
+/// few µs, where reading the owner of every `/proc/PID` took a few
+/// hundred. Any other answer, an error included, counts as busy.
+#[allow(unsafe_code)]
+fn uid_has_processes(uid: u32) -> bool {
+    // SAFETY: getpriority takes two integers; errno is this thread's.
+    unsafe {
+        *libc::__errno_location() = 0;
+        let nice = libc::getpriority(libc::PRIO_USER, uid);
+        !(nice == -1 && *libc::__errno_location() == libc::ESRCH)
+    }
 }
 
 /// Whether one layer is active on this machine, and what it does or why not.
