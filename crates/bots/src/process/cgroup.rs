@@ -14,10 +14,19 @@
 //! live in a `snakepit` folder of each hierarchy, named after the runner's
 //! pid, so that the next runner removes those of a runner that was killed.
 //!
-//! The runner makes the group and opens its `cgroup.procs` files; the
-//! child writes `0` to them (itself) as its first act, so everything it
-//! forks is in the group from the start. The group is removed once its
+//! The runner makes the group and opens the files that move a process into
+//! it; the child writes `0` to them (itself) as its first act, so everything
+//! it forks is in the group from the start. The group is removed once its
 //! last process is reaped.
+//!
+//! In v1 that file is `tasks`, which moves one thread: the child has only
+//! one, so it moves the whole process, as `cgroup.procs` would. But a write
+//! to `cgroup.procs` takes the kernel's lock against every fork of the
+//! machine for writing, which waits for an RCU grace period whenever no
+//! such write came in the last few milliseconds: 15 ms on this kind of
+//! machine, at the first start after any pause. Moving the calling thread
+//! alone needs no such lock (40 µs). v2 has no `tasks` file for a domain
+//! group and keeps `cgroup.procs`.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom};
@@ -118,7 +127,8 @@ pub(crate) fn availability() -> Result<&'static str, String> {
 #[derive(Debug)]
 pub(crate) struct BotCgroup {
     dirs: Vec<PathBuf>,
-    /// The `cgroup.procs` files the child joins by writing `0`.
+    /// The files the child joins the group by writing `0` (v1 `tasks`, v2
+    /// `cgroup.procs`).
     procs: Vec<OwnedFd>,
     /// Where the CPU time is read, and whether it is v2's `cpu.stat`
     /// (µs) rather than v1's `cpuacct.usage` (ns).
@@ -177,7 +187,8 @@ impl BotCgroup {
             }
         }
         for dir in &group.dirs {
-            let file = OpenOptions::new().write(true).open(dir.join("cgroup.procs"))?;
+            let join = if matches!(h, Hierarchy::V2(_)) { "cgroup.procs" } else { "tasks" };
+            let file = OpenOptions::new().write(true).open(dir.join(join))?;
             group.procs.push(file.into());
         }
         Ok(group)
@@ -188,7 +199,7 @@ impl BotCgroup {
         &self.dirs
     }
 
-    /// The `cgroup.procs` files to join the group by, for the child; the
+    /// The files to join the group by, for the child; the
     /// group keeps none open once the child has them.
     pub(crate) fn take_join_fds(&mut self) -> Vec<OwnedFd> {
         std::mem::take(&mut self.procs)
@@ -283,7 +294,7 @@ pub(crate) fn try_remove_group(dir: &Path) -> io::Result<()> {
 }
 
 /// In the child, first of all: moves this process (and so all it will
-/// fork) into the group of the `cgroup.procs` files `fds`. Only
+/// fork) into the group of the join files `fds`. Only
 /// `write(2)`; returns its errno.
 #[allow(unsafe_code)]
 pub(crate) fn join_in_child(fds: &[OwnedFd]) -> Result<(), i32> {

@@ -400,7 +400,7 @@ fn folder_access() -> landlock::BitFlags<AccessFs> {
 /// What the child applies between `fork` and `exec`, all prepared in the
 /// runner.
 struct ChildSetup {
-    /// Under [`Layer::Cgroup`], the group's `cgroup.procs` files.
+    /// Under [`Layer::Cgroup`], the files that move the child into the group.
     cgroup_join: Vec<OwnedFd>,
     rlimits: Vec<(Resource, u64)>,
     unshare_net: Option<CloneFlags>,
