@@ -112,9 +112,28 @@ pub(crate) fn launch(
             source,
         })?;
     fill_folder(folder.path(), &spec.files, uid.as_ref().map(|u| u.uid))?;
+    // A root made ahead, in a mount namespace of its own, which the child
+    // enters (see `stock`): only as root, which the layer needs anyway.
+    let root_ahead = if layers.contains(Layer::MinimalRoot) && Uid::effective().is_root() {
+        let owner = uid.as_ref().map(|u| u.uid).filter(|_| layers.contains(Layer::DedicatedUid));
+        let mut plan = RootPlan::build(
+            limits,
+            folder.path(),
+            Path::new(super::root::AHEAD_SCRATCH),
+            owner,
+            layers.contains(Layer::FolderQuota),
+            layers.contains(Layer::PidNamespace),
+        )?;
+        super::stock::take_root(&plan).map(|ns| {
+            plan.set_made_ahead();
+            (plan, ns)
+        })
+    } else {
+        None
+    };
     // The quota's tmpfs is mounted on an empty folder beside the bot's (an
     // overlay's writable layer may not lie inside the layer below it).
-    let scratch = if layers.contains(Layer::FolderQuota) || layers.contains(Layer::MinimalRoot) {
+    let scratch = if root_ahead.is_none() && (layers.contains(Layer::FolderQuota) || layers.contains(Layer::MinimalRoot)) {
         Some(
             tempfile::Builder::new()
                 .prefix(&format!("{}{tag}-", super::leftovers::QUOTA_FOLDER_PREFIX))
@@ -137,6 +156,7 @@ pub(crate) fn launch(
         folder.path(),
         scratch.as_ref().map(TempDir::path),
         uid.as_ref().map(|u| u.uid),
+        root_ahead,
         report_write,
     )?;
     let init_pid_read = setup.tree.as_mut().and_then(Tree::take_init_pid_reader);
@@ -414,6 +434,10 @@ struct ChildSetup {
     tree: Option<Tree>,
     /// A mount namespace of the bot's own, for the quota or the root.
     mount_ns: bool,
+    /// The mount namespace made ahead that holds the common part of the
+    /// bot's root (see [`stock`](super::stock)), which the child enters
+    /// instead of making one.
+    root_ns: Option<OwnedFd>,
     quota: Option<QuotaMounts>,
     root: Option<RootPlan>,
     uid: Option<u32>,
@@ -437,6 +461,7 @@ impl ChildSetup {
         folder: &Path,
         scratch: Option<&Path>,
         uid: Option<u32>,
+        root_ahead: Option<(RootPlan, OwnedFd)>,
         report: OwnedFd,
     ) -> Result<ChildSetup, SpawnError> {
         let mut rlimits = Vec::new();
@@ -479,9 +504,19 @@ impl ChildSetup {
         let c = |p: &Path| CString::new(p.as_os_str().as_encoded_bytes()).map_err(|e| SpawnError::Setup(format!("landlock: {e}")));
         let with_quota = layers.contains(Layer::FolderQuota);
         let mut in_child_rules: Vec<(CString, u64)> = Vec::new();
-        let (quota, root) = match scratch {
-            Some(scratch) if layers.contains(Layer::MinimalRoot) => {
-                let plan = RootPlan::build(limits, folder, scratch, owner, with_quota, layers.contains(Layer::PidNamespace))?;
+        let (root_ahead, root_ns) = match root_ahead {
+            Some((plan, ns)) => (Some(plan), Some(ns)),
+            None => (None, None),
+        };
+        let plan = match (root_ahead, scratch) {
+            (Some(plan), _) => Some(plan),
+            (None, Some(scratch)) if layers.contains(Layer::MinimalRoot) => {
+                Some(RootPlan::build(limits, folder, scratch, owner, with_quota, layers.contains(Layer::PidNamespace))?)
+            }
+            _ => None,
+        };
+        let (quota, root) = match (plan, scratch) {
+            (Some(plan), _) => {
                 let read = (AccessFs::from_read(LANDLOCK_ABI) & folder_access()).bits();
                 in_child_rules.extend(plan.landlock_paths.iter().map(|(p, rights)| {
                     let bits = match rights {
@@ -493,7 +528,7 @@ impl ChildSetup {
                 }));
                 (None, Some(plan))
             }
-            Some(scratch) if with_quota => {
+            (None, Some(scratch)) if with_quota => {
                 // The rule made in the runner names the folder below the
                 // overlay, and landlock does not look at a mount point,
                 // only at what is above it.
@@ -533,6 +568,7 @@ impl ChildSetup {
             ipc_uts_ns: if ipc && is_root { super::stock::take_ipc_uts() } else { None },
             tree,
             mount_ns: quota.is_some() || root.is_some(),
+            root_ns,
             quota,
             root,
             uid: owner,
@@ -596,13 +632,21 @@ impl ChildSetup {
         }
         if self.mount_ns {
             let layer = if self.root.is_some() { Layer::MinimalRoot } else { Layer::FolderQuota };
-            if let Err(errno) = nix::sched::unshare(CloneFlags::CLONE_NEWNS) {
-                return self.fail(layer, errno as i32);
-            }
-            // mount(2): nothing mounted here may show in the runner's
-            // namespace.
-            if let Err(errno) = make_mounts_private() {
-                return self.fail(layer, errno);
+            if let Some(ns) = &self.root_ns {
+                // setns(2): made private, with the root's common part, by
+                // the stock thread.
+                if let Err(errno) = nix::sched::setns(ns, CloneFlags::CLONE_NEWNS) {
+                    return self.fail(layer, errno as i32);
+                }
+            } else {
+                if let Err(errno) = nix::sched::unshare(CloneFlags::CLONE_NEWNS) {
+                    return self.fail(layer, errno as i32);
+                }
+                // mount(2): nothing mounted here may show in the runner's
+                // namespace.
+                if let Err(errno) = make_mounts_private() {
+                    return self.fail(layer, errno);
+                }
             }
         }
         if let Some(tree) = &self.tree {
@@ -710,7 +754,7 @@ impl ChildSetup {
 
 /// mount(2): makes every mount of this (new) mount namespace private.
 #[allow(unsafe_code)]
-fn make_mounts_private() -> Result<(), i32> {
+pub(crate) fn make_mounts_private() -> Result<(), i32> {
     let none = std::ptr::null::<libc::c_char>();
     // SAFETY: mount takes a live NUL-terminated string, nulls and flags.
     match unsafe { libc::mount(none, c"/".as_ptr(), none, libc::MS_REC | libc::MS_PRIVATE, none.cast()) } {

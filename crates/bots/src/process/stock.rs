@@ -37,6 +37,7 @@ use nix::sched::CloneFlags;
 use nix::sys::stat::Mode;
 
 use super::cgroup::{BotCgroup, CgroupLimits};
+use super::root::RootPlan;
 
 /// How many of each kind are kept ready: the bots of one game of four,
 /// started one after the other.
@@ -69,13 +70,18 @@ struct Shelf {
     cgroup_failed: bool,
     /// Folders of ended bots' groups, with when to give up on each.
     doomed: Vec<(PathBuf, Instant)>,
+    /// Mount namespaces holding the common part of a minimal root, made
+    /// for the plan of the last start that asked (with its key).
+    roots: Vec<OwnedFd>,
+    root_plan: Option<(Vec<u8>, RootPlan)>,
+    root_failed: bool,
 }
 
-#[derive(Clone, Copy)]
 enum Work {
     Net,
     IpcUts,
     Cgroup(CgroupLimits),
+    Root(Vec<u8>, RootPlan),
     Remove,
 }
 
@@ -83,6 +89,8 @@ impl Shelf {
     fn work(&self) -> Option<Work> {
         if self.net_wanted && !self.net_failed && self.net.len() < STOCK_SIZE {
             Some(Work::Net)
+        } else if let Some((key, plan)) = self.root_plan.as_ref().filter(|_| !self.root_failed && self.roots.len() < STOCK_SIZE) {
+            Some(Work::Root(key.clone(), plan.clone()))
         } else if let Some(limits) = self.cgroup_limits.filter(|_| !self.cgroup_failed && self.cgroups.len() < STOCK_SIZE) {
             Some(Work::Cgroup(limits))
         } else if self.ipc_uts_wanted && !self.ipc_uts_failed && self.ipc_uts.len() < STOCK_SIZE {
@@ -173,6 +181,22 @@ pub(crate) fn take_cgroup(limits: CgroupLimits) -> Option<BotCgroup> {
     taken
 }
 
+/// A mount namespace, made private, whose tree holds the common part of
+/// `plan`'s root (see `RootPlan::make_ahead`), or `None` (the child then
+/// makes the whole root). Namespaces made for another plan are let go.
+pub(crate) fn take_root(plan: &RootPlan) -> Option<OwnedFd> {
+    let stock = stock()?;
+    let mut shelf = stock.shelf_now()?;
+    let key = plan.common_key();
+    if shelf.root_plan.as_ref().is_none_or(|(k, _)| *k != key) {
+        shelf.root_plan = Some((key, plan.clone()));
+        shelf.roots.clear();
+    }
+    let taken = shelf.roots.pop();
+    stock.wake.notify_one();
+    taken
+}
+
 /// Hands an ended bot's group folders to the thread, which removes them;
 /// gives them back when there is no thread (or its shelf is busy).
 pub(crate) fn remove_cgroup_dirs_later(dirs: Vec<PathBuf>) -> Result<(), Vec<PathBuf>> {
@@ -191,7 +215,7 @@ fn fill(stock: &'static Stock) {
     idle_priority();
     // The thread's own namespaces, which it goes back to after each new one.
     let home = |kind: &str| nix::fcntl::open(format!("/proc/thread-self/ns/{kind}").as_str(), OFlag::O_RDONLY | OFlag::O_CLOEXEC, Mode::empty()).ok();
-    let (home_net, home_ipc, home_uts) = (home("net"), home("ipc"), home("uts"));
+    let (home_net, home_ipc, home_uts, home_mnt) = (home("net"), home("ipc"), home("uts"), home("mnt"));
     loop {
         let work = {
             let mut shelf = stock.shelf();
@@ -233,6 +257,27 @@ fn fill(stock: &'static Stock) {
                     }
                     Ok(group) => shelf.cgroups.push(group),
                     Err(_) => shelf.cgroup_failed = true,
+                }
+            }
+            Work::Root(key, plan) => {
+                let made = match &home_mnt {
+                    Some(home) => make_root(&plan, home),
+                    None => Err(false),
+                };
+                let mut shelf = stock.shelf();
+                match made {
+                    // The plan changed meanwhile: this one goes.
+                    Ok(_) if shelf.root_plan.as_ref().is_none_or(|(k, _)| *k != key) => {}
+                    Ok(ns) => shelf.roots.push(ns),
+                    Err(false) => shelf.root_failed = true,
+                    Err(true) => {
+                        // Stuck in the namespace made (`/proc` covered):
+                        // nothing more is made on this thread.
+                        shelf.root_failed = true;
+                        shelf.net_failed = true;
+                        shelf.ipc_uts_failed = true;
+                        shelf.cgroup_failed = true;
+                    }
                 }
             }
             Work::Remove => {
@@ -278,6 +323,18 @@ fn make(flags: CloneFlags, kind: &str, home: &OwnedFd) -> Option<OwnedFd> {
     let made = nix::fcntl::open(format!("/proc/thread-self/ns/{kind}").as_str(), OFlag::O_RDONLY | OFlag::O_CLOEXEC, Mode::empty()).ok();
     nix::sched::setns(home, flags).ok()?;
     made
+}
+
+/// Makes a mount namespace on this thread, made private, with the common
+/// part of `plan`'s root, takes a handle on it and goes back to `home`.
+/// `Err(true)` if the way back failed.
+fn make_root(plan: &RootPlan, home: &OwnedFd) -> Result<OwnedFd, bool> {
+    nix::sched::unshare(CloneFlags::CLONE_NEWNS).map_err(|_| false)?;
+    // Before the root's tmpfs covers `/proc` in this namespace.
+    let made = nix::fcntl::open("/proc/thread-self/ns/mnt", OFlag::O_RDONLY | OFlag::O_CLOEXEC, Mode::empty()).ok();
+    let built = made.is_some() && super::sandbox::make_mounts_private().is_ok() && plan.make_ahead().is_ok();
+    nix::sched::setns(home, CloneFlags::CLONE_NEWNS).map_err(|_| true)?;
+    made.filter(|_| built).ok_or(false)
 }
 
 fn make_ipc_uts(home_ipc: &OwnedFd, home_uts: &OwnedFd) -> Option<IpcUts> {
