@@ -2,7 +2,8 @@
 //! a tree planned in the runner and built in the child, then made the
 //! bot's `/` with `pivot_root`.
 //!
-//! The tree lives in a tmpfs mounted on the bot's quota folder, so that
+//! The tree lives in a tmpfs of the bot's own (mounted over `/proc` in the
+//! bot's mount namespace, see [`AHEAD_SCRATCH`]), so that
 //! what the bot writes anywhere (its folder's overlay, `/tmp`, `/dev/shm`)
 //! counts against one size limit and goes with the mount namespace. It
 //! holds, under `root/`: read-only binds of the runtimes
@@ -24,7 +25,7 @@
 //! that namespace's `/proc` ([`AHEAD_SCRATCH`]); the child enters that
 //! namespace and makes only the bot's own steps (its folder, its `/proc`,
 //! the files naming its uid) before `pivot_root`. Without one ready, the
-//! child makes the whole tree on the bot's scratch folder, as before.
+//! child makes the whole tree itself, in a mount namespace it makes.
 
 use std::collections::BTreeSet;
 use std::ffi::CString;
@@ -62,7 +63,7 @@ enum Step {
 /// Everything the child needs to build the root and enter it.
 #[derive(Clone)]
 pub(crate) struct RootPlan {
-    /// The empty host folder the tmpfs is mounted on.
+    /// Where the tmpfs is mounted ([`AHEAD_SCRATCH`] for a bot's root).
     scratch: CString,
     tmpfs_options: CString,
     /// `scratch/root`, which becomes `/`.
@@ -376,10 +377,11 @@ impl RootPlan {
     }
 }
 
-/// Where the tmpfs of a root made ahead is mounted, in the namespace made
-/// for it alone: over `/proc`, which exists everywhere and which nothing
-/// of a start uses before the bot's own `/proc` is mounted in the new root
-/// (the host's stays as it is in every other namespace).
+/// Where the root's tmpfs is mounted, in the mount namespace made for one
+/// bot (by its child, or ahead by the stock thread): over `/proc`, which
+/// exists everywhere and which nothing of a start uses before the bot's
+/// own `/proc` is mounted in the new root (the host's stays as it is in
+/// every other namespace). No folder of the host is made for it.
 pub(crate) const AHEAD_SCRATCH: &str = "/proc";
 
 const QUIET: libc::c_ulong = libc::MS_NOSUID | libc::MS_NODEV;

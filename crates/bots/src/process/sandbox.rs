@@ -112,9 +112,11 @@ pub(crate) fn launch(
             source,
         })?;
     fill_folder(folder.path(), &spec.files, uid.as_ref().map(|u| u.uid))?;
-    // A root made ahead, in a mount namespace of its own, which the child
-    // enters (see `stock`): only as root, which the layer needs anyway.
-    let root_ahead = if layers.contains(Layer::MinimalRoot) && Uid::effective().is_root() {
+    // The minimal root's tmpfs is mounted over `/proc` in the bot's own
+    // mount namespace (see `root::AHEAD_SCRATCH`), which a namespace made
+    // ahead by the stock thread may hold with the common part of the tree
+    // already.
+    let minimal_root = if layers.contains(Layer::MinimalRoot) {
         let owner = uid.as_ref().map(|u| u.uid).filter(|_| layers.contains(Layer::DedicatedUid));
         let mut plan = RootPlan::build(
             limits,
@@ -124,16 +126,18 @@ pub(crate) fn launch(
             layers.contains(Layer::FolderQuota),
             layers.contains(Layer::PidNamespace),
         )?;
-        super::stock::take_root(&plan).map(|ns| {
+        let ns = super::stock::take_root(&plan);
+        if ns.is_some() {
             plan.set_made_ahead();
-            (plan, ns)
-        })
+        }
+        Some((plan, ns))
     } else {
         None
     };
-    // The quota's tmpfs is mounted on an empty folder beside the bot's (an
-    // overlay's writable layer may not lie inside the layer below it).
-    let scratch = if root_ahead.is_none() && (layers.contains(Layer::FolderQuota) || layers.contains(Layer::MinimalRoot)) {
+    // The quota's tmpfs alone is mounted on an empty folder beside the
+    // bot's (an overlay's writable layer may not lie inside the layer
+    // below it).
+    let scratch = if minimal_root.is_none() && layers.contains(Layer::FolderQuota) {
         Some(
             tempfile::Builder::new()
                 .prefix(&format!("{}{tag}-", super::leftovers::QUOTA_FOLDER_PREFIX))
@@ -156,7 +160,7 @@ pub(crate) fn launch(
         folder.path(),
         scratch.as_ref().map(TempDir::path),
         uid.as_ref().map(|u| u.uid),
-        root_ahead,
+        minimal_root,
         report_write,
     )?;
     let init_pid_read = setup.tree.as_mut().and_then(Tree::take_init_pid_reader);
@@ -461,7 +465,7 @@ impl ChildSetup {
         folder: &Path,
         scratch: Option<&Path>,
         uid: Option<u32>,
-        root_ahead: Option<(RootPlan, OwnedFd)>,
+        root: Option<(RootPlan, Option<OwnedFd>)>,
         report: OwnedFd,
     ) -> Result<ChildSetup, SpawnError> {
         let mut rlimits = Vec::new();
@@ -504,16 +508,9 @@ impl ChildSetup {
         let c = |p: &Path| CString::new(p.as_os_str().as_encoded_bytes()).map_err(|e| SpawnError::Setup(format!("landlock: {e}")));
         let with_quota = layers.contains(Layer::FolderQuota);
         let mut in_child_rules: Vec<(CString, u64)> = Vec::new();
-        let (root_ahead, root_ns) = match root_ahead {
-            Some((plan, ns)) => (Some(plan), Some(ns)),
+        let (plan, root_ns) = match root {
+            Some((plan, ns)) => (Some(plan), ns),
             None => (None, None),
-        };
-        let plan = match (root_ahead, scratch) {
-            (Some(plan), _) => Some(plan),
-            (None, Some(scratch)) if layers.contains(Layer::MinimalRoot) => {
-                Some(RootPlan::build(limits, folder, scratch, owner, with_quota, layers.contains(Layer::PidNamespace))?)
-            }
-            _ => None,
         };
         let (quota, root) = match (plan, scratch) {
             (Some(plan), _) => {
