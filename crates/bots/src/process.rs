@@ -71,6 +71,7 @@ mod limits;
 mod root;
 mod sandbox;
 mod stderr;
+mod stock;
 mod tree;
 
 use std::io;
@@ -221,7 +222,7 @@ impl ProcessBot {
             memory_bytes_max: has(Layer::Cgroup).then_some(limits.memory_bytes_max),
             cpu_budget: match (has(Layer::Cgroup), limits.cpu_seconds_max) {
                 (true, Some(seconds_max)) => {
-                    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+                    let cpus = runner_cpus();
                     let next_check = Instant::now() + Duration::from_secs(seconds_max) / cpus;
                     Some(CpuBudget { seconds_max, cpus, next_check })
                 }
@@ -563,6 +564,13 @@ impl Drop for ProcessBot {
         // `guard` is dropped after this: it kills every process at once
         // and leaves the reaping and the folder to the reaper thread.
     }
+}
+
+/// The CPUs the runner may use, read once: the answer takes a few files
+/// of `/proc` and the cgroup hierarchy, which a start need not read again.
+fn runner_cpus() -> u32 {
+    static CPUS: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32))
 }
 
 /// One non-blocking read on the raw fd, bypassing tokio's cached readiness

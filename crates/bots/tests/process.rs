@@ -16,6 +16,7 @@ use std::fs;
 use std::io::ErrorKind;
 use std::net::TcpListener;
 use std::os::unix::fs::MetadataExt;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -816,6 +817,33 @@ fn parallel_spawns_all_start() {
     for thread in threads {
         thread.join().unwrap();
     }
+}
+
+/// A uid that a process of the machine holds (another runner's bot, say)
+/// is never leased: the bot gets the next free one of its range, a range
+/// with none free refuses the start, and the uid is leased again once its
+/// process is gone.
+#[tokio::test]
+async fn a_uid_held_by_a_process_of_the_machine_is_not_leased() {
+    if !available("uid held elsewhere", LayerSet::ALL) {
+        return;
+    }
+    // A range of this test's own, away from the default one.
+    let first = 1_700_000_000 + std::process::id() % 100_000 * 4;
+    let mut holder = std::process::Command::new("sleep").arg("60").uid(first).gid(first).spawn().unwrap();
+    let two = SandboxLimits { uid_first: first, uid_count: 2, ..limits() };
+    let one = SandboxLimits { uid_first: first, uid_count: 1, ..limits() };
+    let mut bot = ProcessBot::spawn(&c_bot("echo"), &two).unwrap();
+    assert_eq!(bot.uid(), Some(first + 1));
+    assert_eq!(bot.ask("up\n", ANSWER).await.unwrap().line, "up");
+    let refused = ProcessBot::spawn(&c_bot("echo"), &one).unwrap_err();
+    assert!(matches!(refused, SpawnError::NoFreeUid), "{refused}");
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    let again = ProcessBot::spawn(&c_bot("echo"), &one).unwrap();
+    assert_eq!(again.uid(), Some(first));
+    bot.kill();
+    again.kill();
 }
 
 #[tokio::test]

@@ -13,6 +13,7 @@
 use std::fs;
 use std::io::{BufRead, BufReader, ErrorKind};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::process::CommandExt;
 use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -167,7 +168,9 @@ async fn attack_host_command_lines_are_not_visible() {
         return;
     }
     let secret = format!("snakepit-secret-token-{}", std::process::id());
-    let mut host = Command::new("/bin/sh").args(["-c", "sleep 300", &secret]).spawn().unwrap();
+    // A group of its own, so that the end kills the `sleep` too, which
+    // dash forks rather than execs.
+    let mut host = Command::new("/bin/sh").args(["-c", "sleep 300", &secret]).process_group(0).spawn().unwrap();
     let runner_name = std::env::args().next().unwrap();
     let runner_name = Path::new(&runner_name).file_name().unwrap().to_string_lossy().into_owned();
 
@@ -183,8 +186,36 @@ async fn attack_host_command_lines_are_not_visible() {
     assert!(ask(&mut bot, &format!("cmdline {secret}")).await.starts_with("found "));
     end(bot);
 
-    host.kill().unwrap();
+    nix::sys::signal::killpg(nix::unistd::Pid::from_raw(host.id() as i32), nix::sys::signal::Signal::SIGKILL).unwrap();
     host.wait().unwrap();
+}
+
+/// Namespaces are made ahead of the starts that use them (on the stock
+/// thread) or by the start itself when none is ready: either way each bot
+/// has its own, shared with no other bot and not the runner's. Six bots at
+/// once take more than the stock holds.
+#[tokio::test]
+async fn each_bot_has_namespaces_of_its_own() {
+    let layers = LayerSet::ALL;
+    if !available("namespaces of its own", layers) {
+        return;
+    }
+    let ns = |pid: &str, kind: &str| fs::metadata(format!("/proc/{pid}/ns/{kind}")).unwrap().ino();
+    let host_name = BotCommand::shell("while read -r x; do uname -n; done");
+    let mut bots = Vec::new();
+    for _ in 0..6 {
+        let mut bot = ProcessBot::spawn(&host_name, &limits_with(layers)).unwrap();
+        assert_eq!(ask(&mut bot, "name").await, "snakepit-bot");
+        bots.push(bot);
+    }
+    for kind in ["net", "ipc", "uts", "mnt", "pid"] {
+        let mut seen: Vec<u64> = bots.iter().map(|b| ns(&b.pid().to_string(), kind)).collect();
+        seen.push(ns("self", kind));
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), bots.len() + 1, "a {kind} namespace is shared");
+    }
+    bots.into_iter().for_each(end);
 }
 
 /// Attack 2: bots connected to world-writable UNIX sockets of the host,

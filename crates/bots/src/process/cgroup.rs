@@ -14,10 +14,19 @@
 //! live in a `snakepit` folder of each hierarchy, named after the runner's
 //! pid, so that the next runner removes those of a runner that was killed.
 //!
-//! The runner makes the group and opens its `cgroup.procs` files; the
-//! child writes `0` to them (itself) as its first act, so everything it
-//! forks is in the group from the start. The group is removed once its
+//! The runner makes the group and opens the files that move a process into
+//! it; the child writes `0` to them (itself) as its first act, so everything
+//! it forks is in the group from the start. The group is removed once its
 //! last process is reaped.
+//!
+//! In v1 that file is `tasks`, which moves one thread: the child has only
+//! one, so it moves the whole process, as `cgroup.procs` would. But a write
+//! to `cgroup.procs` takes the kernel's lock against every fork of the
+//! machine for writing, which waits for an RCU grace period whenever no
+//! such write came in the last few milliseconds: 15 ms on this kind of
+//! machine, at the first start after any pause. Moving the calling thread
+//! alone needs no such lock (40 µs). v2 has no `tasks` file for a domain
+//! group and keeps `cgroup.procs`.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom};
@@ -118,7 +127,8 @@ pub(crate) fn availability() -> Result<&'static str, String> {
 #[derive(Debug)]
 pub(crate) struct BotCgroup {
     dirs: Vec<PathBuf>,
-    /// The `cgroup.procs` files the child joins by writing `0`.
+    /// The files the child joins the group by writing `0` (v1 `tasks`, v2
+    /// `cgroup.procs`).
     procs: Vec<OwnedFd>,
     /// Where the CPU time is read, and whether it is v2's `cpu.stat`
     /// (µs) rather than v1's `cpuacct.usage` (ns).
@@ -129,7 +139,7 @@ pub(crate) struct BotCgroup {
 }
 
 /// Limits of a bot's group.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct CgroupLimits {
     pub(crate) memory_bytes_max: u64,
     pub(crate) processes_max: Option<u64>,
@@ -177,7 +187,8 @@ impl BotCgroup {
             }
         }
         for dir in &group.dirs {
-            let file = OpenOptions::new().write(true).open(dir.join("cgroup.procs"))?;
+            let join = if matches!(h, Hierarchy::V2(_)) { "cgroup.procs" } else { "tasks" };
+            let file = OpenOptions::new().write(true).open(dir.join(join))?;
             group.procs.push(file.into());
         }
         Ok(group)
@@ -188,7 +199,7 @@ impl BotCgroup {
         &self.dirs
     }
 
-    /// The `cgroup.procs` files to join the group by, for the child; the
+    /// The files to join the group by, for the child; the
     /// group keeps none open once the child has them.
     pub(crate) fn take_join_fds(&mut self) -> Vec<OwnedFd> {
         std::mem::take(&mut self.procs)
@@ -217,38 +228,48 @@ impl BotCgroup {
             .is_some_and(|n| n > 0)
     }
 
-    /// Kills whatever is still in the group and removes it; what cannot be
-    /// removed within a moment is left to the next runner's sweep.
-    pub(crate) fn remove(mut self) {
+    /// Kills whatever is still in the group and removes it: on the stock
+    /// thread (see [`stock`](super::stock)), which tries for two seconds,
+    /// or here if there is none; what cannot be removed is left to the
+    /// next runner's sweep.
+    pub(crate) fn remove(self) {
+        let dirs = self.into_dirs();
+        if let Err(dirs) = super::stock::remove_cgroup_dirs_later(dirs) {
+            for dir in dirs {
+                remove_group(&dir, Duration::from_secs(2));
+            }
+        }
+    }
+
+    /// The group's folders, taken out: the group no longer removes them.
+    pub(crate) fn into_dirs(mut self) -> Vec<PathBuf> {
         self.procs.clear();
         self.cpu = None;
-        for dir in std::mem::take(&mut self.dirs) {
-            remove_group(&dir, Duration::from_secs(2));
-        }
+        std::mem::take(&mut self.dirs)
     }
 }
 
 impl Drop for BotCgroup {
     fn drop(&mut self) {
-        for dir in std::mem::take(&mut self.dirs) {
-            remove_group(&dir, Duration::from_millis(200));
+        let dirs = std::mem::take(&mut self.dirs);
+        if dirs.is_empty() {
+            return;
+        }
+        if let Err(dirs) = super::stock::remove_cgroup_dirs_later(dirs) {
+            for dir in dirs {
+                remove_group(&dir, Duration::from_millis(200));
+            }
         }
     }
 }
 
 /// Kills every process in the group at `dir` and removes it, trying
 /// until `wait_max` (a killed process leaves its group only once reaped).
-fn remove_group(dir: &Path, wait_max: Duration) -> bool {
+pub(crate) fn remove_group(dir: &Path, wait_max: Duration) -> bool {
     let until = Instant::now() + wait_max;
     loop {
-        if let Ok(pids) = fs::read_to_string(dir.join("cgroup.procs")) {
-            for pid in pids.lines().filter_map(|p| p.trim().parse::<i32>().ok()) {
-                let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
-            }
-        }
-        match fs::remove_dir(dir) {
+        match try_remove_group(dir) {
             Ok(()) => return true,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return true,
             Err(_) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
             Err(e) => {
                 tracing::warn!(group = %dir.display(), "a bot's cgroup stays until the next start: {e}");
@@ -258,8 +279,22 @@ fn remove_group(dir: &Path, wait_max: Duration) -> bool {
     }
 }
 
+/// One try of [`remove_group`]: kills every process in the group and
+/// removes it, which fails while a killed process is not reaped yet.
+pub(crate) fn try_remove_group(dir: &Path) -> io::Result<()> {
+    if let Ok(pids) = fs::read_to_string(dir.join("cgroup.procs")) {
+        for pid in pids.lines().filter_map(|p| p.trim().parse::<i32>().ok()) {
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+        }
+    }
+    match fs::remove_dir(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        done => done,
+    }
+}
+
 /// In the child, first of all: moves this process (and so all it will
-/// fork) into the group of the `cgroup.procs` files `fds`. Only
+/// fork) into the group of the join files `fds`. Only
 /// `write(2)`; returns its errno.
 #[allow(unsafe_code)]
 pub(crate) fn join_in_child(fds: &[OwnedFd]) -> Result<(), i32> {

@@ -14,7 +14,7 @@ use std::fmt;
 use std::fs;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -43,6 +43,7 @@ use super::command::{BotCommand, fill_folder};
 use super::fault::SpawnError;
 use super::limits::{Layer, LayerSet, SandboxLimits};
 use super::root::{LandlockRights, RootPlan};
+use super::stock::IpcUts;
 use super::tree::Tree;
 
 /// The landlock ABI whose access rights we ask for. The crate drops what
@@ -111,9 +112,32 @@ pub(crate) fn launch(
             source,
         })?;
     fill_folder(folder.path(), &spec.files, uid.as_ref().map(|u| u.uid))?;
-    // The quota's tmpfs is mounted on an empty folder beside the bot's (an
-    // overlay's writable layer may not lie inside the layer below it).
-    let scratch = if layers.contains(Layer::FolderQuota) || layers.contains(Layer::MinimalRoot) {
+    // The minimal root's tmpfs is mounted over `/proc` in the bot's own
+    // mount namespace (see `root::AHEAD_SCRATCH`), which a namespace made
+    // ahead by the stock thread may hold with the common part of the tree
+    // already.
+    let minimal_root = if layers.contains(Layer::MinimalRoot) {
+        let owner = uid.as_ref().map(|u| u.uid).filter(|_| layers.contains(Layer::DedicatedUid));
+        let mut plan = RootPlan::build(
+            limits,
+            folder.path(),
+            Path::new(super::root::AHEAD_SCRATCH),
+            owner,
+            layers.contains(Layer::FolderQuota),
+            layers.contains(Layer::PidNamespace),
+        )?;
+        let ns = super::stock::take_root(&plan);
+        if ns.is_some() {
+            plan.set_made_ahead();
+        }
+        Some((plan, ns))
+    } else {
+        None
+    };
+    // The quota's tmpfs alone is mounted on an empty folder beside the
+    // bot's (an overlay's writable layer may not lie inside the layer
+    // below it).
+    let scratch = if minimal_root.is_none() && layers.contains(Layer::FolderQuota) {
         Some(
             tempfile::Builder::new()
                 .prefix(&format!("{}{tag}-", super::leftovers::QUOTA_FOLDER_PREFIX))
@@ -136,12 +160,16 @@ pub(crate) fn launch(
         folder.path(),
         scratch.as_ref().map(TempDir::path),
         uid.as_ref().map(|u| u.uid),
+        minimal_root,
         report_write,
     )?;
     let init_pid_read = setup.tree.as_mut().and_then(Tree::take_init_pid_reader);
     let mut cgroup = if layers.contains(Layer::Cgroup) {
         let limits = CgroupLimits { memory_bytes_max: limits.memory_bytes_max, processes_max: limits.processes_max };
-        Some(BotCgroup::create(limits).map_err(|e| SpawnError::Setup(format!("cgroup: {e}")))?)
+        match super::stock::take_cgroup(limits) {
+            Some(group) => Some(group),
+            None => Some(BotCgroup::create(limits).map_err(|e| SpawnError::Setup(format!("cgroup: {e}")))?),
+        }
     } else {
         None
     };
@@ -396,15 +424,24 @@ fn folder_access() -> landlock::BitFlags<AccessFs> {
 /// What the child applies between `fork` and `exec`, all prepared in the
 /// runner.
 struct ChildSetup {
-    /// Under [`Layer::Cgroup`], the group's `cgroup.procs` files.
+    /// Under [`Layer::Cgroup`], the files that move the child into the group.
     cgroup_join: Vec<OwnedFd>,
     rlimits: Vec<(Resource, u64)>,
     unshare_net: Option<CloneFlags>,
+    /// A network namespace made ahead (see [`stock`](super::stock)), which
+    /// the child enters instead of making one.
+    net_ns: Option<OwnedFd>,
     ipc: bool,
+    /// The same for the IPC and UTS namespaces.
+    ipc_uts_ns: Option<IpcUts>,
     /// Under [`Layer::PidNamespace`]: the keeper, init and bot split.
     tree: Option<Tree>,
     /// A mount namespace of the bot's own, for the quota or the root.
     mount_ns: bool,
+    /// The mount namespace made ahead that holds the common part of the
+    /// bot's root (see [`stock`](super::stock)), which the child enters
+    /// instead of making one.
+    root_ns: Option<OwnedFd>,
     quota: Option<QuotaMounts>,
     root: Option<RootPlan>,
     uid: Option<u32>,
@@ -428,6 +465,7 @@ impl ChildSetup {
         folder: &Path,
         scratch: Option<&Path>,
         uid: Option<u32>,
+        root: Option<(RootPlan, Option<OwnedFd>)>,
         report: OwnedFd,
     ) -> Result<ChildSetup, SpawnError> {
         let mut rlimits = Vec::new();
@@ -470,9 +508,12 @@ impl ChildSetup {
         let c = |p: &Path| CString::new(p.as_os_str().as_encoded_bytes()).map_err(|e| SpawnError::Setup(format!("landlock: {e}")));
         let with_quota = layers.contains(Layer::FolderQuota);
         let mut in_child_rules: Vec<(CString, u64)> = Vec::new();
-        let (quota, root) = match scratch {
-            Some(scratch) if layers.contains(Layer::MinimalRoot) => {
-                let plan = RootPlan::build(limits, folder, scratch, owner, with_quota, layers.contains(Layer::PidNamespace))?;
+        let (plan, root_ns) = match root {
+            Some((plan, ns)) => (Some(plan), ns),
+            None => (None, None),
+        };
+        let (quota, root) = match (plan, scratch) {
+            (Some(plan), _) => {
                 let read = (AccessFs::from_read(LANDLOCK_ABI) & folder_access()).bits();
                 in_child_rules.extend(plan.landlock_paths.iter().map(|(p, rights)| {
                     let bits = match rights {
@@ -484,7 +525,7 @@ impl ChildSetup {
                 }));
                 (None, Some(plan))
             }
-            Some(scratch) if with_quota => {
+            (None, Some(scratch)) if with_quota => {
                 // The rule made in the runner names the folder below the
                 // overlay, and landlock does not look at a mount point,
                 // only at what is above it.
@@ -505,19 +546,26 @@ impl ChildSetup {
             _ => None,
         };
         let seccomp = if layers.contains(Layer::Seccomp) {
-            seccomp_programs(layers.contains(Layer::IpcNamespace))
+            seccomp_programs_cached(layers.contains(Layer::IpcNamespace))
                 .map_err(|e| SpawnError::Setup(format!("seccomp: {e}")))?
         } else {
             Vec::new()
         };
         let tree = if layers.contains(Layer::PidNamespace) { Some(Tree::build()?) } else { None };
+        // Made ahead by a root runner only: a child without root could not
+        // enter them (it makes its own inside a user namespace).
+        let is_root = Uid::effective().is_root();
+        let ipc = layers.contains(Layer::IpcNamespace);
         Ok(ChildSetup {
             cgroup_join: Vec::new(),
             rlimits,
+            net_ns: unshare_net.filter(|_| is_root).and_then(|_| super::stock::take_net()),
             unshare_net,
-            ipc: layers.contains(Layer::IpcNamespace),
+            ipc,
+            ipc_uts_ns: if ipc && is_root { super::stock::take_ipc_uts() } else { None },
             tree,
             mount_ns: quota.is_some() || root.is_some(),
+            root_ns,
             quota,
             root,
             uid: owner,
@@ -558,26 +606,44 @@ impl ChildSetup {
                 return Err(io::Error::from_raw_os_error(libc::ESRCH));
             }
         }
-        // unshare(2), one layer at a time so that a failure names it.
-        if let Some(flags) = self.unshare_net
-            && let Err(errno) = nix::sched::unshare(flags)
-        {
-            return self.fail(Layer::NetworkNamespace, errno as i32);
+        // unshare(2), or setns(2) into namespaces made ahead, one layer at
+        // a time so that a failure names it.
+        if let Some(flags) = self.unshare_net {
+            let entered = match &self.net_ns {
+                Some(ns) => nix::sched::setns(ns, CloneFlags::CLONE_NEWNET),
+                None => nix::sched::unshare(flags),
+            };
+            if let Err(errno) = entered {
+                return self.fail(Layer::NetworkNamespace, errno as i32);
+            }
         }
-        if self.ipc
-            && let Err(errno) = nix::sched::unshare(CloneFlags::CLONE_NEWIPC | CloneFlags::CLONE_NEWUTS)
-        {
-            return self.fail(Layer::IpcNamespace, errno as i32);
+        if self.ipc {
+            let entered = match &self.ipc_uts_ns {
+                Some(ns) => nix::sched::setns(&ns.ipc, CloneFlags::CLONE_NEWIPC)
+                    .and_then(|()| nix::sched::setns(&ns.uts, CloneFlags::CLONE_NEWUTS)),
+                None => nix::sched::unshare(CloneFlags::CLONE_NEWIPC | CloneFlags::CLONE_NEWUTS),
+            };
+            if let Err(errno) = entered {
+                return self.fail(Layer::IpcNamespace, errno as i32);
+            }
         }
         if self.mount_ns {
             let layer = if self.root.is_some() { Layer::MinimalRoot } else { Layer::FolderQuota };
-            if let Err(errno) = nix::sched::unshare(CloneFlags::CLONE_NEWNS) {
-                return self.fail(layer, errno as i32);
-            }
-            // mount(2): nothing mounted here may show in the runner's
-            // namespace.
-            if let Err(errno) = make_mounts_private() {
-                return self.fail(layer, errno);
+            if let Some(ns) = &self.root_ns {
+                // setns(2): made private, with the root's common part, by
+                // the stock thread.
+                if let Err(errno) = nix::sched::setns(ns, CloneFlags::CLONE_NEWNS) {
+                    return self.fail(layer, errno as i32);
+                }
+            } else {
+                if let Err(errno) = nix::sched::unshare(CloneFlags::CLONE_NEWNS) {
+                    return self.fail(layer, errno as i32);
+                }
+                // mount(2): nothing mounted here may show in the runner's
+                // namespace.
+                if let Err(errno) = make_mounts_private() {
+                    return self.fail(layer, errno);
+                }
             }
         }
         if let Some(tree) = &self.tree {
@@ -685,7 +751,7 @@ impl ChildSetup {
 
 /// mount(2): makes every mount of this (new) mount namespace private.
 #[allow(unsafe_code)]
-fn make_mounts_private() -> Result<(), i32> {
+pub(crate) fn make_mounts_private() -> Result<(), i32> {
     let none = std::ptr::null::<libc::c_char>();
     // SAFETY: mount takes a live NUL-terminated string, nulls and flags.
     match unsafe { libc::mount(none, c"/".as_ptr(), none, libc::MS_REC | libc::MS_PRIVATE, none.cast()) } {
@@ -696,7 +762,7 @@ fn make_mounts_private() -> Result<(), i32> {
 
 /// sethostname(2), in the bot's own UTS namespace.
 #[allow(unsafe_code)]
-fn set_hostname() -> Result<(), i32> {
+pub(crate) fn set_hostname() -> Result<(), i32> {
     let name = super::root::HOSTNAME;
     // SAFETY: sethostname reads `name.len()` bytes of a live string.
     match unsafe { libc::sethostname(name.as_ptr().cast(), name.len()) } {
@@ -930,6 +996,15 @@ fn landlock_ruleset(
         .no_new_privs(true))
 }
 
+/// [`seccomp_programs`], compiled once per runner for each of its two
+/// forms.
+fn seccomp_programs_cached(ipc_private: bool) -> Result<Vec<BpfProgram>, String> {
+    static PROGRAMS: [OnceLock<Result<Vec<BpfProgram>, String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    PROGRAMS[usize::from(ipc_private)]
+        .get_or_init(|| seccomp_programs(ipc_private).map_err(|e| e.to_string()))
+        .clone()
+}
+
 /// The seccomp programs: the first lets everything through except the
 /// calls listed in [`Layer::Seccomp`], which fail with EPERM; the second
 /// makes `clone3` fail with ENOSYS, since its flags lie in memory, which
@@ -1026,7 +1101,6 @@ impl UidLease {
         if count == 0 {
             return Err(SpawnError::NoFreeUid);
         }
-        let busy = uids_with_processes();
         let mut leased = LEASED_UIDS.lock().unwrap_or_else(|e| e.into_inner());
         // Start each runner at a different place, so two runners rarely
         // race for the same uid.
@@ -1036,7 +1110,7 @@ impl UidLease {
         for i in 0..count {
             let index = start.wrapping_add(i) % count;
             let uid = first + index;
-            if !leased.contains(&uid) && !busy.contains(&uid) {
+            if !leased.contains(&uid) && !uid_has_processes(uid) {
                 leased.insert(uid);
                 return Ok(UidLease { uid });
             }
@@ -1054,20 +1128,20 @@ impl Drop for UidLease {
     }
 }
 
-/// The uids that own a process now (the owner of `/proc/PID`).
-fn uids_with_processes() -> BTreeSet<u32> {
-    let Ok(dir) = fs::read_dir("/proc") else {
-        return BTreeSet::new();
-    };
-    dir.filter_map(Result::ok)
-        .filter(|e| {
-            e.file_name()
-                .to_str()
-                .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
-        })
-        .filter_map(|e| e.metadata().ok())
-        .map(|m| m.uid())
-        .collect()
+/// Whether a process (a thread, a zombie) of real uid `uid` exists now,
+/// in this PID namespace or one below it. `getpriority(PRIO_USER)` looks
+/// at every thread in the kernel and fails with ESRCH when none has the
+/// uid (at once when the kernel holds no state for the uid at all): a
+/// few µs, where reading the owner of every `/proc/PID` took a few
+/// hundred. Any other answer, an error included, counts as busy.
+#[allow(unsafe_code)]
+fn uid_has_processes(uid: u32) -> bool {
+    // SAFETY: getpriority takes two integers; errno is this thread's.
+    unsafe {
+        *libc::__errno_location() = 0;
+        let nice = libc::getpriority(libc::PRIO_USER, uid);
+        !(nice == -1 && *libc::__errno_location() == libc::ESRCH)
+    }
 }
 
 /// Whether one layer is active on this machine, and what it does or why not.
