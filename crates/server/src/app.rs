@@ -701,7 +701,8 @@ async fn admin_kick(
 /// `DELETE /api/admin/players/{id}`: the player is gone for good, unlike
 /// after a kick. Their secret URL stops working (a bot that reconnects is
 /// refused), their seat goes back to a built-in bot, their program stops
-/// (a start of it still building never takes a seat), and their points,
+/// (a start of it still building never takes a seat; a save waiting for a
+/// compiler is refused, and one being built is not saved), and their points,
 /// rating and saved program go with them. The games they played stay.
 async fn admin_remove_player(
     State(st): Shared,
@@ -717,6 +718,7 @@ async fn admin_remove_player(
     // below is refused rather than seated again.
     st.store.remove_player(&id).await?;
     crate::code::forget_starts(&id);
+    st.builds.forget(&id);
     // Marked before the room is looked up: a connection being seated now
     // either shows up here or finds the mark (see `Rooms::attach`).
     let room = st.rooms.remove_player(&id);

@@ -60,6 +60,8 @@ pub enum Refusal {
     /// The same player saved again while this save waited: the newer one
     /// took its place.
     Replaced,
+    /// The organiser removed the player while the save waited.
+    Removed,
     /// The player's program is being built already (a start that finds a
     /// build under way does not queue another).
     Busy {
@@ -76,6 +78,7 @@ impl std::fmt::Display for Refusal {
                 "{waiting} programs are waiting for their turn, as many as this server queues; save again in about {retry_after_s} s"
             ),
             Refusal::Replaced => f.write_str("you saved a newer program while this one waited for its turn; the newer one took its place"),
+            Refusal::Removed => f.write_str("the organiser removed you while it waited for its turn or was built"),
             Refusal::Busy { retry_after_s } => {
                 write!(f, "your previous program is still being compiled or waits for its turn; try again when it is done (in about {retry_after_s} s)")
             }
@@ -256,6 +259,19 @@ impl BuildQueue {
                 }
             }
         }
+    }
+
+    /// Refuses the player's waiting save or start ([`Refusal::Removed`]):
+    /// a removed player's program never gets a compiler. A build already
+    /// running ends within its bounds, and its result is not saved (the
+    /// player is no longer in the store).
+    pub fn forget(self: &Arc<Self>, player: &str) {
+        let mut inner = self.lock();
+        if let Some(w) = inner.waiting.remove(player) {
+            let _ = w.tx.send(Err(Refusal::Removed));
+        }
+        inner.last_turn.remove(player);
+        self.dispatch(&mut inner);
     }
 
     /// Where the player's save stands, if it runs or waits: a save that

@@ -488,6 +488,7 @@ async fn queue_turn(st: &Arc<AppState>, player_id: &str, lane: Lane) -> Result<T
             AppError::Retry(StatusCode::SERVICE_UNAVAILABLE, format!("not saved: {refusal}"), retry_after_s)
         }
         Refusal::Replaced => AppError::Client(StatusCode::CONFLICT, format!("not saved: {refusal}")),
+        Refusal::Removed => AppError::Client(StatusCode::GONE, format!("not saved: {refusal}")),
     })
 }
 /// Compiler lines quoted in a refusal, the last ones.
@@ -645,6 +646,11 @@ pub async fn post_code(
     // Waits for the player's turn at a compiler: one build at a time per
     // player, players in turn (`build_queue`).
     let built = build_check(&st, &p.id, &p.game, &program).await?;
+    // A player the organiser removed while their program was built: the
+    // build is dropped, not saved for a player who is gone.
+    if st.store.player(&p.id).await?.is_none() {
+        return Err(AppError::Client(StatusCode::GONE, format!("not saved: {}", Refusal::Removed)));
+    }
     let row = CodeRow { player_id: p.id.clone(), lang: u.lang, name, source: u.source };
     st.store.save_code(&row).await?;
     let (room, seat) = start_built(&st, PlayerRef::from(p), &row, built)

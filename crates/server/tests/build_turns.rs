@@ -141,6 +141,42 @@ async fn players_take_turns_at_the_compiler_and_a_refused_save_says_when_to_retr
     server.shutdown().await;
 }
 
+/// A player the organiser removes while their save waits is refused at
+/// once (410, with the reason), and the compiler goes to the next player.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_removed_players_waiting_save_is_refused() {
+    let mut cfg = config(temp_db("turns_removed"), 100);
+    cfg.code.builds_at_once = 1;
+    cfg.code.build_seconds_max = 10;
+    let server = start(cfg).await;
+    let addr = server.addr;
+    let (a, b, c) = (sign_up(addr, "alice").await, sign_up(addr, "bob").await, sign_up(addr, "carol").await);
+    let good = include_str!("../../../starters/duel/c/bot.c");
+
+    let a1 = save(addr, &a, "held", HELD);
+    until(addr, &a, "alice's build runs", |s| s["state"] == "running").await;
+    let b1 = save(addr, &b, "bob's", good);
+    until(addr, &b, "bob's save waits", |s| s["state"] == "waiting").await;
+    let c1 = save(addr, &c, "carol's", good);
+    let carol = until(addr, &c, "carol's save waits", |s| s["state"] == "waiting").await;
+    assert_eq!(carol["position"].as_u64(), Some(2), "{carol}");
+
+    let (status, text) = http(addr, "DELETE", &format!("/api/admin/players/{}", b.id), None, Some(TOKEN)).await;
+    assert_eq!(status, 200, "{text}");
+    let (status, _, text) = b1.await.unwrap();
+    assert_eq!(status, 410, "{text}");
+    assert!(text.contains("the organiser removed you"), "{text}");
+    // Carol moved up; Alice's build still holds the compiler.
+    let carol = standing(addr, &c).await;
+    assert_eq!((carol["state"].as_str(), carol["position"].as_u64(), carol["waiting"].as_u64()), (Some("waiting"), Some(1), Some(1)), "{carol}");
+    assert!(!a1.is_finished(), "the held build ended before the test was done with it");
+    let (status, _, text) = a1.await.unwrap();
+    assert_eq!(status, 422, "{text}");
+    let (status, _, text) = c1.await.unwrap();
+    assert_eq!(status, 200, "{text}");
+    server.shutdown().await;
+}
+
 /// Saves `source` as a fresh player of a server with these build bounds;
 /// returns the answer's status and body.
 async fn save_bounded(tag: &str, cpu_s: u64, memory_mib: u64, source: &str) -> (u16, String) {
