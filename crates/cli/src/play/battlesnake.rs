@@ -38,6 +38,7 @@ use snakepit_engine::Game;
 use snakepit_engine::battlesnake::{Action, Battlesnake, RawSettings};
 use snakepit_protocol::battlesnake::{GameMeta, parse_move, requests};
 use snakepit_protocol::stdio;
+use std::cell::RefCell;
 use std::fmt::Write;
 use std::time::Duration;
 
@@ -91,10 +92,31 @@ pub(super) fn table(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
         unjoined: vec![false; seats.len()],
         process: ProcessSeats::with_move_deadline(GameKind::Battlesnake, bots, Duration::from_millis(timeout_ms))?,
         seats,
-        view: bsbots::View::new(),
+        view: SPARE_VIEWS.with_borrow_mut(Vec::pop).unwrap_or_default(),
         meta,
         timeout: Duration::from_millis(timeout_ms),
     })
+}
+
+thread_local! {
+    /// Views of this thread's finished games, for its next ones: a view
+    /// makes its table of moves once per board and grows its buffers once,
+    /// where a tournament's worker plays game after game on one board.
+    static SPARE_VIEWS: RefCell<Vec<bsbots::View>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Views [`SPARE_VIEWS`] keeps at most: a thread plays one game at a time.
+const SPARE_VIEWS_MAX: usize = 2;
+
+impl Drop for BattlesnakeTable {
+    fn drop(&mut self) {
+        let view = std::mem::take(&mut self.view);
+        SPARE_VIEWS.with_borrow_mut(|spare| {
+            if spare.len() < SPARE_VIEWS_MAX {
+                spare.push(view);
+            }
+        });
+    }
 }
 
 /// Who plays a seat.
