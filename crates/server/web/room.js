@@ -24,6 +24,8 @@
   async function loadGames() {
     const games = await SP.api('/api/replays?origin=' + encodeURIComponent(name) + '&limit=' + GAMES_SHOWN);
     hook.games = games.length;
+    // Titled by the games themselves: the list may come before the first frame.
+    if (games.length && games[0].game) $('games-title').textContent = GAMES_TITLE[games[0].game] || 'Last games';
     $('games-panel').classList.toggle('hidden', games.length === 0);
     SP.fill(
       $('games'),
