@@ -13,6 +13,7 @@ mod common;
 
 use common::*;
 use serde_json::Value;
+use snakepit_server::Server;
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -76,27 +77,36 @@ async fn until(addr: SocketAddr, p: &Player, what: &str, want: impl Fn(&Value) -
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn players_take_turns_at_the_compiler_and_a_refused_save_says_when_to_retry() {
-    let mut cfg = config(temp_db("turns"), 100);
+/// A duel starter, which compiles at once.
+const GOOD: &str = include_str!("../../../starters/duel/c/bot.c");
+
+/// A server with one compiler, which a held build holds for 10 s, at most
+/// `waiting_max` saves waiting, and three players: alice, bob and carol.
+async fn one_compiler(tag: &str, waiting_max: usize) -> (Server, Player, Player, Player) {
+    let mut cfg = config(temp_db(tag), 100);
     cfg.duel.tick_ms = Some(100);
     cfg.code.builds_at_once = 1;
-    cfg.code.builds_waiting_max = 2;
-    // How long a held build holds the only compiler.
+    cfg.code.builds_waiting_max = waiting_max;
     cfg.code.build_seconds_max = 10;
     let server = start(cfg).await;
     let addr = server.addr;
     let (a, b, c) = (sign_up(addr, "alice").await, sign_up(addr, "bob").await, sign_up(addr, "carol").await);
-    let good = include_str!("../../../starters/duel/c/bot.c");
+    (server, a, b, c)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_take_turns_at_the_compiler_and_a_refused_save_says_when_to_retry() {
+    let (server, a, b, c) = one_compiler("turns", 2).await;
+    let addr = server.addr;
 
     // Alice's first save takes the compiler and holds it.
     let a1 = save(addr, &a, "held", HELD);
     until(addr, &a, "alice's first build runs", |s| s["state"] == "running").await;
     // Her second waits (one build at a time per player), and her third
     // replaces it: the second is told so.
-    let a2 = save(addr, &a, "second", good);
+    let a2 = save(addr, &a, "second", GOOD);
     until(addr, &a, "alice's second save waits", |s| s["state"] == "waiting").await;
-    let a3 = save(addr, &a, "third", good);
+    let a3 = save(addr, &a, "third", GOOD);
     let (status, _, text) = a2.await.unwrap();
     assert_eq!(status, 409, "{text}");
     assert!(text.contains("you saved a newer program while this one waited"), "{text}");
@@ -110,7 +120,7 @@ async fn players_take_turns_at_the_compiler_and_a_refused_save_says_when_to_retr
     assert_eq!(alice["lane"], "compile");
 
     // The queue is full: Carol is told why and when to come back.
-    let (status, head, text) = save(addr, &c, "carol's", good).await.unwrap();
+    let (status, head, text) = save(addr, &c, "carol's", GOOD).await.unwrap();
     assert_eq!(status, 503, "{text}");
     assert!(text.contains("2 programs are waiting for their turn") && text.contains("save again in about"), "{text}");
     let retry: u64 = head
@@ -145,19 +155,14 @@ async fn players_take_turns_at_the_compiler_and_a_refused_save_says_when_to_retr
 /// once (410, with the reason), and the compiler goes to the next player.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_removed_players_waiting_save_is_refused() {
-    let mut cfg = config(temp_db("turns_removed"), 100);
-    cfg.code.builds_at_once = 1;
-    cfg.code.build_seconds_max = 10;
-    let server = start(cfg).await;
+    let (server, a, b, c) = one_compiler("turns_removed", 32).await;
     let addr = server.addr;
-    let (a, b, c) = (sign_up(addr, "alice").await, sign_up(addr, "bob").await, sign_up(addr, "carol").await);
-    let good = include_str!("../../../starters/duel/c/bot.c");
 
     let a1 = save(addr, &a, "held", HELD);
     until(addr, &a, "alice's build runs", |s| s["state"] == "running").await;
-    let b1 = save(addr, &b, "bob's", good);
+    let b1 = save(addr, &b, "bob's", GOOD);
     until(addr, &b, "bob's save waits", |s| s["state"] == "waiting").await;
-    let c1 = save(addr, &c, "carol's", good);
+    let c1 = save(addr, &c, "carol's", GOOD);
     let carol = until(addr, &c, "carol's save waits", |s| s["state"] == "waiting").await;
     assert_eq!(carol["position"].as_u64(), Some(2), "{carol}");
 
