@@ -233,12 +233,7 @@ impl BotCgroup {
     /// or here if there is none; what cannot be removed is left to the
     /// next runner's sweep.
     pub(crate) fn remove(self) {
-        let dirs = self.into_dirs();
-        if let Err(dirs) = super::stock::remove_cgroup_dirs_later(dirs) {
-            for dir in dirs {
-                remove_group(&dir, Duration::from_secs(2));
-            }
-        }
+        remove_groups(self.into_dirs(), Duration::from_secs(2));
     }
 
     /// The group's folders, taken out: the group no longer removes them.
@@ -252,13 +247,18 @@ impl BotCgroup {
 impl Drop for BotCgroup {
     fn drop(&mut self) {
         let dirs = std::mem::take(&mut self.dirs);
-        if dirs.is_empty() {
-            return;
+        if !dirs.is_empty() {
+            remove_groups(dirs, Duration::from_millis(200));
         }
-        if let Err(dirs) = super::stock::remove_cgroup_dirs_later(dirs) {
-            for dir in dirs {
-                remove_group(&dir, Duration::from_millis(200));
-            }
+    }
+}
+
+/// Hands a group's folders to the stock thread to remove, or removes them
+/// here, trying for `wait_max` each, when there is none.
+fn remove_groups(dirs: Vec<PathBuf>, wait_max: Duration) {
+    if let Err(dirs) = super::stock::remove_cgroup_dirs_later(dirs) {
+        for dir in dirs {
+            remove_group(&dir, wait_max);
         }
     }
 }

@@ -145,54 +145,56 @@ fn stock() -> Option<&'static Stock> {
 /// A network namespace of the bot's own, made ahead, or `None` (the child
 /// then makes one). Asks the thread for more.
 pub(crate) fn take_net() -> Option<OwnedFd> {
-    let stock = stock()?;
-    let mut shelf = stock.shelf_now()?;
-    shelf.net_wanted = true;
-    let taken = shelf.net.pop();
-    stock.wake.notify_one();
-    taken
+    take(|shelf| {
+        shelf.net_wanted = true;
+        shelf.net.pop()
+    })
 }
 
 /// An IPC and UTS namespace pair of the bot's own, made ahead, or `None`.
 pub(crate) fn take_ipc_uts() -> Option<IpcUts> {
-    let stock = stock()?;
-    let mut shelf = stock.shelf_now()?;
-    shelf.ipc_uts_wanted = true;
-    let taken = shelf.ipc_uts.pop();
-    stock.wake.notify_one();
-    taken
+    take(|shelf| {
+        shelf.ipc_uts_wanted = true;
+        shelf.ipc_uts.pop()
+    })
 }
 
 /// A group with `limits`, made ahead, or `None` (the start then makes
 /// one). Groups made with other limits are removed.
 pub(crate) fn take_cgroup(limits: CgroupLimits) -> Option<BotCgroup> {
-    let stock = stock()?;
-    let mut shelf = stock.shelf_now()?;
-    if shelf.cgroup_limits != Some(limits) {
-        shelf.cgroup_limits = Some(limits);
-        let stale: Vec<BotCgroup> = std::mem::take(&mut shelf.cgroups);
-        let until = Instant::now() + REMOVE_WAIT_MAX;
-        for group in stale {
-            shelf.doomed.extend(group.into_dirs().into_iter().map(|dir| (dir, until)));
+    take(|shelf| {
+        if shelf.cgroup_limits != Some(limits) {
+            shelf.cgroup_limits = Some(limits);
+            let stale: Vec<BotCgroup> = std::mem::take(&mut shelf.cgroups);
+            let until = Instant::now() + REMOVE_WAIT_MAX;
+            for group in stale {
+                shelf.doomed.extend(group.into_dirs().into_iter().map(|dir| (dir, until)));
+            }
         }
-    }
-    let taken = shelf.cgroups.pop();
-    stock.wake.notify_one();
-    taken
+        shelf.cgroups.pop()
+    })
 }
 
 /// A mount namespace, made private, whose tree holds the common part of
 /// `plan`'s root (see `RootPlan::make_ahead`), or `None` (the child then
 /// makes the whole root). Namespaces made for another plan are let go.
 pub(crate) fn take_root(plan: &RootPlan) -> Option<OwnedFd> {
+    take(|shelf| {
+        let key = plan.common_key();
+        if shelf.root_plan.as_ref().is_none_or(|(k, _)| *k != key) {
+            shelf.root_plan = Some((key, plan.clone()));
+            shelf.roots.clear();
+        }
+        shelf.roots.pop()
+    })
+}
+
+/// What `pick` takes off the shelf (telling it what is wanted), if the
+/// shelf is free at once; the thread is woken to make more.
+fn take<T>(pick: impl FnOnce(&mut Shelf) -> Option<T>) -> Option<T> {
     let stock = stock()?;
     let mut shelf = stock.shelf_now()?;
-    let key = plan.common_key();
-    if shelf.root_plan.as_ref().is_none_or(|(k, _)| *k != key) {
-        shelf.root_plan = Some((key, plan.clone()));
-        shelf.roots.clear();
-    }
-    let taken = shelf.roots.pop();
+    let taken = pick(&mut shelf);
     stock.wake.notify_one();
     taken
 }
