@@ -43,20 +43,27 @@ async fn arrivals_open_rooms_up_to_the_limit_and_are_then_told_so() {
     let addr = server.addr;
     // The configured duel room has two seats, held by built-in bots until
     // players take them.
+    // Each page is seated before the next connects: a page is seated once
+    // its socket is open, so pages opened at once may sit in any order.
     let mut pages = Vec::new();
+    let mut said = String::new();
     for name in ["first", "second", "third"] {
         let (status, v) = sign_up(addr, name, "duel").await;
         assert_eq!(status, 201, "{v}");
         let url = format!("ws://{addr}/ws/player?user={}&code={}", v["id"].as_str().unwrap(), v["code"].as_str().unwrap());
-        pages.push(tokio_tungstenite::connect_async(url).await.unwrap().0);
-    }
-    let third = pages.last_mut().unwrap();
-    let mut said = String::new();
-    while let Some(text) = next_text(third, FRAME_WAIT).await {
-        said += &text;
-        if said.contains("room is full") {
-            break;
+        let mut page = tokio_tungstenite::connect_async(url).await.unwrap().0;
+        // Seated (its view), or told why not; every page says one or the
+        // other at once, so this waits for nothing else.
+        let deadline = tokio::time::Instant::now() + FRAME_WAIT;
+        said.clear();
+        while let Some(text) = next_text(&mut page, FRAME_WAIT).await {
+            said += &text;
+            if said.contains("room is full") || said.contains("\"type\":\"player\"") {
+                break;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "{name} was neither seated nor refused: {said}");
         }
+        pages.push(page);
     }
     assert!(said.contains("every duel room is full (1 rooms"), "{said}");
     let (_, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
