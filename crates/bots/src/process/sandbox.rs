@@ -9,7 +9,7 @@
 //! calls with them.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ffi::{CStr, CString};
+use std::ffi::{CStr, CString, OsString};
 use std::fmt;
 use std::fs;
 use std::io;
@@ -175,19 +175,30 @@ pub(crate) fn launch(
     };
     setup.cgroup_join = cgroup.as_mut().map(BotCgroup::take_join_fds).unwrap_or_default();
 
+    // The environment as `Command` would hold it: sorted, a later value
+    // of a name replacing an earlier one.
+    let mut env: BTreeMap<OsString, OsString> = BTreeMap::new();
+    for (key, value) in [
+        ("PATH", SANDBOX_PATH.as_ref()),
+        ("HOME", folder.path().as_os_str()),
+        ("TMPDIR", folder.path().as_os_str()),
+        ("LANG", "C.UTF-8".as_ref()),
+        // Python buffers stdout in a pipe, so a bot that writes its answer
+        // without flushing (as CodeCarrots' own example does, which its
+        // server ran unbuffered) would never be heard.
+        ("PYTHONUNBUFFERED", "1".as_ref()),
+    ] {
+        env.insert(key.into(), value.to_owned());
+    }
+    env.extend(spec.env.iter().cloned());
+    if setup.tree.is_some() {
+        setup.exec = Some(ExecPlan::build(&spec.program, &spec.args, &env)?);
+    }
     let mut cmd = Command::new(&spec.program);
     cmd.args(&spec.args)
         .current_dir(folder.path())
         .env_clear()
-        .env("PATH", SANDBOX_PATH)
-        .env("HOME", folder.path())
-        .env("TMPDIR", folder.path())
-        .env("LANG", "C.UTF-8")
-        // Python buffers stdout in a pipe, so a bot that writes its answer
-        // without flushing (as CodeCarrots' own example does, which its
-        // server ran unbuffered) would never be heard.
-        .env("PYTHONUNBUFFERED", "1")
-        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .envs(&env)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -195,57 +206,77 @@ pub(crate) fn launch(
         // bot and every process it starts, and never the runner.
         .process_group(0);
     install_pre_exec(&mut cmd, setup);
-    let spawned = spawn_when_not_busy(&mut cmd);
+    let spawned = spawn_when_not_busy(&mut cmd, &report_read, init_pid_read.as_ref());
     // Dropping the command drops the closure and with it the runner's
-    // copy of the report pipe's write end, so the read below cannot wait.
+    // copy of the report pipe's write end, so no read below can wait.
     drop(cmd);
     match spawned {
-        Ok(mut child) => {
-            let leader = match init_pid_read {
-                Some(fd) => {
-                    // The keeper writes it right after the fork; the read
-                    // ends at the latest when the keeper is gone.
-                    let mut bytes = [0u8; 4];
-                    match nix::unistd::read(&fd, &mut bytes) {
-                        Ok(4) => Some(bot_of_init(Pid::from_raw(i32::from_ne_bytes(bytes)))),
-                        _ => {
-                            let _ = child.kill();
-                            let _ = child.wait();
-                            return Err(SpawnError::Setup("pid namespace: the keeper did not name the init".into()));
-                        }
-                    }
-                }
-                None => None,
-            };
-            Ok(Launched {
-                child,
-                folder: BotFolder {
-                    home: folder,
-                    _scratch: scratch,
-                },
-                uid,
-                layers,
-                cgroup,
-                leader,
-            })
-        }
-        Err(source) => {
-            let mut code = [0u8; 1];
-            match nix::unistd::read(&report_read, &mut code) {
-                Ok(1) => match Layer::from_code(code[0]) {
-                    Some(layer) => Err(SpawnError::Sandbox { layer, source }),
-                    None => Err(SpawnError::Exec {
-                        program: spec.program_display(),
-                        source,
-                    }),
-                },
-                _ => Err(SpawnError::Exec {
-                    program: spec.program_display(),
-                    source,
-                }),
-            }
-        }
+        Ok((child, leader)) => Ok(Launched {
+            child,
+            folder: BotFolder {
+                home: folder,
+                _scratch: scratch,
+            },
+            uid,
+            layers,
+            cgroup,
+            leader,
+        }),
+        Err((source, code)) => match code.and_then(Layer::from_code) {
+            Some(layer) => Err(SpawnError::Sandbox { layer, source }),
+            None => Err(SpawnError::Exec {
+                program: spec.program_display(),
+                source,
+            }),
+        },
     }
+}
+
+/// What the child wrote to the report pipe: the failing layer's code (or
+/// [`EXEC_FAILED`]) and, when it could, the errno.
+fn read_report(report: &OwnedFd) -> Option<(u8, Option<i32>)> {
+    let mut record = [0u8; 5];
+    match nix::unistd::read(report, &mut record) {
+        Ok(5) => Some((record[0], Some(i32::from_ne_bytes([record[1], record[2], record[3], record[4]])))),
+        Ok(n) if n > 0 => Some((record[0], None)),
+        _ => None,
+    }
+}
+
+/// One spawn and what follows it: under a PID namespace, the init's pid
+/// from the keeper, which names the bot, and a failure that the init or
+/// the bot wrote to the report pipe (their `spawn` returns success).
+fn spawn_once(cmd: &mut Command, report: &OwnedFd, init_pid: Option<&OwnedFd>) -> Result<(Child, Option<Pid>), (io::Error, Option<u8>)> {
+    let mut child = match cmd.spawn() {
+        Ok(child) => child,
+        Err(source) => return Err((source, read_report(report).map(|(code, _)| code))),
+    };
+    let Some(fd) = init_pid else {
+        return Ok((child, None));
+    };
+    let end = |child: &mut Child| {
+        let _ = child.kill();
+        let _ = child.wait();
+    };
+    // The keeper writes it right after the init's start; the read ends at
+    // the latest when the keeper is gone.
+    let mut bytes = [0u8; 4];
+    let init = match nix::unistd::read(fd, &mut bytes) {
+        Ok(4) => Pid::from_raw(i32::from_ne_bytes(bytes)),
+        _ => {
+            end(&mut child);
+            return Err((io::Error::other("pid namespace: the keeper did not name the init"), Some(Layer::PidNamespace.code())));
+        }
+    };
+    // `spawn` returned once every copy of its close-on-exec pipe was
+    // closed: the bot's, by its exec or its exit, after any failure was
+    // written here.
+    if let Some((code, errno)) = read_report(report) {
+        end(&mut child);
+        let source = errno.map_or_else(|| io::Error::other("the sandbox failed"), io::Error::from_raw_os_error);
+        return Err((source, (code != EXEC_FAILED).then_some(code)));
+    }
+    Ok((child, Some(bot_of_init(init))))
 }
 
 /// The init's only child, the bot, which has exec'd when the spawn
@@ -264,12 +295,12 @@ fn bot_of_init(init: Pid) -> Pid {
 /// descriptor (open for writing, close-on-exec) until it execs itself,
 /// which can take milliseconds of sandbox set-up: bots started in parallel
 /// (several matches, a server) meet this now and then.
-fn spawn_when_not_busy(cmd: &mut Command) -> io::Result<Child> {
+fn spawn_when_not_busy(cmd: &mut Command, report: &OwnedFd, init_pid: Option<&OwnedFd>) -> Result<(Child, Option<Pid>), (io::Error, Option<u8>)> {
     let until = Instant::now() + EXEC_BUSY_WAIT_MAX;
     let mut pause = Duration::from_millis(1);
     loop {
-        match cmd.spawn() {
-            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && Instant::now() < until => {
+        match spawn_once(cmd, report, init_pid) {
+            Err((e, None)) if e.raw_os_error() == Some(libc::ETXTBSY) && Instant::now() < until => {
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(Duration::from_millis(20));
             }
@@ -445,7 +476,9 @@ struct ChildSetup {
     quota: Option<QuotaMounts>,
     root: Option<RootPlan>,
     uid: Option<u32>,
-    landlock: Option<RulesetCreated>,
+    /// Taken by the process that restricts itself (the bot under a PID
+    /// namespace sees the setup through a shared reference).
+    landlock: Mutex<Option<RulesetCreated>>,
     /// Rules the bot adds to the landlock ruleset itself, for what only
     /// exists in its mount namespace (the folder's overlay, the minimal
     /// root's own folders): a second descriptor of the ruleset, and each
@@ -454,8 +487,12 @@ struct ChildSetup {
     seccomp: Vec<BpfProgram>,
     runner_pid: Pid,
     /// The write end of a close-on-exec pipe: on failure the child writes
-    /// the failing layer's code, because `spawn` only passes on the errno.
+    /// the failing layer's code and the errno (`spawn` only passes on the
+    /// errno, and nothing at all for a failure in the init or the bot
+    /// under a PID namespace).
     report: OwnedFd,
+    /// Under [`Layer::PidNamespace`], what the bot execs by itself.
+    exec: Option<ExecPlan>,
 }
 
 impl ChildSetup {
@@ -569,11 +606,12 @@ impl ChildSetup {
             quota,
             root,
             uid: owner,
-            landlock,
+            landlock: Mutex::new(landlock),
             landlock_in_child,
             seccomp,
             runner_pid: Pid::this(),
             report,
+            exec: None,
         })
     }
 
@@ -585,11 +623,31 @@ impl ChildSetup {
     /// alone (`io::Error::from_raw_os_error` does not allocate).
     ///
     /// Under [`Layer::PidNamespace`] this runs in three processes in turn
-    /// (see [`tree`](super::tree)): the runner's child up to the PID
-    /// namespace, which forks and stays as the keeper; the init, which
-    /// mounts the bot's tree and forks again; and the bot, which applies
-    /// the rest and returns, to exec.
+    /// (see [`tree`](super::tree)): the runner's child enters the
+    /// namespaces and stays as the keeper; the init ([`init_main`]) mounts
+    /// the bot's tree; and the bot ([`bot_main`]) applies the rest and
+    /// execs. Without it, the child does all three parts and returns, to
+    /// exec.
+    #[allow(unsafe_code)]
     fn apply(&mut self) -> io::Result<()> {
+        self.enter_namespaces()?;
+        if let Some(tree) = &self.tree {
+            if let Err(errno) = nix::sched::unshare(CloneFlags::CLONE_NEWPID) {
+                return self.fail(Layer::PidNamespace, errno as i32);
+            }
+            let setup: *const ChildSetup = &*self;
+            // SAFETY: `init_main` ends with `_exit` or as the init, and the
+            // keeper, which this process becomes, never touches `self`.
+            let errno = unsafe { tree.start_init(init_main, setup.cast_mut().cast()) };
+            return self.fail(Layer::PidNamespace, errno);
+        }
+        self.mount()?;
+        self.restrict()
+    }
+
+    /// The first part: the cgroup and the namespaces, in the process that
+    /// stays as the keeper under a PID namespace.
+    fn enter_namespaces(&self) -> io::Result<()> {
         // write(2), before any fork, so the whole tree is in the group.
         if let Err(errno) = super::cgroup::join_in_child(&self.cgroup_join) {
             return self.fail(Layer::Cgroup, errno);
@@ -646,15 +704,12 @@ impl ChildSetup {
                 }
             }
         }
-        if let Some(tree) = &self.tree {
-            if let Err(errno) = nix::sched::unshare(CloneFlags::CLONE_NEWPID) {
-                return self.fail(Layer::PidNamespace, errno as i32);
-            }
-            // Returns only in the init, pid 1 of the new namespace.
-            if let Err(errno) = tree.fork_init() {
-                return self.fail(Layer::PidNamespace, errno);
-            }
-        }
+        Ok(())
+    }
+
+    /// The second part: the bot's tree, in the init under a PID namespace
+    /// (whose `/proc` the root mounts).
+    fn mount(&self) -> io::Result<()> {
         if let Some(quota) = &self.quota
             && let Err(errno) = quota.mount()
         {
@@ -671,12 +726,12 @@ impl ChildSetup {
         {
             return self.fail(Layer::IpcNamespace, errno);
         }
-        if let Some(tree) = &self.tree {
-            // Returns only in the bot, pid 2.
-            if let Err(errno) = tree.fork_bot() {
-                return self.fail(Layer::PidNamespace, errno);
-            }
-        }
+        Ok(())
+    }
+
+    /// The last part, in the bot itself: landlock, the limits, the uid and
+    /// seccomp.
+    fn restrict(&self) -> io::Result<()> {
         // Before the rlimits, while the runner's descriptors still count
         // against no lower RLIMIT_NOFILE: each rule opens its path.
         if let Some((ruleset, rules)) = &self.landlock_in_child {
@@ -722,7 +777,10 @@ impl ChildSetup {
         {
             return Err(io::Error::from_raw_os_error(libc::ESRCH));
         }
-        if let Some(ruleset) = self.landlock.take() {
+        // A futex, never contended: the runner never locks it, and only
+        // one process of the child runs here.
+        let ruleset = self.landlock.lock().ok().and_then(|mut r| r.take());
+        if let Some(ruleset) = ruleset {
             // prctl(PR_SET_NO_NEW_PRIVS), landlock_restrict_self(2) and
             // close(2) of the ruleset; the crate's error types hold only
             // the errno.
@@ -742,10 +800,138 @@ impl ChildSetup {
         Ok(())
     }
 
+    /// Writes the failing layer's code and the errno to the report pipe,
+    /// and returns the errno as the error `spawn` passes on.
     fn fail(&self, layer: Layer, errno: i32) -> io::Result<()> {
-        // write(2). Best effort: the errno reaches the runner either way.
-        let _ = nix::unistd::write(&self.report, &[layer.code()]);
+        self.report_failure(layer.code(), errno);
         Err(io::Error::from_raw_os_error(errno))
+    }
+
+    fn report_failure(&self, code: u8, errno: i32) {
+        let e = errno.to_ne_bytes();
+        // write(2). Best effort: under a PID namespace the runner then
+        // learns only that the bot ended before its first answer.
+        let _ = nix::unistd::write(&self.report, &[code, e[0], e[1], e[2], e[3]]);
+    }
+}
+
+/// The init (see [`tree`](super::tree)), on its own stack in the keeper's
+/// memory: mounts the bot's tree and starts the bot. Never returns: it
+/// becomes the init, or exits after writing its failure to the report
+/// pipe.
+#[allow(unsafe_code)]
+extern "C" fn init_main(setup: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: the `ChildSetup` that `apply` passed, in this process's
+    // memory (shared with the keeper, which never touches it).
+    let setup = unsafe { &*setup.cast::<ChildSetup>() };
+    if let Some(tree) = &setup.tree {
+        match tree.init_prelude() {
+            Err(errno) => {
+                let _ = setup.fail(Layer::PidNamespace, errno);
+            }
+            Ok(()) => {
+                if setup.mount().is_ok() {
+                    let arg: *const ChildSetup = setup;
+                    // SAFETY: `bot_main` ends with `exec` or `_exit`.
+                    let errno = unsafe { tree.start_bot(bot_main, arg.cast_mut().cast()) };
+                    let _ = setup.fail(Layer::PidNamespace, errno);
+                }
+            }
+        }
+    }
+    exit_now()
+}
+
+/// The bot (see [`tree`](super::tree)), on its own stack in the init's
+/// memory while the init sleeps: leads a process group, applies the rest
+/// of the sandbox and execs the program. Never returns.
+#[allow(unsafe_code)]
+extern "C" fn bot_main(setup: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: as in `init_main`; the init sleeps until this process has
+    // exec'd or exited, and the keeper never touches it.
+    let setup = unsafe { &*setup.cast::<ChildSetup>() };
+    // SAFETY: setpgid takes integers.
+    if unsafe { libc::setpgid(0, 0) } != 0 {
+        let _ = setup.fail(Layer::PidNamespace, Errno::last_raw());
+    } else if setup.restrict().is_ok() {
+        if let Some(exec) = &setup.exec {
+            let errno = exec.run();
+            setup.report_failure(EXEC_FAILED, errno);
+        }
+    }
+    exit_now()
+}
+
+/// The code in the report pipe of a failed `exec` under a PID namespace,
+/// where the bot execs by itself (no layer's code is this high).
+const EXEC_FAILED: u8 = u8::MAX;
+
+/// `_exit(127)`, as a failed exec ends: no handler or destructor of the
+/// runner's may run in this copy.
+fn exit_now() -> ! {
+    // SAFETY: _exit takes an integer and ends the process at once.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::_exit(127)
+    }
+}
+
+/// What the bot execs when it execs by itself (under a PID namespace),
+/// made in the runner as `std` makes it for `Command`: the program, its
+/// arguments and its whole environment, with `PATH` searched as `execvp`
+/// searches it.
+struct ExecPlan {
+    program: CString,
+    _strings: Vec<CString>,
+    /// NULL-terminated, pointing into `_strings`.
+    argv: Vec<*const libc::c_char>,
+    envp: Vec<*const libc::c_char>,
+}
+
+// SAFETY: the pointers point into the `CString`s the value owns, whose
+// heap buffers do not move, and nothing writes through them.
+#[allow(unsafe_code)]
+unsafe impl Send for ExecPlan {}
+#[allow(unsafe_code)]
+unsafe impl Sync for ExecPlan {}
+
+impl ExecPlan {
+    fn build(program: &std::ffi::OsStr, args: &[OsString], env: &BTreeMap<OsString, OsString>) -> Result<ExecPlan, SpawnError> {
+        let c = |bytes: Vec<u8>| CString::new(bytes).map_err(|e| SpawnError::Setup(format!("exec: {e}")));
+        let program = c(program.as_encoded_bytes().to_vec())?;
+        let mut strings = vec![program.clone()];
+        for arg in args {
+            strings.push(c(arg.as_encoded_bytes().to_vec())?);
+        }
+        let argc = strings.len();
+        for (key, value) in env {
+            strings.push(c([key.as_encoded_bytes(), b"=", value.as_encoded_bytes()].concat())?);
+        }
+        let pointers = |list: &[CString]| list.iter().map(|s| s.as_ptr()).chain([std::ptr::null()]).collect();
+        Ok(ExecPlan {
+            argv: pointers(&strings[..argc]),
+            envp: pointers(&strings[argc..]),
+            program,
+            _strings: strings,
+        })
+    }
+
+    /// `execvp(3)` with this environment, as `std` does after the fork.
+    /// Returns only on failure, with the errno.
+    #[allow(unsafe_code)]
+    fn run(&self) -> i32 {
+        unsafe extern "C" {
+            static mut environ: *const *const libc::c_char;
+        }
+        // SAFETY: `environ` is this process's own (its memory is shared
+        // only with the sleeping init and the keeper, which read no
+        // environment), set to a NULL-terminated array of live strings;
+        // execvp reads it to search PATH and passes it on.
+        unsafe {
+            environ = self.envp.as_ptr();
+            libc::execvp(self.program.as_ptr(), self.argv.as_ptr());
+        }
+        Errno::last_raw()
     }
 }
 

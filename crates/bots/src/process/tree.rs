@@ -1,6 +1,6 @@
 //! The bot's process tree under [`Layer::PidNamespace`](super::Layer::PidNamespace):
-//! three processes where there was one, all forked from the runner's child
-//! before `exec`, none running any code but ours.
+//! three processes where there was one, all started from the runner's
+//! child before `exec`, none running any code but ours.
 //!
 //! ```text
 //! runner ── keeper (the runner's child, host PID namespace)
@@ -24,13 +24,31 @@
 //!   (SIGSTOP, SIGCONT, SIGKILL), so that neither the keeper, which must
 //!   live on to reap the init, nor the init, which would wake at every
 //!   stop, is in it. The bot goes on with the rest of the sandbox and
-//!   execs. The group's id cannot be taken by another process while any
-//!   process of the bot lives, and the keeper ends moments after the last.
+//!   execs the program itself.
 //!
-//! The forks are raw `clone` system calls, not glibc's `fork`, whose
-//! handlers take locks that another thread of the runner may have held at
-//! the first fork. Both keeper and init block every signal: the runner's
-//! own handlers, which they inherit, must never run there.
+//! **One copy of memory for three processes.** A fork copies the page
+//! tables of the runner's whole address space, and each exit of such a
+//! copy tears them down again: hundreds of microseconds each, on the
+//! start's path and on the kill's. So only the keeper is a fork (the
+//! runner's `spawn`); the init shares the keeper's memory (`CLONE_VM`),
+//! and the bot shares it too until its `exec` (`CLONE_VM | CLONE_VFORK`:
+//! the init sleeps until then, so the two never run at once). Each runs
+//! on a stack of its own, mapped by the runner before the spawn, with a
+//! guard page below it. What this asks of the code they run:
+//! - The init's and the bot's code never returns into the runner's
+//!   `spawn`: a failure is written to the report pipe as a layer's code
+//!   and the errno, then the process exits; the runner reads it when the
+//!   spawn returns (see `sandbox::launch`).
+//! - The keeper and the init run at the same time in one memory: neither
+//!   writes anything the other reads. They share `errno`'s location (no
+//!   thread pointer of their own), and the keeper's system calls do not
+//!   fail in practice, so at worst an error message would carry another
+//!   errno, never a wrong decision.
+//!
+//! The starts are raw `clone` calls, not glibc's `fork`, whose handlers
+//! take locks that another thread of the runner may have held at the
+//! first fork. Both keeper and init block every signal: the runner's own
+//! handlers, which they inherit, must never run there.
 
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::OnceLock;
@@ -51,6 +69,8 @@ pub(crate) struct Tree {
     /// Where the runner's command line and environment lie in its memory
     /// (and so in the init's copy of it).
     runner_strings: Option<[(usize, usize); 2]>,
+    /// The init's and the bot's stacks.
+    stacks: Stacks,
 }
 
 impl Tree {
@@ -65,6 +85,7 @@ impl Tree {
             init_pid_read: Some(init_pid_read),
             init_pid_write,
             runner_strings: *runner_strings(),
+            stacks: Stacks::map()?,
         })
     }
 
@@ -74,27 +95,35 @@ impl Tree {
         self.init_pid_read.take()
     }
 
-    /// In the runner's child, after `unshare(CLONE_NEWPID)`: forks the
-    /// init and becomes the keeper, which never returns. Returns in the
-    /// init, or the errno of the fork.
+    /// In the runner's child, after `unshare(CLONE_NEWPID)`: starts the
+    /// init, which runs `entry(arg)` on its own stack in this process's
+    /// memory, and becomes the keeper, which never returns. Returns only
+    /// the errno of a failed start.
+    ///
+    /// # Safety
+    ///
+    /// `entry` must never return into code of the runner's child (it ends
+    /// with `_exit` or becomes the init), and `arg` must stay valid and
+    /// unwritten by the keeper, which runs `keeper` only.
     #[allow(unsafe_code)]
-    pub(crate) fn fork_init(&self) -> Result<(), i32> {
-        match raw_fork() {
-            -1 => Err(Errno::last_raw()),
-            0 => self.init_prelude(),
-            init => {
-                let bytes = init.to_ne_bytes();
-                // SAFETY: write reads four bytes of a live local.
-                unsafe { libc::write(self.init_pid_write.as_raw_fd(), bytes.as_ptr().cast(), 4) };
-                keeper(init, self.status_read.as_raw_fd())
-            }
+    pub(crate) unsafe fn start_init(&self, entry: extern "C" fn(*mut libc::c_void) -> libc::c_int, arg: *mut libc::c_void) -> i32 {
+        // SAFETY: the stack is a live mapping of this process's memory,
+        // unused by anyone else; see the function's own contract for the
+        // rest.
+        let init = unsafe { libc::clone(entry, self.stacks.top(0), libc::CLONE_VM | libc::SIGCHLD, arg) };
+        if init == -1 {
+            return Errno::last_raw();
         }
+        let bytes = init.to_ne_bytes();
+        // SAFETY: write reads four bytes of a live local.
+        unsafe { libc::write(self.init_pid_write.as_raw_fd(), bytes.as_ptr().cast(), 4) };
+        keeper(init, self.status_read.as_raw_fd())
     }
 
-    /// In the init: dies with the keeper, and stops if the keeper is gone
-    /// already (then the signal would never come).
+    /// In the init, first: dies with the keeper, and stops if the keeper
+    /// is gone already (then the signal would never come).
     #[allow(unsafe_code)]
-    fn init_prelude(&self) -> Result<(), i32> {
+    pub(crate) fn init_prelude(&self) -> Result<(), i32> {
         // SAFETY: prctl and poll take integers and a live local array.
         unsafe {
             if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
@@ -112,30 +141,86 @@ impl Tree {
         Ok(())
     }
 
-    /// In the init, once the bot's tree is mounted: forks the bot, which
-    /// leads a process group of its own, and becomes the init, which never
-    /// returns. Returns in the bot.
+    /// In the init, once the bot's tree is mounted: starts the bot, which
+    /// runs `entry(arg)` on its own stack and must `exec` or `_exit`, and
+    /// becomes the init once it has, which never returns. Returns only the
+    /// errno of a failed start.
+    ///
+    /// # Safety
+    ///
+    /// `entry` must end with `exec` or `_exit`, never return; while it
+    /// runs, the init sleeps (`CLONE_VFORK`), so it may use `arg` freely.
     #[allow(unsafe_code)]
-    pub(crate) fn fork_bot(&self) -> Result<(), i32> {
-        match raw_fork() {
-            -1 => Err(Errno::last_raw()),
-            // SAFETY: setpgid takes integers.
-            0 => match unsafe { libc::setpgid(0, 0) } {
-                0 => Ok(()),
-                _ => Err(Errno::last_raw()),
-            },
-            bot => init(bot, self.status_write.as_raw_fd(), self.runner_strings),
+    pub(crate) unsafe fn start_bot(&self, entry: extern "C" fn(*mut libc::c_void) -> libc::c_int, arg: *mut libc::c_void) -> i32 {
+        // SAFETY: as in `start_init`; the init does not run until the bot
+        // has exec'd or exited.
+        let bot = unsafe { libc::clone(entry, self.stacks.top(1), libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD, arg) };
+        if bot == -1 {
+            return Errno::last_raw();
         }
+        init(bot, self.status_write.as_raw_fd(), self.runner_strings)
     }
 }
 
-/// A fork with the raw system call: a copy of this process, without
-/// glibc's fork handlers.
+/// Two stacks in one mapping, each above a guard page: an overflow faults
+/// instead of writing over the other's.
+struct Stacks {
+    base: *mut libc::c_void,
+}
+
+// SAFETY: the mapping is owned by this value alone; the runner only maps
+// and unmaps it, and only the child's processes run on it.
 #[allow(unsafe_code)]
-fn raw_fork() -> libc::pid_t {
-    // SAFETY: clone without CLONE_VM and with a null stack is fork: the
-    // child runs on its own copy of this stack, and both return here.
-    unsafe { libc::syscall(libc::SYS_clone, libc::SIGCHLD as libc::c_ulong, 0usize, 0usize, 0usize, 0usize) as libc::pid_t }
+unsafe impl Send for Stacks {}
+// SAFETY: as above; a shared `Stacks` only hands out addresses.
+#[allow(unsafe_code)]
+unsafe impl Sync for Stacks {}
+
+/// Each stack's size. The code on them is short and shallow: the mounts,
+/// the limits, landlock's rules, seccomp and `execvp`, whose own needs are
+/// a few KiB (the search of PATH puts one file name on the stack).
+const STACK_BYTES: usize = 256 * 1024;
+const GUARD_BYTES: usize = 4096;
+
+impl Stacks {
+    #[allow(unsafe_code)]
+    fn map() -> Result<Stacks, SpawnError> {
+        let len = 2 * (GUARD_BYTES + STACK_BYTES);
+        // SAFETY: a new anonymous mapping, then the protection of two of
+        // its own pages changed; nothing else refers to it yet.
+        unsafe {
+            let base = libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_STACK, -1, 0);
+            if base == libc::MAP_FAILED {
+                return Err(SpawnError::Setup(format!("pid namespace: stacks: {}", Errno::last())));
+            }
+            let stacks = Stacks { base };
+            for i in 0..2 {
+                if libc::mprotect(stacks.guard(i), GUARD_BYTES, libc::PROT_NONE) != 0 {
+                    return Err(SpawnError::Setup(format!("pid namespace: stacks: {}", Errno::last())));
+                }
+            }
+            Ok(stacks)
+        }
+    }
+
+    fn guard(&self, i: usize) -> *mut libc::c_void {
+        self.base.wrapping_byte_add(i * (GUARD_BYTES + STACK_BYTES))
+    }
+
+    /// The highest address of stack `i`, where it starts (stacks grow
+    /// down on every architecture this runs on), 16-byte aligned.
+    fn top(&self, i: usize) -> *mut libc::c_void {
+        self.guard(i).wrapping_byte_add(GUARD_BYTES + STACK_BYTES)
+    }
+}
+
+impl Drop for Stacks {
+    #[allow(unsafe_code)]
+    fn drop(&mut self) {
+        // SAFETY: the runner's own mapping, which no thread of the runner
+        // runs on (the child's processes have their own copy of it).
+        unsafe { libc::munmap(self.base, 2 * (GUARD_BYTES + STACK_BYTES)) };
+    }
 }
 
 /// Closes every descriptor but `keep`, the standard streams included, so
