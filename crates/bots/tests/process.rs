@@ -851,6 +851,12 @@ async fn spawn_errors_name_the_program_or_the_layer() {
     let missing =
         ProcessBot::spawn(&BotCommand::new("no-such-program-here"), &limits()).unwrap_err();
     assert!(matches!(missing, SpawnError::Exec { .. }), "{missing}");
+    // The errno of the failed exec reaches the runner, also when the bot
+    // execs by itself under a PID namespace.
+    match &missing {
+        SpawnError::Exec { source, .. } => assert_eq!(source.raw_os_error(), Some(libc::ENOENT), "{missing}"),
+        other => panic!("{other}"),
+    }
     assert!(
         missing.to_string().contains("no-such-program-here"),
         "{missing}"

@@ -853,11 +853,11 @@ extern "C" fn bot_main(setup: *mut libc::c_void) -> libc::c_int {
     // SAFETY: setpgid takes integers.
     if unsafe { libc::setpgid(0, 0) } != 0 {
         let _ = setup.fail(Layer::PidNamespace, Errno::last_raw());
-    } else if setup.restrict().is_ok() {
-        if let Some(exec) = &setup.exec {
-            let errno = exec.run();
-            setup.report_failure(EXEC_FAILED, errno);
-        }
+    } else if setup.restrict().is_ok()
+        && let Some(exec) = &setup.exec
+    {
+        let errno = exec.run();
+        setup.report_failure(EXEC_FAILED, errno);
     }
     exit_now()
 }
