@@ -14,17 +14,17 @@ use std::fmt;
 use std::fs;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use landlock::{
-    ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
-    RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, path_beneath_rules,
+    ABI, Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, Ruleset,
+    RulesetAttr, RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, path_beneath_rules,
 };
 use nix::errno::Errno;
 use nix::fcntl::OFlag;
@@ -1166,11 +1166,11 @@ fn landlock_ruleset(
         .handle_access(AccessNet::from_all(LANDLOCK_ABI))?
         .scope(Scope::from_all(LANDLOCK_ABI))?
         .create()?
-        .add_rules(path_beneath_rules(
+        .add_rules(held_path_rules(
             &limits.system_paths_read_only,
             AccessFs::from_read(LANDLOCK_ABI),
         ))?
-        .add_rules(path_beneath_rules(
+        .add_rules(held_path_rules(
             &limits.devices_read_write,
             AccessFs::from_file(LANDLOCK_ABI) & !AccessFs::Execute,
         ))?
@@ -1180,6 +1180,57 @@ fn landlock_ruleset(
         ))?
         // No rule for the network: every TCP bind and connect is refused.
         .no_new_privs(true))
+}
+
+/// An `O_PATH` descriptor of a system path or device, held by the runner
+/// for every bot's rules (see [`held_path_rules`]), with the identity of
+/// the file it was opened on.
+struct HeldPath {
+    fd: std::sync::Arc<OwnedFd>,
+    is_file: bool,
+    dev: u64,
+    ino: u64,
+}
+
+static HELD_PATHS: Mutex<BTreeMap<PathBuf, HeldPath>> = Mutex::new(BTreeMap::new());
+
+/// Landlock rules for `paths` that exist, as `path_beneath_rules` makes
+/// them (a file gets only the rights a file can have), on descriptors
+/// opened once per runner: a start then pays one `stat` per path, where
+/// opening, checking and closing each took several system calls, about
+/// 10 µs a path on the start's path. A path that now names another file
+/// (a runtime reinstalled) is opened again.
+fn held_path_rules(paths: &[PathBuf], access: BitFlags<AccessFs>) -> Vec<Result<PathBeneath<std::sync::Arc<OwnedFd>>, landlock::RulesetError>> {
+    use std::os::unix::fs::MetadataExt;
+    let mut held = HELD_PATHS.lock().unwrap_or_else(|e| e.into_inner());
+    let mut rules = Vec::with_capacity(paths.len());
+    for path in paths {
+        // A rule is for the file the path names now, as when it is opened.
+        let Ok(now) = fs::metadata(path) else {
+            held.remove(path);
+            continue;
+        };
+        let current = held.get(path).filter(|h| h.dev == now.dev() && h.ino == now.ino());
+        let entry = match current {
+            Some(entry) => entry,
+            None => {
+                let Ok(file) = fs::File::options().read(true).custom_flags(libc::O_PATH).open(path) else {
+                    held.remove(path);
+                    continue;
+                };
+                let Ok(meta) = file.metadata() else { continue };
+                let entry = HeldPath { fd: std::sync::Arc::new(file.into()), is_file: !meta.is_dir(), dev: meta.dev(), ino: meta.ino() };
+                held.insert(path.clone(), entry);
+                match held.get(path) {
+                    Some(entry) => entry,
+                    None => continue,
+                }
+            }
+        };
+        let rights = if entry.is_file { access & AccessFs::from_file(LANDLOCK_ABI) } else { access };
+        rules.push(Ok(PathBeneath::new(entry.fd.clone(), rights)));
+    }
+    rules
 }
 
 /// [`seccomp_programs`], compiled once per runner for each of its two
@@ -1592,4 +1643,51 @@ fn landlock_features() -> Option<String> {
         text.push_str(", signals and abstract sockets scoped");
     }
     Some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::MetadataExt;
+
+    /// The file each held descriptor of `path` is open on.
+    fn held_inode(path: &Path) -> Option<u64> {
+        let held = HELD_PATHS.lock().unwrap();
+        let entry = held.get(path)?;
+        Some(fs::File::from(entry.fd.try_clone().unwrap()).metadata().unwrap().ino())
+    }
+
+    #[test]
+    fn held_paths_follow_what_the_path_names_now() {
+        let access = AccessFs::from_read(LANDLOCK_ABI);
+        let top = tempfile::tempdir().unwrap();
+        let runtime = top.path().join("runtime");
+        let file = top.path().join("file");
+        fs::create_dir(&runtime).unwrap();
+        fs::write(&file, "x").unwrap();
+        let missing = top.path().join("missing");
+        let paths = [runtime.clone(), file.clone(), missing.clone()];
+
+        assert_eq!(held_path_rules(&paths, access).len(), 2, "one rule a path that exists");
+        let first = held_inode(&runtime).unwrap();
+        assert_eq!(first, fs::metadata(&runtime).unwrap().ino());
+        held_path_rules(&paths, access);
+        assert_eq!(held_inode(&runtime), Some(first), "kept while the path names the same folder");
+
+        // Reinstalled: another folder now has the name.
+        let new = top.path().join("new");
+        fs::create_dir(&new).unwrap();
+        fs::remove_dir(&runtime).unwrap();
+        fs::rename(&new, &runtime).unwrap();
+        assert_eq!(held_path_rules(&paths, access).len(), 2);
+        let second = held_inode(&runtime).unwrap();
+        assert_ne!(second, first);
+        assert_eq!(second, fs::metadata(&runtime).unwrap().ino());
+
+        // Gone: no rule and nothing held.
+        fs::remove_dir(&runtime).unwrap();
+        assert_eq!(held_path_rules(&paths, access).len(), 1);
+        assert_eq!(held_inode(&runtime), None);
+        assert_eq!(held_inode(&missing), None);
+    }
 }
