@@ -10,6 +10,7 @@
 //! `ProcessBot::kill`) waits for all of it on the calling thread.
 
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::ExitStatusExt;
 use std::process::{Child, ExitStatus};
 use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError, mpsc};
 use std::time::{Duration, Instant};
@@ -34,18 +35,50 @@ pub(crate) enum Ended {
     Signaled(i32),
 }
 
+/// What the runner holds of a PID namespace's init (see `tree`).
+#[derive(Debug)]
+pub(crate) struct InitOf {
+    status: OwnedFd,
+    /// The bot's wait status, once read.
+    bot: std::sync::OnceLock<i32>,
+}
+
+impl InitOf {
+    pub(crate) fn new(status: OwnedFd) -> InitOf {
+        InitOf { status, bot: std::sync::OnceLock::new() }
+    }
+
+    /// The bot's wait status, once the init has reaped it.
+    fn bot_status(&self) -> Option<i32> {
+        if let Some(&status) = self.bot.get() {
+            return Some(status);
+        }
+        let status = super::tree::bot_status(&self.status)?;
+        Some(*self.bot.get_or_init(|| status))
+    }
+}
+
+fn ended_of(status: i32) -> Ended {
+    if libc::WIFSIGNALED(status) {
+        Ended::Signaled(libc::WTERMSIG(status))
+    } else {
+        Ended::Exited(libc::WEXITSTATUS(status))
+    }
+}
+
 /// Kills the bot's processes on drop, and has them reaped and the folder
 /// removed (by the reaper thread).
 #[derive(Debug)]
 pub(crate) struct GroupGuard {
     child: Option<Child>,
-    /// The main process: the bot, or the keeper of its PID namespace.
+    /// The main process: the bot, or the init of its PID namespace.
     child_pid: Pid,
     /// The bot's process group, led by the bot (see `tree`).
     pgid: Pid,
-    /// Whether `child` is a keeper, which is not in the group and ends
-    /// just after the group's last process.
-    keeper: bool,
+    /// When `child` is the init of the bot's PID namespace, which is not
+    /// in the group and ends just after the group's last process: the pipe
+    /// on which it tells how the bot ended, and what it told.
+    init: Option<InitOf>,
     uid: Option<UidLease>,
     folder: Option<BotFolder>,
     status: Option<ExitStatus>,
@@ -103,7 +136,7 @@ impl Reaping {
 impl GroupGuard {
     pub(crate) fn new(
         child: Child,
-        leader: Option<Pid>,
+        leader: Option<(Pid, InitOf)>,
         uid: Option<UidLease>,
         folder: BotFolder,
         cgroup: Option<BotCgroup>,
@@ -114,8 +147,8 @@ impl GroupGuard {
         GroupGuard {
             child: Some(child),
             child_pid,
-            pgid: leader.unwrap_or(child_pid),
-            keeper: leader.is_some(),
+            pgid: leader.as_ref().map_or(child_pid, |(pid, _)| *pid),
+            init: leader.map(|(_, init)| init),
             uid,
             folder: Some(folder),
             status: None,
@@ -167,8 +200,8 @@ impl GroupGuard {
 
     /// Sends `signal` to the whole group, while the main process has not
     /// been reaped (so the group id cannot belong to anyone else yet) and,
-    /// for a keeper, has not ended (it ends moments after the group's last
-    /// process).
+    /// for an init, while the bot has not been reaped either (the init
+    /// ends moments after).
     pub(crate) fn signal_group(&self, signal: Signal) {
         if self.group_is_ours() {
             // ESRCH (the group is gone) shows up on the pipes instead.
@@ -177,12 +210,27 @@ impl GroupGuard {
     }
 
     fn group_is_ours(&self) -> bool {
-        self.child.is_some() && !(self.keeper && self.peek_end().is_some())
+        self.child.is_some()
+            && match &self.init {
+                Some(init) => init.bot_status().is_none() && self.peek_main_end().is_none(),
+                None => true,
+            }
     }
 
-    /// How the main process ended, if it has; it stays a zombie (WNOWAIT),
-    /// which keeps its pid and group id reserved until the group is killed.
+    /// How the bot ended, if it has and its main process too: under a
+    /// PID namespace, as the init tells it (and as the init itself ended
+    /// if it could not tell, killed first). The main process stays a
+    /// zombie (WNOWAIT), which keeps its pid and group id reserved until
+    /// the group is killed.
     pub(crate) fn peek_end(&self) -> Option<Ended> {
+        let main = self.peek_main_end()?;
+        Some(match self.init.as_ref().and_then(InitOf::bot_status) {
+            Some(bot) => ended_of(bot),
+            None => main,
+        })
+    }
+
+    fn peek_main_end(&self) -> Option<Ended> {
         self.child.as_ref()?;
         match waitid(
             Id::Pid(self.child_pid),
@@ -256,7 +304,9 @@ impl GroupGuard {
         loop {
             match child.try_wait() {
                 Ok(Some(status)) => {
-                    self.status = Some(status);
+                    // Under a PID namespace, how the bot itself ended.
+                    let bot = self.init.as_ref().and_then(InitOf::bot_status);
+                    self.status = Some(bot.map_or(status, ExitStatus::from_raw));
                     return self.status;
                 }
                 Ok(None) if Instant::now() < until => {
@@ -324,7 +374,7 @@ impl Drop for GroupGuard {
             child: self.child.take(),
             child_pid: self.child_pid,
             pgid: self.pgid,
-            keeper: self.keeper,
+            init: self.init.take(),
             uid: self.uid.take(),
             folder: self.folder.take(),
             status: self.status,

@@ -13,7 +13,7 @@ use std::ffi::{CStr, CString, OsString};
 use std::fmt;
 use std::fs;
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -44,6 +44,7 @@ use super::fault::SpawnError;
 use super::limits::{Layer, LayerSet, SandboxLimits};
 use super::root::{LandlockRights, RootPlan};
 use super::stock::IpcUts;
+use super::guard::InitOf;
 use super::tree::Tree;
 
 /// The landlock ABI whose access rights we ask for. The crate drops what
@@ -63,8 +64,8 @@ pub(crate) struct Launched {
     /// Under [`Layer::Cgroup`], the bot's group.
     pub(crate) cgroup: Option<BotCgroup>,
     /// Under [`Layer::PidNamespace`], the bot's pid (host namespace), which
-    /// leads its process group.
-    pub(crate) leader: Option<Pid>,
+    /// leads its process group, and what the runner holds of the init.
+    pub(crate) leader: Option<(Pid, InitOf)>,
 }
 
 /// Makes the folder, builds the sandbox and starts `spec` with the layers
@@ -163,7 +164,8 @@ pub(crate) fn launch(
         minimal_root,
         report_write,
     )?;
-    let init_pid_read = setup.tree.as_mut().and_then(Tree::take_init_pid_reader);
+    setup.report_runner_end = report_read.as_raw_fd();
+    let bot_status = setup.tree.as_mut().and_then(Tree::take_status_reader);
     let mut cgroup = if layers.contains(Layer::Cgroup) {
         let limits = CgroupLimits { memory_bytes_max: limits.memory_bytes_max, processes_max: limits.processes_max };
         match super::stock::take_cgroup(limits) {
@@ -206,12 +208,13 @@ pub(crate) fn launch(
         // bot and every process it starts, and never the runner.
         .process_group(0);
     install_pre_exec(&mut cmd, setup);
-    let spawned = spawn_when_not_busy(&mut cmd, &report_read, init_pid_read.as_ref());
+    let spawned = spawn_when_not_busy(&mut cmd, &report_read, bot_status.as_ref());
     // Dropping the command drops the closure and with it the runner's
     // copy of the report pipe's write end, so no read below can wait.
     drop(cmd);
     match spawned {
         Ok((child, leader)) => Ok(Launched {
+            leader: leader.zip(bot_status).map(|(pid, status)| (pid, InitOf::new(status))),
             child,
             folder: BotFolder {
                 home: folder,
@@ -220,7 +223,6 @@ pub(crate) fn launch(
             uid,
             layers,
             cgroup,
-            leader,
         }),
         Err((source, code)) => match code.and_then(Layer::from_code) {
             Some(layer) => Err(SpawnError::Sandbox { layer, source }),
@@ -243,45 +245,42 @@ fn read_report(report: &OwnedFd) -> Option<(u8, Option<i32>)> {
     }
 }
 
-/// One spawn and what follows it: under a PID namespace, the init's pid
-/// from the keeper, which names the bot, and a failure that the init or
-/// the bot wrote to the report pipe (their `spawn` returns success).
-fn spawn_once(cmd: &mut Command, report: &OwnedFd, init_pid: Option<&OwnedFd>) -> Result<(Child, Option<Pid>), (io::Error, Option<u8>)> {
-    let mut child = match cmd.spawn() {
+/// One spawn and what follows it: under a PID namespace (`bot_status`
+/// given), the namespace made for the child, the bot's pid, and a failure
+/// that the bot wrote to the report pipe (its `spawn` returns success).
+fn spawn_once(cmd: &mut Command, report: &OwnedFd, bot_status: Option<&OwnedFd>) -> Result<(Child, Option<Pid>), (io::Error, Option<u8>)> {
+    let for_children = match bot_status.map(|_| super::tree::new_pid_namespace_for_children()) {
+        Some(Err(errno)) => return Err((io::Error::from_raw_os_error(errno), Some(Layer::PidNamespace.code()))),
+        Some(Ok(made)) => Some(made),
+        None => None,
+    };
+    let spawned = cmd.spawn();
+    drop(for_children);
+    let mut child = match spawned {
         Ok(child) => child,
         Err(source) => return Err((source, read_report(report).map(|(code, _)| code))),
     };
-    let Some(fd) = init_pid else {
+    let Some(status) = bot_status else {
         return Ok((child, None));
-    };
-    let end = |child: &mut Child| {
-        let _ = child.kill();
-        let _ = child.wait();
-    };
-    // The keeper writes it right after the init's start; the read ends at
-    // the latest when the keeper is gone.
-    let mut bytes = [0u8; 4];
-    let init = match nix::unistd::read(fd, &mut bytes) {
-        Ok(4) => Pid::from_raw(i32::from_ne_bytes(bytes)),
-        _ => {
-            end(&mut child);
-            return Err((io::Error::other("pid namespace: the keeper did not name the init"), Some(Layer::PidNamespace.code())));
-        }
     };
     // `spawn` returned once every copy of its close-on-exec pipe was
     // closed: the bot's, by its exec or its exit, after any failure was
     // written here.
     if let Some((code, errno)) = read_report(report) {
-        end(&mut child);
+        let _ = child.kill();
+        let _ = child.wait();
+        // The failed bot's status, which a next try must not read.
+        let _ = super::tree::bot_status(status);
         let source = errno.map_or_else(|| io::Error::other("the sandbox failed"), io::Error::from_raw_os_error);
         return Err((source, (code != EXEC_FAILED).then_some(code)));
     }
+    let init = Pid::from_raw(child.id() as i32);
     Ok((child, Some(bot_of_init(init))))
 }
 
 /// The init's only child, the bot, which has exec'd when the spawn
 /// returns (`/proc/PID/task/PID/children`). If it is gone already, the
-/// init, whose group (the keeper's) then holds nothing of the bot's.
+/// init, whose group then holds nothing of the bot's.
 fn bot_of_init(init: Pid) -> Pid {
     fs::read_to_string(format!("/proc/{init}/task/{init}/children"))
         .ok()
@@ -295,11 +294,11 @@ fn bot_of_init(init: Pid) -> Pid {
 /// descriptor (open for writing, close-on-exec) until it execs itself,
 /// which can take milliseconds of sandbox set-up: bots started in parallel
 /// (several matches, a server) meet this now and then.
-fn spawn_when_not_busy(cmd: &mut Command, report: &OwnedFd, init_pid: Option<&OwnedFd>) -> Result<(Child, Option<Pid>), (io::Error, Option<u8>)> {
+fn spawn_when_not_busy(cmd: &mut Command, report: &OwnedFd, bot_status: Option<&OwnedFd>) -> Result<(Child, Option<Pid>), (io::Error, Option<u8>)> {
     let until = Instant::now() + EXEC_BUSY_WAIT_MAX;
     let mut pause = Duration::from_millis(1);
     loop {
-        match spawn_once(cmd, report, init_pid) {
+        match spawn_once(cmd, report, bot_status) {
             Err((e, None)) if e.raw_os_error() == Some(libc::ETXTBSY) && Instant::now() < until => {
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(Duration::from_millis(20));
@@ -310,9 +309,9 @@ fn spawn_when_not_busy(cmd: &mut Command, report: &OwnedFd, init_pid: Option<&Ow
 }
 
 /// How long a spawn keeps trying while exec finds the program busy. Under
-/// a PID namespace the keeper and the init, which never exec, hold the
-/// copy's descriptor until they close theirs, after the bot's root is
-/// built: milliseconds, far more on a loaded machine.
+/// a PID namespace the init, which never execs, holds the copy's
+/// descriptor until it closes its own, after the bot's root is built:
+/// milliseconds, far more on a loaded machine.
 const EXEC_BUSY_WAIT_MAX: Duration = Duration::from_secs(5);
 
 /// A bot's folder, with the empty folder that its quota's tmpfs is
@@ -465,7 +464,7 @@ struct ChildSetup {
     ipc: bool,
     /// The same for the IPC and UTS namespaces.
     ipc_uts_ns: Option<IpcUts>,
-    /// Under [`Layer::PidNamespace`]: the keeper, init and bot split.
+    /// Under [`Layer::PidNamespace`]: the init and bot split.
     tree: Option<Tree>,
     /// A mount namespace of the bot's own, for the quota or the root.
     mount_ns: bool,
@@ -491,6 +490,9 @@ struct ChildSetup {
     /// errno, and nothing at all for a failure in the init or the bot
     /// under a PID namespace).
     report: OwnedFd,
+    /// The runner's end of the report pipe, which the init closes to tell
+    /// whether the runner is still there (see `Tree::init_prelude`).
+    report_runner_end: RawFd,
     /// Under [`Layer::PidNamespace`], what the bot execs by itself.
     exec: Option<ExecPlan>,
 }
@@ -611,6 +613,7 @@ impl ChildSetup {
             seccomp,
             runner_pid: Pid::this(),
             report,
+            report_runner_end: -1,
             exec: None,
         })
     }
@@ -622,31 +625,31 @@ impl ChildSetup {
     /// prepared before the fork. Nothing allocates: errors carry the errno
     /// alone (`io::Error::from_raw_os_error` does not allocate).
     ///
-    /// Under [`Layer::PidNamespace`] this runs in three processes in turn
-    /// (see [`tree`](super::tree)): the runner's child enters the
-    /// namespaces and stays as the keeper; the init ([`init_main`]) mounts
-    /// the bot's tree; and the bot ([`bot_main`]) applies the rest and
-    /// execs. Without it, the child does all three parts and returns, to
-    /// exec.
+    /// Under [`Layer::PidNamespace`] the child is the init of the bot's
+    /// PID namespace (see [`tree`](super::tree)): it enters the other
+    /// namespaces and mounts the bot's tree, then starts the bot
+    /// ([`bot_main`]), which applies the rest and execs; the init never
+    /// returns. Without it, the child does all three parts and returns,
+    /// to exec.
     #[allow(unsafe_code)]
     fn apply(&mut self) -> io::Result<()> {
-        self.enter_namespaces()?;
-        if let Some(tree) = &self.tree {
-            if let Err(errno) = nix::sched::unshare(CloneFlags::CLONE_NEWPID) {
-                return self.fail(Layer::PidNamespace, errno as i32);
-            }
-            let setup: *const ChildSetup = &*self;
-            // SAFETY: `init_main` ends with `_exit` or as the init, and the
-            // keeper, which this process becomes, never touches `self`.
-            let errno = unsafe { tree.start_init(init_main, setup.cast_mut().cast()) };
+        if let Some(tree) = &self.tree
+            && let Err(errno) = tree.init_prelude(self.report.as_raw_fd(), self.report_runner_end)
+        {
             return self.fail(Layer::PidNamespace, errno);
         }
+        self.enter_namespaces()?;
         self.mount()?;
+        if let Some(tree) = &self.tree {
+            let setup: *const ChildSetup = &*self;
+            // SAFETY: `bot_main` ends with `exec` or `_exit`.
+            let errno = unsafe { tree.start_bot(bot_main, setup.cast_mut().cast()) };
+            return self.fail(Layer::PidNamespace, errno);
+        }
         self.restrict()
     }
 
-    /// The first part: the cgroup and the namespaces, in the process that
-    /// stays as the keeper under a PID namespace.
+    /// The first part: the cgroup and the namespaces.
     fn enter_namespaces(&self) -> io::Result<()> {
         // write(2), before any fork, so the whole tree is in the group.
         if let Err(errno) = super::cgroup::join_in_child(&self.cgroup_join) {
@@ -654,16 +657,6 @@ impl ChildSetup {
         }
         // close_range(2), only setting a flag.
         mark_inherited_fds_cloexec();
-        if self.tree.is_some() {
-            // prctl(2) and getppid(2): the keeper stays root, so nothing
-            // clears its parent-death signal later. If the runner is gone
-            // already, the signal would never come: stop here.
-            if nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).is_err()
-                || nix::unistd::getppid() != self.runner_pid
-            {
-                return Err(io::Error::from_raw_os_error(libc::ESRCH));
-            }
-        }
         // unshare(2), or setns(2) into namespaces made ahead, one layer at
         // a time so that a failure names it.
         if let Some(flags) = self.unshare_net {
@@ -708,7 +701,7 @@ impl ChildSetup {
     }
 
     /// The second part: the bot's tree, in the init under a PID namespace
-    /// (whose `/proc` the root mounts).
+    /// (whose `/proc` the root mounts: only a process of the namespace can).
     fn mount(&self) -> io::Result<()> {
         if let Some(quota) = &self.quota
             && let Err(errno) = quota.mount()
@@ -815,40 +808,14 @@ impl ChildSetup {
     }
 }
 
-/// The init (see [`tree`](super::tree)), on its own stack in the keeper's
-/// memory: mounts the bot's tree and starts the bot. Never returns: it
-/// becomes the init, or exits after writing its failure to the report
-/// pipe.
-#[allow(unsafe_code)]
-extern "C" fn init_main(setup: *mut libc::c_void) -> libc::c_int {
-    // SAFETY: the `ChildSetup` that `apply` passed, in this process's
-    // memory (shared with the keeper, which never touches it).
-    let setup = unsafe { &*setup.cast::<ChildSetup>() };
-    if let Some(tree) = &setup.tree {
-        match tree.init_prelude() {
-            Err(errno) => {
-                let _ = setup.fail(Layer::PidNamespace, errno);
-            }
-            Ok(()) => {
-                if setup.mount().is_ok() {
-                    let arg: *const ChildSetup = setup;
-                    // SAFETY: `bot_main` ends with `exec` or `_exit`.
-                    let errno = unsafe { tree.start_bot(bot_main, arg.cast_mut().cast()) };
-                    let _ = setup.fail(Layer::PidNamespace, errno);
-                }
-            }
-        }
-    }
-    exit_now()
-}
-
 /// The bot (see [`tree`](super::tree)), on its own stack in the init's
 /// memory while the init sleeps: leads a process group, applies the rest
 /// of the sandbox and execs the program. Never returns.
 #[allow(unsafe_code)]
 extern "C" fn bot_main(setup: *mut libc::c_void) -> libc::c_int {
-    // SAFETY: as in `init_main`; the init sleeps until this process has
-    // exec'd or exited, and the keeper never touches it.
+    // SAFETY: the `ChildSetup` that `apply` passed, in this process's
+    // memory, which it shares with the init; the init sleeps until this
+    // process has exec'd or exited.
     let setup = unsafe { &*setup.cast::<ChildSetup>() };
     // SAFETY: setpgid takes integers.
     if unsafe { libc::setpgid(0, 0) } != 0 {
@@ -924,8 +891,8 @@ impl ExecPlan {
             static mut environ: *const *const libc::c_char;
         }
         // SAFETY: `environ` is this process's own (its memory is shared
-        // only with the sleeping init and the keeper, which read no
-        // environment), set to a NULL-terminated array of live strings;
+        // only with the sleeping init, which reads no environment), set to
+        // a NULL-terminated array of live strings;
         // execvp reads it to search PATH and passes it on.
         unsafe {
             environ = self.envp.as_ptr();

@@ -1,139 +1,105 @@
 //! The bot's process tree under [`Layer::PidNamespace`](super::Layer::PidNamespace):
-//! three processes where there was one, all started from the runner's
-//! child before `exec`, none running any code but ours.
+//! two processes where there was one, both started from the runner's
+//! `spawn`, none running any code but ours before the bot's `exec`.
 //!
 //! ```text
-//! runner ── keeper (the runner's child, host PID namespace)
-//!             └── init (pid 1 of the bot's PID namespace)
-//!                   └── bot (pid 2, execs the bot's program)
+//! runner ── init (the runner's child, pid 1 of the bot's PID namespace)
+//!             └── bot (pid 2, execs the bot's program)
 //! ```
 //!
-//! - The **keeper** is the runner's `Child`. It waits for the init, learns
-//!   from it how the bot ended and ends the same way (the same exit code,
-//!   or the same signal raised on itself), so faults name the bot's own
-//!   exit. It dies with the runner (parent-death signal). Since it reaps
-//!   the init, whose end waits for every process of the namespace, a
-//!   reaped keeper means that nothing of the bot is left.
-//! - The **init** starts the bot, reaps every orphan of the namespace, and
-//!   exits as soon as the bot does; the kernel then kills every process
-//!   left in the namespace. It dies with the keeper (parent-death signal),
-//!   so the same happens when the runner is killed with SIGKILL. It is
-//!   root, non-dumpable and hidden from the bot's `/proc` (`hidepid`), and
-//!   wipes its copy of the runner's command line and environment.
+//! - The **init** is the runner's `Child`: the thread that spawns it
+//!   makes the PID namespace for its children just before (`unshare`)
+//!   and goes back to its own right after (`setns`), so the fork itself
+//!   makes the namespace's first process. It starts the bot, reaps every
+//!   orphan of the namespace, and exits as soon as the bot does; the
+//!   kernel then kills every process left in the namespace, so a reaped
+//!   init means that nothing of the bot is left. It dies with the runner
+//!   (parent-death signal), which ends the namespace the same way when the
+//!   runner is killed with SIGKILL. It is root, non-dumpable and hidden
+//!   from the bot's `/proc` (`hidepid`), and wipes its copy of the
+//!   runner's command line and environment.
+//! - **How the bot ended** goes to the runner on a pipe ([`Tree::take_status_reader`]):
+//!   no signal that a namespace's init sends itself can end it, so the
+//!   init's own end cannot always repeat the bot's.
 //! - The **bot** leads the process group that the runner signals
-//!   (SIGSTOP, SIGCONT, SIGKILL), so that neither the keeper, which must
-//!   live on to reap the init, nor the init, which would wake at every
-//!   stop, is in it. The bot goes on with the rest of the sandbox and
-//!   execs the program itself.
+//!   (SIGSTOP, SIGCONT, SIGKILL), so that the init, which must live on to
+//!   reap, and which would wake at every stop, is not in it. The bot goes
+//!   on with the rest of the sandbox and execs the program itself.
 //!
-//! **One copy of memory for three processes.** A fork copies the page
-//! tables of the runner's whole address space, and each exit of such a
-//! copy tears them down again: hundreds of microseconds each, on the
-//! start's path and on the kill's. So only the keeper is a fork (the
-//! runner's `spawn`); the init shares the keeper's memory (`CLONE_VM`),
-//! and the bot shares it too until its `exec` (`CLONE_VM | CLONE_VFORK`:
-//! the init sleeps until then, so the two never run at once). Each runs
-//! on a stack of its own, mapped by the runner before the spawn, with a
-//! guard page below it. What this asks of the code they run:
-//! - The init's and the bot's code never returns into the runner's
-//!   `spawn`: a failure is written to the report pipe as a layer's code
-//!   and the errno, then the process exits; the runner reads it when the
-//!   spawn returns (see `sandbox::launch`).
-//! - The keeper and the init run at the same time in one memory: neither
-//!   writes anything the other reads. They share `errno`'s location (no
-//!   thread pointer of their own), and the keeper's system calls do not
-//!   fail in practice, so at worst an error message would carry another
-//!   errno, never a wrong decision.
+//! **One copy of memory for both.** A fork copies the page tables of the
+//! runner's whole address space, and each exit of such a copy tears them
+//! down again: hundreds of microseconds each, on the start's path and on
+//! the kill's. So only the init is a fork (the runner's `spawn`); the bot
+//! shares its memory until the `exec` (`CLONE_VM | CLONE_VFORK`: the init
+//! sleeps until then, so the two never run at once), on a stack of its
+//! own that the runner maps before the spawn, above a guard page. The
+//! bot's code never returns into the runner's `spawn`: a failure is
+//! written to the report pipe as a layer's code and the errno, then the
+//! bot exits; the runner reads it when the spawn returns (see
+//! `sandbox::launch`).
 //!
-//! The starts are raw `clone` calls, not glibc's `fork`, whose handlers
+//! The bot starts with glibc's `clone`, not its `fork`, whose handlers
 //! take locks that another thread of the runner may have held at the
-//! first fork. Both keeper and init block every signal: the runner's own
-//! handlers, which they inherit, must never run there.
+//! runner's fork. The init blocks every signal: the runner's own
+//! handlers, which it inherits, must never run there.
 
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::sync::OnceLock;
 
 use nix::errno::Errno;
 use nix::fcntl::OFlag;
+use nix::sched::CloneFlags;
 
 use super::fault::SpawnError;
 
-/// The pipe on which the init tells the keeper the bot's wait status, and
-/// the one on which the keeper tells the runner the init's pid.
+/// The pipe on which the init tells the runner how the bot ended, and the
+/// bot's stack.
 pub(crate) struct Tree {
-    status_read: OwnedFd,
+    /// The runner's end, taken before the spawn.
+    status_read: Option<OwnedFd>,
     status_write: OwnedFd,
-    /// The runner's end, read after the spawn.
-    init_pid_read: Option<OwnedFd>,
-    init_pid_write: OwnedFd,
     /// Where the runner's command line and environment lie in its memory
     /// (and so in the init's copy of it).
     runner_strings: Option<[(usize, usize); 2]>,
-    /// The init's and the bot's stacks.
-    stacks: Stacks,
+    stack: Stack,
 }
 
 impl Tree {
     pub(crate) fn build() -> Result<Tree, SpawnError> {
-        let (status_read, status_write) = nix::unistd::pipe2(OFlag::O_CLOEXEC)
-            .map_err(|e| SpawnError::Setup(format!("pid namespace: {e}")))?;
-        let (init_pid_read, init_pid_write) = nix::unistd::pipe2(OFlag::O_CLOEXEC)
+        let (status_read, status_write) = nix::unistd::pipe2(OFlag::O_CLOEXEC | OFlag::O_NONBLOCK)
             .map_err(|e| SpawnError::Setup(format!("pid namespace: {e}")))?;
         Ok(Tree {
-            status_read,
+            status_read: Some(status_read),
             status_write,
-            init_pid_read: Some(init_pid_read),
-            init_pid_write,
             runner_strings: *runner_strings(),
-            stacks: Stacks::map()?,
+            stack: Stack::map()?,
         })
     }
 
-    /// The runner's end of the pipe that brings the init's pid; taken
-    /// before the spawn, since the pipe's other end goes with the command.
-    pub(crate) fn take_init_pid_reader(&mut self) -> Option<OwnedFd> {
-        self.init_pid_read.take()
+    /// The runner's end of the pipe that brings the bot's wait status,
+    /// written once, when the bot has ended (see [`bot_status`]).
+    pub(crate) fn take_status_reader(&mut self) -> Option<OwnedFd> {
+        self.status_read.take()
     }
 
-    /// In the runner's child, after `unshare(CLONE_NEWPID)`: starts the
-    /// init, which runs `entry(arg)` on its own stack in this process's
-    /// memory, and becomes the keeper, which never returns. Returns only
-    /// the errno of a failed start.
-    ///
-    /// # Safety
-    ///
-    /// `entry` must never return into code of the runner's child (it ends
-    /// with `_exit` or becomes the init), and `arg` must stay valid and
-    /// unwritten by the keeper, which runs `keeper` only.
+    /// In the init, first: dies with the runner, and stops if the runner
+    /// is gone already (then the signal would never come). `report` is a
+    /// write end whose read ends are the runner's and this process's copy,
+    /// `runner_end`, which is closed here: a write end without readers
+    /// then means that the runner is gone. (`getppid` cannot tell: the
+    /// runner is outside the namespace, so it reads 0 either way.)
     #[allow(unsafe_code)]
-    pub(crate) unsafe fn start_init(&self, entry: extern "C" fn(*mut libc::c_void) -> libc::c_int, arg: *mut libc::c_void) -> i32 {
-        // SAFETY: the stack is a live mapping of this process's memory,
-        // unused by anyone else; see the function's own contract for the
-        // rest.
-        let init = unsafe { libc::clone(entry, self.stacks.top(0), libc::CLONE_VM | libc::SIGCHLD, arg) };
-        if init == -1 {
-            return Errno::last_raw();
-        }
-        let bytes = init.to_ne_bytes();
-        // SAFETY: write reads four bytes of a live local.
-        unsafe { libc::write(self.init_pid_write.as_raw_fd(), bytes.as_ptr().cast(), 4) };
-        keeper(init, self.status_read.as_raw_fd())
-    }
-
-    /// In the init, first: dies with the keeper, and stops if the keeper
-    /// is gone already (then the signal would never come).
-    #[allow(unsafe_code)]
-    pub(crate) fn init_prelude(&self) -> Result<(), i32> {
-        // SAFETY: prctl and poll take integers and a live local array.
+    pub(crate) fn init_prelude(&self, report: RawFd, runner_end: RawFd) -> Result<(), i32> {
+        // SAFETY: prctl, close and poll take integers and a live local
+        // array; `runner_end` is this process's copy of a descriptor of
+        // the runner, which nothing here uses.
         unsafe {
             if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
                 return Err(Errno::last_raw());
             }
             libc::prctl(libc::PR_SET_DUMPABLE, 0 as libc::c_ulong);
-            // The keeper holds the status pipe's only read end but the
-            // runner's (which is closed with the runner): a write end that
-            // has no reader left means the keeper died before the prctl.
-            let mut fds = [libc::pollfd { fd: self.status_write.as_raw_fd(), events: libc::POLLOUT, revents: 0 }];
+            libc::close(runner_end);
+            let mut fds = [libc::pollfd { fd: report, events: libc::POLLOUT, revents: 0 }];
             if libc::poll(fds.as_mut_ptr(), 1, 0) == 1 && fds[0].revents & libc::POLLERR != 0 {
                 return Err(libc::ESRCH);
             }
@@ -152,9 +118,10 @@ impl Tree {
     /// runs, the init sleeps (`CLONE_VFORK`), so it may use `arg` freely.
     #[allow(unsafe_code)]
     pub(crate) unsafe fn start_bot(&self, entry: extern "C" fn(*mut libc::c_void) -> libc::c_int, arg: *mut libc::c_void) -> i32 {
-        // SAFETY: as in `start_init`; the init does not run until the bot
-        // has exec'd or exited.
-        let bot = unsafe { libc::clone(entry, self.stacks.top(1), libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD, arg) };
+        // SAFETY: the stack is a live mapping of this process's memory
+        // that nothing else uses; the init does not run until the bot has
+        // exec'd or exited.
+        let bot = unsafe { libc::clone(entry, self.stack.top(), libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD, arg) };
         if bot == -1 {
             return Errno::last_raw();
         }
@@ -162,64 +129,97 @@ impl Tree {
     }
 }
 
-/// Two stacks in one mapping, each above a guard page: an overflow faults
-/// instead of writing over the other's.
-struct Stacks {
+/// Makes the next child of the calling thread the first process of a new
+/// PID namespace, until the returned value is dropped. Only the thread's
+/// children are concerned: the runner and its other threads stay where
+/// they are.
+pub(crate) fn new_pid_namespace_for_children() -> Result<ForChildren, i32> {
+    static HOME: OnceLock<Option<OwnedFd>> = OnceLock::new();
+    // The runner's own PID namespace (every thread's is the same).
+    let home = HOME
+        .get_or_init(|| {
+            nix::fcntl::open("/proc/self/ns/pid", OFlag::O_RDONLY | OFlag::O_CLOEXEC, nix::sys::stat::Mode::empty()).ok()
+        })
+        .as_ref()
+        .ok_or(libc::ENOENT)?;
+    nix::sched::unshare(CloneFlags::CLONE_NEWPID).map_err(|e| e as i32)?;
+    Ok(ForChildren(home))
+}
+
+/// See [`new_pid_namespace_for_children`].
+pub(crate) struct ForChildren(&'static OwnedFd);
+
+impl Drop for ForChildren {
+    fn drop(&mut self) {
+        // Back to the runner's own: a namespace whose init has ended takes
+        // no new process, and a later spawn makes its own.
+        if let Err(e) = nix::sched::setns(self.0, CloneFlags::CLONE_NEWPID) {
+            tracing::error!("the runner's thread cannot leave a bot's PID namespace: {e}");
+        }
+    }
+}
+
+/// The wait status of the bot, which the init wrote before it exited, if
+/// it did (the init may have been killed first).
+pub(crate) fn bot_status(reader: &OwnedFd) -> Option<i32> {
+    let mut bytes = [0u8; 4];
+    match nix::unistd::read(reader, &mut bytes) {
+        Ok(4) => Some(i32::from_ne_bytes(bytes)),
+        _ => None,
+    }
+}
+
+/// The bot's stack, above a guard page: an overflow faults instead of
+/// writing over other memory.
+struct Stack {
     base: *mut libc::c_void,
 }
 
 // SAFETY: the mapping is owned by this value alone; the runner only maps
-// and unmaps it, and only the child's processes run on it.
+// and unmaps it, and only the bot runs on it, in the init's copy.
 #[allow(unsafe_code)]
-unsafe impl Send for Stacks {}
-// SAFETY: as above; a shared `Stacks` only hands out addresses.
+unsafe impl Send for Stack {}
+// SAFETY: as above; a shared `Stack` only hands out its address.
 #[allow(unsafe_code)]
-unsafe impl Sync for Stacks {}
+unsafe impl Sync for Stack {}
 
-/// Each stack's size. The code on them is short and shallow: the mounts,
-/// the limits, landlock's rules, seccomp and `execvp`, whose own needs are
-/// a few KiB (the search of PATH puts one file name on the stack).
+/// The stack's size. The code on it is short and shallow: landlock's
+/// rules, the limits, seccomp and `execvp`, whose own needs are a few KiB
+/// (the search of PATH puts one file name on the stack).
 const STACK_BYTES: usize = 256 * 1024;
 const GUARD_BYTES: usize = 4096;
 
-impl Stacks {
+impl Stack {
     #[allow(unsafe_code)]
-    fn map() -> Result<Stacks, SpawnError> {
-        let len = 2 * (GUARD_BYTES + STACK_BYTES);
-        // SAFETY: a new anonymous mapping, then the protection of two of
-        // its own pages changed; nothing else refers to it yet.
+    fn map() -> Result<Stack, SpawnError> {
+        // SAFETY: a new anonymous mapping, then the protection of its own
+        // lowest page changed; nothing else refers to it yet.
         unsafe {
-            let base = libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_STACK, -1, 0);
+            let base = libc::mmap(std::ptr::null_mut(), GUARD_BYTES + STACK_BYTES, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_STACK, -1, 0);
             if base == libc::MAP_FAILED {
-                return Err(SpawnError::Setup(format!("pid namespace: stacks: {}", Errno::last())));
+                return Err(SpawnError::Setup(format!("pid namespace: stack: {}", Errno::last())));
             }
-            let stacks = Stacks { base };
-            for i in 0..2 {
-                if libc::mprotect(stacks.guard(i), GUARD_BYTES, libc::PROT_NONE) != 0 {
-                    return Err(SpawnError::Setup(format!("pid namespace: stacks: {}", Errno::last())));
-                }
+            let stack = Stack { base };
+            if libc::mprotect(base, GUARD_BYTES, libc::PROT_NONE) != 0 {
+                return Err(SpawnError::Setup(format!("pid namespace: stack: {}", Errno::last())));
             }
-            Ok(stacks)
+            Ok(stack)
         }
     }
 
-    fn guard(&self, i: usize) -> *mut libc::c_void {
-        self.base.wrapping_byte_add(i * (GUARD_BYTES + STACK_BYTES))
-    }
-
-    /// The highest address of stack `i`, where it starts (stacks grow
-    /// down on every architecture this runs on), 16-byte aligned.
-    fn top(&self, i: usize) -> *mut libc::c_void {
-        self.guard(i).wrapping_byte_add(GUARD_BYTES + STACK_BYTES)
+    /// The highest address, where the stack starts (stacks grow down on
+    /// every architecture this runs on), 16-byte aligned.
+    fn top(&self) -> *mut libc::c_void {
+        self.base.wrapping_byte_add(GUARD_BYTES + STACK_BYTES)
     }
 }
 
-impl Drop for Stacks {
+impl Drop for Stack {
     #[allow(unsafe_code)]
     fn drop(&mut self) {
         // SAFETY: the runner's own mapping, which no thread of the runner
-        // runs on (the child's processes have their own copy of it).
-        unsafe { libc::munmap(self.base, 2 * (GUARD_BYTES + STACK_BYTES)) };
+        // runs on (the init has its own copy of it).
+        unsafe { libc::munmap(self.base, GUARD_BYTES + STACK_BYTES) };
     }
 }
 
@@ -251,51 +251,10 @@ fn block_all_signals() {
     }
 }
 
-/// The keeper: waits for the init and ends as the bot ended.
-#[allow(unsafe_code)]
-fn keeper(init: libc::pid_t, status_read: libc::c_int) -> ! {
-    block_all_signals();
-    close_all_but(status_read);
-    // SAFETY: only raw system calls on integers and live locals, then
-    // _exit; this copy of the runner never returns into its code.
-    unsafe {
-        libc::prctl(libc::PR_SET_DUMPABLE, 0 as libc::c_ulong);
-        let mut bytes = [0u8; 4];
-        let mut got = 0usize;
-        while got < 4 {
-            let n = libc::read(status_read, bytes[got..].as_mut_ptr().cast(), 4 - got);
-            if n > 0 {
-                got += n as usize;
-            } else if n == 0 || Errno::last_raw() != libc::EINTR {
-                break;
-            }
-        }
-        let mut init_status = 0;
-        while libc::waitpid(init, &mut init_status, 0) < 0 && Errno::last_raw() == libc::EINTR {}
-        let status = if got == 4 { i32::from_ne_bytes(bytes) } else { init_status };
-        if libc::WIFSIGNALED(status) {
-            let signal = libc::WTERMSIG(status);
-            // The runner's handler for it, inherited, must not run; no
-            // core of this copy of the runner may be written (it is not
-            // dumpable, and its core limit is zero).
-            let limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-            libc::setrlimit(libc::RLIMIT_CORE, &limit);
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = libc::SIG_DFL;
-            libc::sigaction(signal, &action, std::ptr::null_mut());
-            let mut one: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut one);
-            libc::sigaddset(&mut one, signal);
-            libc::sigprocmask(libc::SIG_UNBLOCK, &one, std::ptr::null_mut());
-            libc::kill(libc::syscall(libc::SYS_getpid) as libc::pid_t, signal);
-            libc::_exit(128 + signal);
-        }
-        libc::_exit(if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 1 })
-    }
-}
-
 /// The init: reaps every process of the namespace until the bot ends,
-/// tells the keeper how, and exits, which ends the namespace.
+/// tells the runner how, and exits the same way where it can (an exit
+/// code; a signal's number plus 128, since no signal it sends itself can
+/// end a namespace's init), which ends the namespace.
 #[allow(unsafe_code)]
 fn init(bot: libc::pid_t, status_write: libc::c_int, runner_strings: Option<[(usize, usize); 2]>) -> ! {
     block_all_signals();
@@ -317,7 +276,7 @@ fn init(bot: libc::pid_t, status_write: libc::c_int, runner_strings: Option<[(us
             if pid == bot {
                 let bytes = status.to_ne_bytes();
                 libc::write(status_write, bytes.as_ptr().cast(), 4);
-                libc::_exit(0);
+                libc::_exit(if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { 128 + libc::WTERMSIG(status) });
             }
             if pid < 0 && Errno::last_raw() != libc::EINTR {
                 libc::_exit(1);
