@@ -420,7 +420,7 @@ fn run_and_kill_a_runner(root: &Path, open: bool) -> (u32, u32) {
 }
 
 /// Attack 5: a bot's grandchild outlived a runner killed with SIGKILL.
-/// The runner's death kills the keeper, whose death kills the init, whose
+/// The runner's death kills the init (parent-death signal), whose
 /// end kills every process of the namespace; the next runner on the same
 /// folder root removes the dead runner's folders.
 #[test]

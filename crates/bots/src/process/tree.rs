@@ -62,6 +62,7 @@ pub(crate) struct Tree {
     /// (and so in the init's copy of it).
     runner_strings: Option<[(usize, usize); 2]>,
     stack: Stack,
+    runner_pidfd: Option<RawFd>,
 }
 
 impl Tree {
@@ -73,6 +74,7 @@ impl Tree {
             status_write,
             runner_strings: *runner_strings(),
             stack: Stack::map()?,
+            runner_pidfd: runner_pidfd(),
         })
     }
 
@@ -83,11 +85,14 @@ impl Tree {
     }
 
     /// In the init, first: dies with the runner, and stops if the runner
-    /// is gone already (then the signal would never come). `report` is a
-    /// write end whose read ends are the runner's and this process's copy,
-    /// `runner_end`, which is closed here: a write end without readers
-    /// then means that the runner is gone. (`getppid` cannot tell: the
-    /// runner is outside the namespace, so it reads 0 either way.)
+    /// is gone already (then the signal would never come). `getppid`
+    /// cannot tell, since the runner is outside the namespace: it reads 0
+    /// either way. So the runner's own pidfd ([`runner_pidfd`]) tells,
+    /// readable once the runner has exited; without one (a kernel before
+    /// 5.3), `report`, a write end whose read ends are the runner's and
+    /// this process's copy, `runner_end`, closed here: a write end without
+    /// readers means that the runner is gone (unless a child that another
+    /// thread of the runner forked at this moment still holds a copy).
     #[allow(unsafe_code)]
     pub(crate) fn init_prelude(&self, report: RawFd, runner_end: RawFd) -> Result<(), i32> {
         // SAFETY: prctl, close and poll take integers and a live local
@@ -99,8 +104,15 @@ impl Tree {
             }
             libc::prctl(libc::PR_SET_DUMPABLE, 0 as libc::c_ulong);
             libc::close(runner_end);
-            let mut fds = [libc::pollfd { fd: report, events: libc::POLLOUT, revents: 0 }];
-            if libc::poll(fds.as_mut_ptr(), 1, 0) == 1 && fds[0].revents & libc::POLLERR != 0 {
+            let mut fds = match self.runner_pidfd {
+                Some(pidfd) => [libc::pollfd { fd: pidfd, events: libc::POLLIN, revents: 0 }],
+                None => [libc::pollfd { fd: report, events: libc::POLLOUT, revents: 0 }],
+            };
+            let gone = match self.runner_pidfd {
+                Some(_) => libc::POLLIN,
+                None => libc::POLLERR,
+            };
+            if libc::poll(fds.as_mut_ptr(), 1, 0) == 1 && fds[0].revents & gone != 0 {
                 return Err(libc::ESRCH);
             }
         }
@@ -157,6 +169,24 @@ impl Drop for ForChildren {
             tracing::error!("the runner's thread cannot leave a bot's PID namespace: {e}");
         }
     }
+}
+
+/// A pidfd of the runner itself, opened once (close-on-exec), or `None`
+/// where the kernel has none.
+#[allow(unsafe_code)]
+fn runner_pidfd() -> Option<RawFd> {
+    static PIDFD: OnceLock<Option<OwnedFd>> = OnceLock::new();
+    PIDFD
+        .get_or_init(|| {
+            // SAFETY: pidfd_open takes two integers and returns a new
+            // descriptor (close-on-exec) that nothing else owns, or -1.
+            let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, libc::getpid(), 0) };
+            let fd = libc::c_int::try_from(fd).ok().filter(|&fd| fd >= 0)?;
+            // SAFETY: see above.
+            Some(unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fd) })
+        })
+        .as_ref()
+        .map(AsRawFd::as_raw_fd)
 }
 
 /// The wait status of the bot, which the init wrote before it exited, if
