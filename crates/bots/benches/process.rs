@@ -119,6 +119,26 @@ fn spawn_ask_kill(bencher: Bencher) {
     });
 }
 
+/// The start alone: a fully sandboxed bot started and asked once. Each
+/// bot is killed (and reaped, its folder removed) before the next sample,
+/// outside the time measured.
+#[divan::bench(sample_count = 20, sample_size = 1)]
+fn spawn_ask(bencher: Bencher) {
+    let rt = runtime();
+    let previous: std::cell::RefCell<Option<ProcessBot>> = std::cell::RefCell::new(None);
+    bencher
+        .with_inputs(|| {
+            if let Some(bot) = previous.borrow_mut().take() {
+                bot.kill();
+            }
+        })
+        .bench_local_values(|()| {
+            let mut bot = spawn(&rt, true);
+            rt.block_on(bot.ask("up\n", DEADLINE)).unwrap();
+            *previous.borrow_mut() = Some(bot);
+        });
+}
+
 /// Files a bot leaves in its folder for `drop_of_a_bot_with_many_files`.
 const DROPPED_FILES: usize = 40_000;
 
