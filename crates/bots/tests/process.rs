@@ -250,6 +250,31 @@ fn sandbox_report_names_every_layer() {
     assert_eq!(report.active(), SandboxReport::cached().active());
 }
 
+/// A layer whose kernel feature works here must be reported active: a
+/// bug in a layer's start would otherwise only show as "OFF" in the
+/// report, and the tests that need the layer would skip. Checked with
+/// util-linux's `unshare` where it is installed, for the namespaces.
+#[test]
+fn namespaces_the_kernel_allows_are_active() {
+    if !nix::unistd::Uid::effective().is_root() {
+        eprintln!("namespaces: skipped, the runner is not root");
+        return;
+    }
+    let report = SandboxReport::cached();
+    for (layer, args) in [
+        (Layer::PidNamespace, &["--pid", "--fork", "true"][..]),
+        (Layer::IpcNamespace, &["--ipc", "--uts", "true"][..]),
+        (Layer::NetworkNamespace, &["--net", "true"][..]),
+    ] {
+        let allowed = std::process::Command::new("unshare").args(args).status();
+        if !allowed.is_ok_and(|s| s.success()) {
+            eprintln!("{layer}: skipped, `unshare {}` fails here", args.join(" "));
+            continue;
+        }
+        assert!(report.active().contains(layer), "{layer} works here but is reported off:\n{report}");
+    }
+}
+
 #[tokio::test]
 async fn c_bot_answers_many_requests() {
     let mut bot = ProcessBot::spawn(&c_bot("echo"), &limits()).unwrap();
@@ -1378,3 +1403,4 @@ fn runner_credentials() -> ((u32, u32, u32), bool) {
         nix::sys::prctl::get_dumpable().unwrap(),
     )
 }
+

@@ -41,14 +41,27 @@ pub(crate) struct InitOf {
     status: OwnedFd,
     /// The bot's wait status, once read.
     bot: std::sync::OnceLock<i32>,
+    /// Closed to let the init exit, once the bot has ended.
+    release: Option<OwnedFd>,
 }
 
 impl InitOf {
-    pub(crate) fn new(status: OwnedFd) -> InitOf {
-        InitOf { status, bot: std::sync::OnceLock::new() }
+    pub(crate) fn new(status: OwnedFd, release: OwnedFd) -> InitOf {
+        InitOf { status, bot: std::sync::OnceLock::new(), release: Some(release) }
     }
 
-    /// The bot's wait status, once the init has reaped it.
+    /// Lets the init exit once the bot has ended (it waits for this).
+    pub(crate) fn let_go(&mut self) {
+        self.release.take();
+    }
+
+    /// How the bot ended, as the init told it.
+    pub(crate) fn bot_exit_status(&self) -> Option<ExitStatus> {
+        self.bot_status().map(ExitStatus::from_raw)
+    }
+
+    /// The bot's wait status, once the init has reaped it and every other
+    /// process of the namespace.
     fn bot_status(&self) -> Option<i32> {
         if let Some(&status) = self.bot.get() {
             return Some(status);
@@ -217,17 +230,16 @@ impl GroupGuard {
             }
     }
 
-    /// How the bot ended, if it has and its main process too: under a
-    /// PID namespace, as the init tells it (and as the init itself ended
-    /// if it could not tell, killed first). The main process stays a
-    /// zombie (WNOWAIT), which keeps its pid and group id reserved until
-    /// the group is killed.
+    /// How the bot ended, if it has: under a PID namespace, as the init
+    /// tells it once every process of the bot is gone (or as the init
+    /// itself ended, if it was killed before it could tell). The main
+    /// process stays a zombie (WNOWAIT), which keeps its pid and group id
+    /// reserved until the group is killed.
     pub(crate) fn peek_end(&self) -> Option<Ended> {
-        let main = self.peek_main_end()?;
-        Some(match self.init.as_ref().and_then(InitOf::bot_status) {
-            Some(bot) => ended_of(bot),
-            None => main,
-        })
+        if let Some(bot) = self.init.as_ref().and_then(InitOf::bot_status) {
+            return Some(ended_of(bot));
+        }
+        self.peek_main_end()
     }
 
     fn peek_main_end(&self) -> Option<Ended> {
@@ -292,6 +304,10 @@ impl GroupGuard {
     /// Kills every process of the bot and reaps the main one. Idempotent.
     pub(crate) fn kill(&mut self) -> Option<ExitStatus> {
         self.signal_kill();
+        // An init waits for this before it exits.
+        if let Some(init) = &mut self.init {
+            init.let_go();
+        }
         let Some(mut child) = self.child.take() else {
             return self.status;
         };
@@ -305,8 +321,8 @@ impl GroupGuard {
             match child.try_wait() {
                 Ok(Some(status)) => {
                     // Under a PID namespace, how the bot itself ended.
-                    let bot = self.init.as_ref().and_then(InitOf::bot_status);
-                    self.status = Some(bot.map_or(status, ExitStatus::from_raw));
+                    let bot = self.init.as_ref().and_then(InitOf::bot_exit_status);
+                    self.status = Some(bot.unwrap_or(status));
                     return self.status;
                 }
                 Ok(None) if Instant::now() < until => {

@@ -166,6 +166,7 @@ pub(crate) fn launch(
     )?;
     setup.report_runner_end = report_read.as_raw_fd();
     let bot_status = setup.tree.as_mut().and_then(Tree::take_status_reader);
+    let release = setup.tree.as_mut().and_then(Tree::take_release_writer);
     let mut cgroup = if layers.contains(Layer::Cgroup) {
         let limits = CgroupLimits { memory_bytes_max: limits.memory_bytes_max, processes_max: limits.processes_max };
         match super::stock::take_cgroup(limits) {
@@ -214,7 +215,7 @@ pub(crate) fn launch(
     drop(cmd);
     match spawned {
         Ok((child, leader)) => Ok(Launched {
-            leader: leader.zip(bot_status).map(|(pid, status)| (pid, InitOf::new(status))),
+            leader: leader.zip(bot_status.zip(release)).map(|(pid, (status, release))| (pid, InitOf::new(status, release))),
             child,
             folder: BotFolder {
                 home: folder,
@@ -1531,10 +1532,19 @@ fn detect_layer(layer: Layer) -> LayerStatus {
     let only_this = SandboxReport {
         layers: vec![(layer, LayerStatus::Active(String::new()))],
     };
-    let result = launch(&BotCommand::shell(check), &limits, &only_this);
+    let mut result = launch(&BotCommand::shell(check), &limits, &only_this);
+    if let Ok(launched) = &mut result
+        && let Some((_, init)) = &mut launched.leader
+    {
+        init.let_go();
+    }
     let status = match result {
         Err(e) => LayerStatus::Unavailable(e.to_string()),
-        Ok(mut launched) => match wait_bounded(&mut launched.child, Duration::from_secs(5)) {
+        Ok(mut launched) => match wait_bounded(&mut launched.child, Duration::from_secs(5)).map(|init_status| {
+            // The init of a PID namespace waits to be let go (done first,
+            // above) and tells how the bot ended.
+            launched.leader.as_ref().and_then(|(_, init)| init.bot_exit_status()).unwrap_or(init_status)
+        }) {
             Some(s) if s.success() => LayerStatus::Active(active),
             Some(s) => LayerStatus::Unavailable(match s.signal() {
                 Some(sig) => format!(
