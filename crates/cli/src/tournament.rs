@@ -43,7 +43,7 @@
 use crate::batch;
 use crate::bot_spec::BotSpec;
 use crate::exit::BadInput;
-use crate::play::{self, GameFlags, GameKind, RunOptions};
+use crate::play::{self, GameFlags, GameKind, ReplayOut, RunOptions};
 use anyhow::Context;
 use snakepit_tournament::report::{self, About};
 use snakepit_tournament::sprt::{Sprt, SprtRun, Verdict};
@@ -170,7 +170,7 @@ enum Message {
 /// for the main thread, so any number of them shares the work out.
 enum Files {
     Packed(Vec<u8>),
-    Raw { replay: String, log: String },
+    Raw { replay: ReplayOut, log: String },
 }
 
 /// Games sent unpacked to the main thread and not packed yet, at most.
@@ -780,6 +780,8 @@ async fn play_round(
     let halt = Arc::new(AtomicBool::new(false));
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let mut packer = batch::Packer::default();
+    // A replay's text, made here from its log (see `ReplayOut`).
+    let mut text = Vec::new();
     let raw = Arc::new(AtomicUsize::new(0));
     let mut threads = Vec::with_capacity(workers);
     for n in 0..workers {
@@ -803,7 +805,9 @@ async fn play_round(
                         let packed = match files {
                             Files::Packed(packed) => packed,
                             Files::Raw { replay, log } => {
-                                let packed = packer.pack(r.game, &replay, &log);
+                                text.clear();
+                                replay.write_to(&mut text);
+                                let packed = packer.pack(r.game, &text, &log);
                                 raw.fetch_sub(1, Ordering::Relaxed);
                                 packed
                             }
@@ -861,6 +865,7 @@ fn worker(
         }
     };
     let mut packer = batch::Packer::default();
+    let mut text = Vec::new();
     // Games finished and not sent yet, and when the first of them was.
     let mut done: Vec<(GameResult, Files)> = Vec::new();
     let mut since = Instant::now();
@@ -898,7 +903,9 @@ fn worker(
                         Files::Raw { replay, log }
                     } else {
                         raw.fetch_sub(1, Ordering::Relaxed);
-                        Files::Packed(packer.pack(r.game, &replay, &log))
+                        text.clear();
+                        replay.write_to(&mut text);
+                        Files::Packed(packer.pack(r.game, &text, &log))
                     };
                     done.push((r, files));
                     let due = started.elapsed() >= QUICK_GAME || done.len() >= SEND_GAMES_MAX || since.elapsed() >= SEND_AFTER;
@@ -925,7 +932,7 @@ fn worker(
 const BUSY_START_ATTEMPTS: u32 = 10;
 
 /// Plays one game; returns its result line, its replay and its stderr log.
-async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -> anyhow::Result<(GameResult, String, String)> {
+async fn play_one(fixture: &Fixture, context: &Shared, halt: &Arc<AtomicBool>) -> anyhow::Result<(GameResult, ReplayOut, String)> {
     let seed = game_seed(context.seed, context.schedule.seed_index(fixture.game));
     let bots: Vec<BotSpec> = fixture.seats.iter().map(|&b| context.specs[b].clone()).collect();
     let options = RunOptions { stop: Some(Arc::clone(halt)), forfeit_unjoined: true, no_summary: true, ..RunOptions::default() };
