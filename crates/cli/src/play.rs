@@ -467,7 +467,7 @@ pub async fn play_game(flags: &GameFlags, bots: &[BotSpec], seed: u64, options: 
     let labels: Vec<String> = options.labels.clone().unwrap_or_else(|| bots.iter().map(ToString::to_string).collect());
     macro_rules! start {
         () => {
-            Start { seed, labels: labels.clone(), recorded: None, engine: String::new() }
+            Start { seed, labels, recorded: None, engine: String::new() }
         };
     }
     match flags.game {

@@ -81,9 +81,13 @@ pub(super) fn table(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
         .collect::<Result<Vec<_>, _>>()?;
     let names: Vec<String> = bots.iter().map(ToString::to_string).collect();
     let mut meta = GameMeta::new(&format!("snakepit-{seed:016x}"), timeout_ms, &names);
-    for (seat, s) in seats.iter().enumerate() {
-        if let Seat::Builtin(bot) = s {
-            meta.snakes[seat].customizations = bot.info().customizations();
+    // What the other snakes are told of the built-in ones; a game of
+    // built-in snakes alone tells no one.
+    if !seats.iter().all(|s| matches!(s, Seat::Builtin(_))) {
+        for (seat, s) in seats.iter().enumerate() {
+            if let Seat::Builtin(bot) = s {
+                meta.snakes[seat].customizations = bot.info().customizations();
+            }
         }
     }
     Ok(BattlesnakeTable {
