@@ -794,6 +794,8 @@ async fn play_round(
         threads.push(thread);
     }
     drop(tx);
+    // Started after the workers, which would inherit it.
+    let _batch = BatchPolicy::enter();
     let mut ticker = tokio::time::interval(Duration::from_millis(250));
     loop {
         tokio::select! {
@@ -845,6 +847,40 @@ async fn play_round(
     }
     ledger.flush(false)?;
     Ok(())
+}
+
+/// The `SCHED_BATCH` policy for this thread while it lives, then the
+/// normal one again. The main thread wakes for every group of games a
+/// worker sends and packs them, about half a game's time a game; woken
+/// on the CPU a worker runs on (when the other is busy), a normal thread
+/// takes the CPU from the worker at once, a batch one waits for its turn
+/// or for another CPU, and the worker plays on. Without it, a worker of
+/// built-in snakes lost a sixth of its time waiting for the main thread
+/// to leave its CPU.
+struct BatchPolicy;
+
+impl BatchPolicy {
+    fn enter() -> BatchPolicy {
+        set_policy(libc::SCHED_BATCH);
+        BatchPolicy
+    }
+}
+
+impl Drop for BatchPolicy {
+    fn drop(&mut self) {
+        // The next round's workers are started from this thread.
+        set_policy(libc::SCHED_OTHER);
+    }
+}
+
+/// Sets this thread's scheduling policy (of the normal ones, priority 0);
+/// a refusal leaves it as it was, which only costs speed.
+#[allow(unsafe_code)]
+fn set_policy(policy: libc::c_int) {
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: sched_setscheduler reads a live local; pid 0 is the calling
+    // thread.
+    unsafe { libc::sched_setscheduler(0, policy, &param) };
 }
 
 /// One worker thread: takes fixtures from the queue until it is empty or
