@@ -389,7 +389,8 @@ impl View {
                 let open = (i != NOWHERE) & (self.blocked_bits >> (i & 127) & 1 == 0);
                 mask |= usize::from(open) << k;
             }
-            let out = SAFE_FIRST[mask].map(|k| (Dir::ALL[usize::from(k)], usize::from(cells[usize::from(k)])));
+            let [a, b, c, d] = SAFE_FIRST[mask].map(usize::from);
+            let out = [(Dir::ALL[a], usize::from(cells[a])), (Dir::ALL[b], usize::from(cells[b])), (Dir::ALL[c], usize::from(cells[c])), (Dir::ALL[d], usize::from(cells[d]))];
             return (out, SAFE_FIRST_COUNT[mask]);
         }
         for d in Dir::ALL {
