@@ -79,17 +79,22 @@ pub(super) fn table(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
             BotSpec::Process { .. } => Ok(Seat::Process),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let names: Vec<String> = bots.iter().map(ToString::to_string).collect();
-    let mut meta = GameMeta::new(&format!("snakepit-{seed:016x}"), timeout_ms, &names);
-    // What the other snakes are told of the built-in ones; a game of
-    // built-in snakes alone tells no one.
-    if !seats.iter().all(|s| matches!(s, Seat::Builtin(_))) {
+    // What the API tells the HTTP snakes and process bots about the
+    // snakes, with what they are told of the built-in ones. A game of
+    // built-in snakes alone tells no one and has none: nothing reads it
+    // when no seat is asked (a tournament sets up a table a game).
+    let meta = if seats.iter().all(|s| matches!(s, Seat::Builtin(_))) {
+        GameMeta { id: String::new(), timeout_ms, source: String::new(), snakes: Vec::new() }
+    } else {
+        let names: Vec<String> = bots.iter().map(ToString::to_string).collect();
+        let mut meta = GameMeta::new(&format!("snakepit-{seed:016x}"), timeout_ms, &names);
         for (seat, s) in seats.iter().enumerate() {
             if let Seat::Builtin(bot) = s {
                 meta.snakes[seat].customizations = bot.info().customizations();
             }
         }
-    }
+        meta
+    };
     Ok(BattlesnakeTable {
         no_move: vec![0; seats.len()],
         forfeit_unjoined: false,
