@@ -374,6 +374,7 @@ impl View {
 
     /// The safe moves from my head in [`Dir::ALL`] order: (move, index of
     /// the cell).
+    #[inline(always)]
     fn safe(&self) -> ([(Dir, usize); 4], usize) {
         let mut out = [(Dir::Up, 0); 4];
         let mut n = 0;
@@ -512,6 +513,7 @@ impl View {
     /// one): one search spreading from the food, shared by every move and
     /// every seat of the turn (a path is as long both ways), taken as far
     /// as the cells asked about need.
+    #[inline(always)]
     fn food_distance_bits(&mut self, bits: Bits, i: usize) -> Option<usize> {
         if self.food_count == 0 {
             return None;
