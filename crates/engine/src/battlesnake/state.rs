@@ -957,6 +957,12 @@ impl Battlesnake {
                 self.eliminate(seat, Cause::OutOfBounds, ev);
             }
         }
+        // The fast path of nearly every turn: every live head is alone on
+        // its cell (a live head is on the board by now).
+        let alone = |seat: usize| !self.snakes[seat].is_alive() || self.occ[self.index(self.seg(seat, 0))] == 1;
+        if (0..n).all(alone) {
+            return;
+        }
         let mut pending = [(0usize, Cause::OutOfHealth); SNAKES_MAX];
         let mut count = 0;
         for seat in 0..n {
