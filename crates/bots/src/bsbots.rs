@@ -374,19 +374,25 @@ impl View {
 
     /// The safe moves from my head in [`Dir::ALL`] order: (move, index of
     /// the cell).
+    #[inline(always)]
     fn safe(&self) -> ([(Dir, usize); 4], usize) {
         let mut out = [(Dir::Up, 0); 4];
         let mut n = 0;
         if let (Some(_), Some(head)) = (&self.bits, self.index(self.my_head)) {
-            // Without a branch per move: which moves are safe is as good
-            // as random to a branch predictor. Every move is written at
-            // the end of the safe ones, and kept by counting it.
-            for (d, &i) in Dir::ALL.into_iter().zip(&self.next_cell[head]) {
+            // Without a branch per move (which moves are safe is as good
+            // as random to a branch predictor) and without a store at an
+            // index found at run time (which the next load waits for): the
+            // safe moves as a mask, and the moves in the order the mask
+            // gives them, safe ones first.
+            let cells = self.next_cell[head];
+            let mut mask = 0;
+            for (k, &i) in cells.iter().enumerate() {
                 let open = (i != NOWHERE) & (self.blocked_bits >> (i & 127) & 1 == 0);
-                out[n] = (d, usize::from(i));
-                n += usize::from(open);
+                mask |= usize::from(open) << k;
             }
-            return (out, n);
+            let [a, b, c, d] = SAFE_FIRST[mask].map(usize::from);
+            let out = [(Dir::ALL[a], usize::from(cells[a])), (Dir::ALL[b], usize::from(cells[b])), (Dir::ALL[c], usize::from(cells[c])), (Dir::ALL[d], usize::from(cells[d]))];
+            return (out, SAFE_FIRST_COUNT[mask]);
         }
         for d in Dir::ALL {
             if let Some(i) = self.step(self.my_head, d).and_then(|c| self.index(c))
@@ -507,6 +513,7 @@ impl View {
     /// one): one search spreading from the food, shared by every move and
     /// every seat of the turn (a path is as long both ways), taken as far
     /// as the cells asked about need.
+    #[inline(always)]
     fn food_distance_bits(&mut self, bits: Bits, i: usize) -> Option<usize> {
         if self.food_count == 0 {
             return None;
@@ -647,6 +654,40 @@ impl Bits {
 
 /// No cell, in [`View`]'s `next_cell` (a bit-set board has at most 128).
 const NOWHERE: u8 = u8::MAX;
+
+/// For each mask of safe moves (bit `k` for move `k` of [`Dir::ALL`]),
+/// the moves' indices with the safe ones first, each part in
+/// [`Dir::ALL`] order; and how many are safe.
+const SAFE_FIRST: [[u8; 4]; 16] = {
+    let mut table = [[0u8; 4]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut n = 0;
+        let mut pass = 0;
+        while pass < 2 {
+            let mut k = 0;
+            while k < 4 {
+                if (mask >> k & 1 == 1) == (pass == 0) {
+                    table[mask][n] = k as u8;
+                    n += 1;
+                }
+                k += 1;
+            }
+            pass += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+const SAFE_FIRST_COUNT: [usize; 16] = {
+    let mut counts = [0; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        counts[mask] = (mask as u32).count_ones() as usize;
+        mask += 1;
+    }
+    counts
+};
 
 /// A search of [`View::room_bits`]: connected free cells, and whether they
 /// are their whole component.

@@ -61,9 +61,9 @@ impl Default for Packer {
 impl Packer {
     /// A game's members, ready to append to its batch: the replay, then
     /// the stderr log if it is not empty.
-    pub fn pack(&mut self, game: u64, replay: &str, log: &str) -> Vec<u8> {
+    pub fn pack(&mut self, game: u64, replay: &[u8], log: &str) -> Vec<u8> {
         let mut out = Vec::with_capacity(replay.len() / 2 + 64);
-        self.member(&mut out, &replay_name(game), replay.as_bytes());
+        self.member(&mut out, &replay_name(game), replay);
         if !log.is_empty() {
             self.member(&mut out, &log_name(game), log.as_bytes());
         }
@@ -109,7 +109,7 @@ impl Packer {
 /// [`Packer::pack`] with a compressor of its own.
 #[cfg(test)]
 fn pack(game: u64, replay: &str, log: &str) -> Vec<u8> {
-    Packer::default().pack(game, replay, log)
+    Packer::default().pack(game, replay.as_bytes(), log)
 }
 
 /// One member read back: its name, its text, and its compressed bytes.

@@ -38,7 +38,7 @@ use snakepit_engine::duel::Duel;
 use snakepit_engine::hex::Hex;
 use snakepit_engine::multisnake::Multisnake;
 use snakepit_engine::snakebattle::SnakeBattle;
-use snakepit_protocol::replay::{Divergence, Replay, ReplayWriter, TickRecord};
+use snakepit_protocol::replay::{Divergence, Replay, ReplayLog, ReplayText, TickRecord};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -338,7 +338,7 @@ impl ReplayFiles {
     /// (an old log of another game is removed, so the two always match).
     pub(crate) fn write(self, outcome: &GameOutcome) -> anyhow::Result<()> {
         let (path, mut file) = self.replay;
-        file.write_all(outcome.replay.as_bytes())
+        file.write_all(&outcome.replay.bytes())
             .and_then(|()| file.flush())
             .with_context(|| format!("{}: cannot write the replay", path.display()))?;
         if outcome.stderr_log.is_empty() {
@@ -413,8 +413,8 @@ pub struct GameOutcome {
     /// Ticks in which each seat forfeited (process bots) or gave no usable
     /// move (HTTP snakes).
     pub forfeits: Vec<u32>,
-    /// The replay file's text.
-    pub replay: String,
+    /// The replay file's text, written when asked for.
+    pub replay: ReplayOut,
     /// Cut short by SIGINT or SIGTERM.
     pub interrupted: bool,
     /// What process bots wrote on stderr, and their faults, as JSON lines
@@ -429,6 +429,37 @@ pub struct GameOutcome {
     pub busy_start: bool,
 }
 
+/// A game's replay as [`ReplayLog`] keeps it: its text is written when
+/// asked for, so that a tournament's playing thread leaves that work to
+/// the thread that packs its games.
+#[derive(Clone)]
+pub struct ReplayOut(std::sync::Arc<dyn ReplayText>);
+
+impl ReplayOut {
+    /// Appends the replay file's text to `out`.
+    pub fn write_to(&self, out: &mut Vec<u8>) {
+        self.0.write_text(out);
+    }
+
+    /// The replay file's text.
+    pub fn bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.write_to(&mut out);
+        out
+    }
+
+    /// The replay file's text, as a string.
+    pub fn text(&self) -> String {
+        String::from_utf8(self.bytes()).expect("a replay is JSON text")
+    }
+}
+
+impl std::fmt::Debug for ReplayOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ReplayOut(..)")
+    }
+}
+
 /// Plays one game between `bots` (one per seat) and returns its result,
 /// printing nothing unless `options` ask for it. `play` and `tournament`
 /// both go through here.
@@ -436,7 +467,7 @@ pub async fn play_game(flags: &GameFlags, bots: &[BotSpec], seed: u64, options: 
     let labels: Vec<String> = options.labels.clone().unwrap_or_else(|| bots.iter().map(ToString::to_string).collect());
     macro_rules! start {
         () => {
-            Start { seed, labels: labels.clone(), recorded: None, engine: String::new() }
+            Start { seed, labels, recorded: None, engine: String::new() }
         };
     }
     match flags.game {
@@ -684,17 +715,19 @@ pub(crate) fn places_by<K: PartialOrd>(keys: &[K]) -> Vec<usize> {
 }
 
 /// The loop every game shares.
-async fn drive<G: Playable, T: Table<G>>(
+async fn drive<G: Playable + 'static, T: Table<G>>(
     kind: GameKind,
     mut game: G,
     mut table: T,
     start: Start<G>,
     ticks_max: u64,
     options: &RunOptions,
-) -> anyhow::Result<GameOutcome> {
+) -> anyhow::Result<GameOutcome>
+where
+    G::Action: Send + Sync,
+{
     table.echo(options);
-    // Room for a few hundred ticks without growing.
-    let mut replay = ReplayWriter::new(Vec::with_capacity(16 << 10), &game, start.seed, &start.labels).context("cannot write the replay")?;
+    let mut replay = ReplayLog::new(&game, start.seed, &start.labels);
     for record in start.recorded.iter().flatten() {
         table.follow(&game).await;
         for &(seat, present) in &record.presence {
@@ -708,7 +741,7 @@ async fn drive<G: Playable, T: Table<G>>(
             return Err(Divergence { tick: record.tick, recorded: record.checksum, computed, engine })
                 .context("the replay does not re-simulate");
         }
-        replay.record_with(&game, &record.presence, &record.moves).context("cannot write the replay")?;
+        replay.record_with(&game, &record.presence, &record.moves);
     }
     table.start(&game).await?;
     let mut actions = Vec::with_capacity(game.seats());
@@ -725,7 +758,7 @@ async fn drive<G: Playable, T: Table<G>>(
         table.actions(&game, &mut actions).await?;
         game.step_into_vec(&actions, &mut events);
         table.observe(&game, &events).await;
-        replay.record(&game, &actions).context("cannot write the replay")?;
+        replay.record(&game, &actions);
         if let Some(pause_ms) = options.watch_ms {
             shown_faults.extend(table.take_fault_lines());
             let extra = shown_faults.len().saturating_sub(WATCH_FAULT_LINES_MAX);
@@ -735,7 +768,6 @@ async fn drive<G: Playable, T: Table<G>>(
         }
     }
     table.end(&game).await;
-    let replay = replay.finish().context("cannot write the replay")?;
     Ok(GameOutcome {
         game: kind,
         seed: start.seed,
@@ -743,7 +775,7 @@ async fn drive<G: Playable, T: Table<G>>(
         scores: game.scores(),
         places: table.places(&game),
         forfeits: table.forfeits(&game),
-        replay: String::from_utf8(replay).context("the replay is not UTF-8")?,
+        replay: ReplayOut(std::sync::Arc::new(replay)),
         interrupted: interrupted(),
         stderr_log: table.take_log(),
         summary: if options.no_summary { String::new() } else { table.summary(&game, &start.labels) },

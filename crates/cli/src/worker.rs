@@ -438,7 +438,7 @@ impl Job {
                         error: None,
                         labels: spec.labels.clone().unwrap_or_else(|| spec.bots.clone()),
                     }),
-                    body: outcome.replay.clone(),
+                    body: outcome.replay.text(),
                     stderr_log: outcome.stderr_log.clone(),
                 };
                 let id = self.store.save_replay(&replay).await?;

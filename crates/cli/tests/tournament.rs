@@ -126,6 +126,21 @@ fn the_same_seed_gives_the_same_files_whatever_the_jobs() {
 }
 
 #[test]
+fn battlesnake_replays_keep_their_bytes() {
+    // The playing thread keeps a game's moves and checksums and the main
+    // thread writes its replay: the bytes are those of the file kept here,
+    // recorded when the playing thread wrote the text itself.
+    let dir = TempDir::new("battlesnake_replays_keep_their_bytes");
+    let bots = ["--bot", "g1=builtin:greedy", "--bot", "r1=builtin:random", "--bot", "g2=builtin:greedy", "--bot", "r2=builtin:random"];
+    let args: Vec<&str> = ["--game", "battlesnake", "--games", "3", "--seed", "5", "--jobs", "1"].into_iter().chain(bots).collect();
+    let out = tournament(&args, &dir.join("t"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let replays = batched_files(&dir.join("t/games"));
+    assert_eq!(replays.len(), 3);
+    assert!(replays["000001.jsonl"] == include_str!("data/battlesnake-tournament-seed-5-game-1.jsonl"), "{}", replays["000001.jsonl"]);
+}
+
+#[test]
 fn greedy_beats_random_with_separate_rating_intervals() {
     let dir = TempDir::new("greedy_beats_random");
     let out = tournament(&["--game", "duel", "--bot", "greedy=builtin:greedy", "--bot", "random=builtin:random", "--games", "300"], &dir.join("t"));

@@ -726,6 +726,102 @@ impl<G: ReplayGame, W: Write> ReplayWriter<G, W> {
     }
 }
 
+/// A replay kept as what it records, its header and each tick's actions
+/// and checksum, and written out as text later ([`ReplayText`]): the same
+/// bytes as [`ReplayWriter`] writes for the same calls. A tournament's
+/// playing thread keeps its games this way, a few bytes a tick, and
+/// leaves the text to the thread that packs them.
+pub struct ReplayLog<G: Game> {
+    header: Header,
+    seats: usize,
+    /// See [`ReplayWriter`]'s `first_tick`.
+    first_tick: u64,
+    /// Every tick's actions, `seats` a tick, padded with the default.
+    actions: Vec<G::Action>,
+    checksums: Vec<u64>,
+    /// The seats taken or left before a tick, by the tick's index here.
+    presence: Vec<(usize, Vec<(usize, bool)>)>,
+}
+
+/// Ticks a [`ReplayLog`] has room for before it grows (the longest
+/// Battlesnake games of built-in snakes on 11x11 are about this long).
+const LOG_TICKS: usize = 256;
+
+impl<G: ReplayGame> ReplayLog<G> {
+    /// The log of `game`, which has not played a tick yet or was just
+    /// rebuilt from a position (as [`ReplayWriter::new`]).
+    pub fn new(game: &G, seed: u64, players: &[String]) -> Self {
+        assert!(game.tick() == 0 || game.position().is_some(), "a replay starts before the first tick or at a position");
+        assert_eq!(players.len(), game.seats(), "one player label per seat");
+        ReplayLog {
+            header: Header::of_game_now(game, seed, players),
+            seats: game.seats(),
+            first_tick: game.tick(),
+            actions: Vec::with_capacity(LOG_TICKS * game.seats()),
+            checksums: Vec::with_capacity(LOG_TICKS),
+            presence: Vec::new(),
+        }
+    }
+
+    /// Records a tick: `game` is the state after it, `actions` what it was
+    /// given.
+    #[inline]
+    pub fn record(&mut self, game: &G, actions: &[G::Action]) {
+        let tick = self.checksums.len() as u64 + 1;
+        assert_eq!(game.tick(), self.first_tick + tick, "every tick is recorded, in order");
+        assert!(actions.len() <= self.seats, "more actions than seats");
+        self.actions.extend_from_slice(actions);
+        if actions.len() < self.seats {
+            self.actions.resize(self.actions.len() + self.seats - actions.len(), G::Action::default());
+        }
+        self.checksums.push(game.checksum());
+    }
+
+    /// [`ReplayLog::record`] of a tick before which seats were taken or
+    /// left.
+    pub fn record_with(&mut self, game: &G, presence: &[(usize, bool)], actions: &[G::Action]) {
+        if !presence.is_empty() {
+            self.presence.push((self.checksums.len(), presence.to_vec()));
+        }
+        self.record(game, actions);
+    }
+
+    /// Ticks recorded.
+    pub fn ticks(&self) -> u64 {
+        self.checksums.len() as u64
+    }
+}
+
+/// A replay's text, written when it is asked for: a [`ReplayLog`] of any
+/// game, behind one type.
+pub trait ReplayText: Send + Sync {
+    /// Appends the replay file's text to `out`.
+    fn write_text(&self, out: &mut Vec<u8>);
+}
+
+impl<G: ReplayGame> ReplayText for ReplayLog<G>
+where
+    G::Action: Send + Sync,
+{
+    fn write_text(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.header.to_line().as_bytes());
+        out.push(b'\n');
+        let mut text = String::new();
+        let mut presence = self.presence.iter().peekable();
+        for (k, &checksum) in self.checksums.iter().enumerate() {
+            let actions = &self.actions[k * self.seats..][..self.seats];
+            let before = match presence.peek() {
+                Some((at, p)) if *at == k => {
+                    presence.next();
+                    p.as_slice()
+                }
+                _ => &[],
+            };
+            push_tick_line::<G>(out, &mut text, k as u64 + 1, self.seats, before, actions, checksum);
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct HeaderOut<'a> {
     snakepit_replay: u64,
@@ -862,6 +958,33 @@ mod tests {
         let (mut line, mut text) = (Vec::new(), String::new());
         push_tick_line::<SnakeBattle>(&mut line, &mut text, 3, 2, &[], &[action], 5);
         assert_eq!(String::from_utf8(line).unwrap(), tick_line_with::<SnakeBattle>(3, 2, &[], &[action], 5) + "\n");
+    }
+
+    #[test]
+    fn a_log_writes_the_writers_bytes() {
+        use snakepit_engine::battlesnake::{Battlesnake, Settings};
+        use snakepit_engine::{Dir, Rng};
+        let players: Vec<String> = ["a", "b\"q", "c", "☼"].map(String::from).to_vec();
+        for seed in 0..12 {
+            let mut game = Battlesnake::new(Settings::default(), 4, seed).unwrap();
+            let mut writer = ReplayWriter::new(Vec::new(), &game, seed, &players).unwrap();
+            let mut log = ReplayLog::new(&game, seed, &players);
+            let mut rng = Rng::new(seed);
+            while !game.is_over() && game.tick() < 300 {
+                let mut actions: Vec<_> = (0..4).map(|_| [None, Some(Dir::Up), Some(Dir::Left), Some(Dir::Right)][rng.index(4)]).collect();
+                // Fewer actions than seats: the rest are the default.
+                actions.truncate(4 - rng.index(3));
+                game.step(&actions);
+                // Seats taken or left before some ticks.
+                let presence: &[(usize, bool)] = if game.tick() % 7 == 3 { &[(1, false), (3, true)] } else { &[] };
+                writer.record_with(&game, presence, &actions).unwrap();
+                log.record_with(&game, presence, &actions);
+            }
+            assert_eq!(log.ticks(), game.tick());
+            let mut text = Vec::new();
+            log.write_text(&mut text);
+            assert_eq!(String::from_utf8(text).unwrap(), String::from_utf8(writer.finish().unwrap()).unwrap(), "seed {seed}");
+        }
     }
 
     #[test]

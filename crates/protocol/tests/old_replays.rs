@@ -16,7 +16,9 @@
 //!
 //! Version 5 changed only Battlesnake's checksum, so a replay of version 4
 //! verifies with the checksum of its own version
-//! (`Game::checksum_as_of`).
+//! (`Game::checksum_as_of`). `battlesnake-standard-engine-5.jsonl` is of
+//! today's version (standard on 11x11, greedy, random, greedy, greedy,
+//! seed 11, over at turn 109) and pins its checksum.
 
 use snakepit_engine::battlesnake::Battlesnake;
 use snakepit_engine::hex::Hex;
@@ -119,4 +121,15 @@ fn battlesnake_replays_of_version_4_verify_with_their_own_checksum() {
         assert_ne!(game.checksum(), replay.ticks[0].checksum);
         assert_eq!(game.checksum_as_of("4"), replay.ticks[0].checksum);
     }
+}
+
+#[test]
+fn battlesnake_replay_of_version_5_pins_todays_checksum() {
+    // Recorded before the checksum read a snake's cells four at a time:
+    // the same words, so the same value at every tick, bodies of 3 to 17
+    // cells, in one piece of their ring and wrapped around its end.
+    let text = include_str!("data/battlesnake-standard-engine-5.jsonl");
+    assert!(text.starts_with(r#"{"snakepit_replay":1,"game":"battlesnake","engine":"5","#));
+    let (matched, err) = resimulate::<Battlesnake>(text);
+    assert_eq!((matched, err), (109, None));
 }

@@ -79,13 +79,23 @@ pub(super) fn table(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
             BotSpec::Process { .. } => Ok(Seat::Process),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let names: Vec<String> = bots.iter().map(ToString::to_string).collect();
-    let mut meta = GameMeta::new(&format!("snakepit-{seed:016x}"), timeout_ms, &names);
-    for (seat, s) in seats.iter().enumerate() {
-        if let Seat::Builtin(bot) = s {
-            meta.snakes[seat].customizations = bot.info().customizations();
+    // What the API tells the HTTP snakes and process bots about the
+    // snakes, with what they are told of the built-in ones. A game of
+    // built-in snakes alone tells no one and has none: nothing reads it
+    // when no seat is asked (a tournament sets up a table a game).
+    let builtin_only = seats.iter().all(|s| matches!(s, Seat::Builtin(_)));
+    let meta = if builtin_only {
+        GameMeta { id: String::new(), timeout_ms, source: String::new(), snakes: Vec::new() }
+    } else {
+        let names: Vec<String> = bots.iter().map(ToString::to_string).collect();
+        let mut meta = GameMeta::new(&format!("snakepit-{seed:016x}"), timeout_ms, &names);
+        for (seat, s) in seats.iter().enumerate() {
+            if let Seat::Builtin(bot) = s {
+                meta.snakes[seat].customizations = bot.info().customizations();
+            }
         }
-    }
+        meta
+    };
     Ok(BattlesnakeTable {
         no_move: vec![0; seats.len()],
         forfeit_unjoined: false,
@@ -94,6 +104,7 @@ pub(super) fn table(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
         seats,
         view: SPARE_VIEWS.with_borrow_mut(Vec::pop).unwrap_or_default(),
         meta,
+        builtin_only,
         timeout: Duration::from_millis(timeout_ms),
     })
 }
@@ -137,6 +148,8 @@ pub(super) struct BattlesnakeTable {
     view: bsbots::View,
     process: ProcessSeats,
     meta: GameMeta,
+    /// Every seat is a built-in snake.
+    builtin_only: bool,
     timeout: Duration,
     /// Turns in which a seat gave no usable move.
     no_move: Vec<u32>,
@@ -252,6 +265,20 @@ impl Table<Battlesnake> for BattlesnakeTable {
 
     async fn actions(&mut self, game: &Battlesnake, out: &mut Vec<Action>) -> anyhow::Result<()> {
         out.resize(self.seats.len(), None);
+        if self.builtin_only {
+            // Nobody to ask and nothing to wait for: every live snake
+            // moves (a tournament of built-in snakes plays every turn of
+            // every game here).
+            self.view.read(game);
+            for (seat, s) in self.seats.iter_mut().enumerate() {
+                if let Seat::Builtin(bot) = s
+                    && game.snakes()[seat].is_alive()
+                {
+                    out[seat] = Some(bot.choose_on(&mut self.view, seat));
+                }
+            }
+            return Ok(());
+        }
         if self.process.any() {
             self.ask_processes(game, out).await;
         }

@@ -49,9 +49,13 @@ use std::time::Duration;
 
 /// The process bots of one game, and their faults and stderr.
 pub(super) struct ProcessSeats {
-    seats: StdioSeats,
-    /// Whether any seat is a process bot; when none is, nothing is asked.
-    any: bool,
+    /// The seats, when any is a process bot; when none is, nothing is
+    /// asked, and nothing of a sandbox is made (a tournament of built-in
+    /// snakes sets up a table a game).
+    seats: Option<StdioSeats>,
+    /// Number of seats, process or not.
+    count: usize,
+    /// The seats' labels, when any is a process bot.
     labels: Vec<String>,
     /// The seat reports of the tick being played, kept for `observe`.
     last: Vec<SeatTick>,
@@ -255,7 +259,7 @@ impl ProcessSeats {
     /// A process seat for every [`BotSpec::Process`] of `bots`, with the
     /// arena's settings for `kind`; the other seats are the caller's.
     pub(super) fn new(kind: GameKind, bots: &[BotSpec]) -> anyhow::Result<ProcessSeats> {
-        ProcessSeats::with_settings(kind, bots, MatchSettings::for_game(kind.name()))
+        ProcessSeats::with_settings(kind, bots, || MatchSettings::for_game(kind.name()))
     }
 
     /// [`new`](Self::new), or [`with_move_deadline`](Self::with_move_deadline)
@@ -271,10 +275,14 @@ impl ProcessSeats {
     /// (Battlesnake tells its snakes `game.timeout`, and holds process bots
     /// to it as well); the first move keeps its start-up allowance.
     pub(super) fn with_move_deadline(kind: GameKind, bots: &[BotSpec], move_deadline: Duration) -> anyhow::Result<ProcessSeats> {
-        ProcessSeats::with_settings(kind, bots, MatchSettings::for_game(kind.name()).with_move_deadline(move_deadline))
+        ProcessSeats::with_settings(kind, bots, || MatchSettings::for_game(kind.name()).with_move_deadline(move_deadline))
     }
 
-    fn with_settings(kind: GameKind, bots: &[BotSpec], settings: MatchSettings) -> anyhow::Result<ProcessSeats> {
+    fn with_settings(kind: GameKind, bots: &[BotSpec], settings: impl FnOnce() -> MatchSettings) -> anyhow::Result<ProcessSeats> {
+        if !bots.iter().any(|b| matches!(b, BotSpec::Process { .. })) {
+            return Ok(ProcessSeats::from_parts(None, bots.len(), Vec::new(), Vec::new(), Vec::new()));
+        }
+        let settings = settings();
         register_run_bots(bots);
         let mut snapshots = Vec::new();
         let mut seats = Vec::with_capacity(bots.len());
@@ -365,12 +373,23 @@ impl ProcessSeats {
             };
             seats.push(seat);
         }
-        Ok(ProcessSeats {
-            any: seats.iter().any(Option::is_some),
-            seats: StdioSeats::new(seats, settings),
-            labels: bots.iter().map(ToString::to_string).collect(),
+        let labels = bots.iter().map(ToString::to_string).collect();
+        Ok(ProcessSeats::from_parts(Some(StdioSeats::new(seats, settings)), bots.len(), labels, sources, snapshots))
+    }
+
+    fn from_parts(
+        seats: Option<StdioSeats>,
+        count: usize,
+        labels: Vec<String>,
+        sources: Vec<SourceBot>,
+        snapshots: Vec<tempfile::TempDir>,
+    ) -> ProcessSeats {
+        ProcessSeats {
+            seats,
+            count,
+            labels,
             last: Vec::new(),
-            faults: vec![0; bots.len()],
+            faults: vec![0; count],
             echo_faults: false,
             echo_bot_stderr: false,
             keep_fault_lines: false,
@@ -379,12 +398,12 @@ impl ProcessSeats {
             busy_start: false,
             _sources: sources,
             _snapshots: snapshots,
-        })
+        }
     }
 
     /// Whether any seat is a process bot.
     pub(super) fn any(&self) -> bool {
-        self.any
+        self.seats.is_some()
     }
 
     /// Takes the caller's wishes about printing.
@@ -403,10 +422,10 @@ impl ProcessSeats {
     /// The actions of the next tick of `game`, by seat: the process seats'
     /// answers or forfeits, the default action elsewhere.
     pub(super) async fn decide<G: StdioGame>(&mut self, game: &G) -> Vec<G::Action> {
-        if !self.any {
-            return vec![G::Action::default(); self.labels.len()];
-        }
-        let (actions, reports) = self.seats.decide(game).await;
+        let Some(seats) = &mut self.seats else {
+            return vec![G::Action::default(); self.count];
+        };
+        let (actions, reports) = seats.decide(game).await;
         self.last = reports;
         actions
     }
@@ -414,10 +433,10 @@ impl ProcessSeats {
     /// [`decide`](Self::decide) with the text inputs the caller rendered
     /// (see [`StdioSeats::decide_with`]).
     pub(super) async fn decide_with<G: StdioGame>(&mut self, game: &G, text_inputs: Vec<Option<String>>) -> Vec<G::Action> {
-        if !self.any {
-            return vec![G::Action::default(); self.labels.len()];
-        }
-        let (actions, reports) = self.seats.decide_with(game, text_inputs).await;
+        let Some(seats) = &mut self.seats else {
+            return vec![G::Action::default(); self.count];
+        };
+        let (actions, reports) = seats.decide_with(game, text_inputs).await;
         self.last = reports;
         actions
     }
@@ -432,18 +451,20 @@ impl ProcessSeats {
     /// After the step: kills what the end of the game ends, then counts,
     /// logs and prints the tick's faults and stderr.
     pub(super) fn observe<G: StdioGame>(&mut self, game: &G) {
-        if self.last.is_empty() {
+        let (Some(seats), false) = (&mut self.seats, self.last.is_empty()) else {
             // A recorded tick of a fork, or no process seat: nobody was asked.
             return;
-        }
-        self.seats.after_step(game, &mut self.last);
+        };
+        seats.after_step(game, &mut self.last);
         self.report(game.tick());
         self.last.clear();
     }
 
     /// Kills every process.
     pub(super) fn stop(&mut self) {
-        self.seats.stop();
+        if let Some(seats) = &mut self.seats {
+            seats.stop();
+        }
     }
 
     /// Each seat's forfeits so far.

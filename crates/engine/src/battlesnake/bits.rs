@@ -41,6 +41,7 @@ impl Bits {
         self.words.iter().map(|w| w.count_ones()).sum()
     }
 
+    #[inline]
     pub(super) fn words(&self) -> &[u64] {
         &self.words
     }

@@ -234,6 +234,12 @@ impl Pt {
         // Callers check positions against the board, whose side fits an i8.
         Pt { x: p.x as i8, y: p.y as i8 }
     }
+
+    /// The cell as the checksum packs it: `x`'s byte, then `y`'s.
+    #[inline]
+    fn bits(self) -> u64 {
+        u64::from(u16::from(self.x as u8) | u16::from(self.y as u8) << 8)
+    }
 }
 
 /// The royale safe zone, inclusive, in engine cells; empty once a bound
@@ -493,26 +499,31 @@ impl Battlesnake {
     }
 
     /// The settings.
+    #[inline]
     pub fn settings(&self) -> &Settings {
         &self.settings
     }
 
     /// Board width in cells.
+    #[inline]
     pub fn width(&self) -> i32 {
         self.width
     }
 
     /// Board height in cells.
+    #[inline]
     pub fn height(&self) -> i32 {
         self.height
     }
 
     /// Turns played so far (the API's `turn`).
+    #[inline]
     pub fn turn(&self) -> u64 {
         self.turn
     }
 
     /// The snakes, by seat.
+    #[inline]
     pub fn snakes(&self) -> &[Snake] {
         &self.snakes
     }
@@ -529,18 +540,21 @@ impl Battlesnake {
     }
 
     /// A snake's head.
+    #[inline]
     pub fn head(&self, seat: SnakeIdx) -> Pos {
         self.seg(seat, 0).pos()
     }
 
     /// Segment `k` of a snake, 0 being its head; `k` must be below its
     /// length.
+    #[inline]
     pub fn segment(&self, seat: SnakeIdx, k: u32) -> Pos {
         debug_assert!(k < self.snakes[seat].len, "snake {seat} has no segment {k}");
         self.seg(seat, k).pos()
     }
 
     /// Live segments on a cell of the board (stacked ones count once each).
+    #[inline]
     pub fn segments_at(&self, p: Pos) -> u32 {
         if self.on_board_pos(p) { u32::from(self.occ[self.index(Pt::of(p))]) } else { 0 }
     }
@@ -550,16 +564,19 @@ impl Battlesnake {
     /// are clear. With [`Battlesnake::food_words`] and
     /// [`Battlesnake::hazard_words`], what a bot reads of the board in a few
     /// words instead of cell by cell.
+    #[inline]
     pub fn occupied_words(&self) -> &[u64] {
         self.occ_bits.words()
     }
 
     /// The food cells as a bit set, as [`Battlesnake::occupied_words`].
+    #[inline]
     pub fn food_words(&self) -> &[u64] {
         self.food.words()
     }
 
     /// The hazard cells as a bit set, as [`Battlesnake::occupied_words`].
+    #[inline]
     pub fn hazard_words(&self) -> &[u64] {
         self.hazards.words()
     }
@@ -682,6 +699,7 @@ impl Battlesnake {
         p.x >= 0 && p.y >= 0 && i32::from(p.x) < self.width && i32::from(p.y) < self.height
     }
 
+    #[inline]
     fn on_board_pos(&self, p: Pos) -> bool {
         p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height
     }
@@ -938,6 +956,12 @@ impl Battlesnake {
             } else if !self.on_board(self.seg(seat, 0)) {
                 self.eliminate(seat, Cause::OutOfBounds, ev);
             }
+        }
+        // The fast path of nearly every turn: every live head is alone on
+        // its cell (a live head is on the board by now).
+        let alone = |seat: usize| !self.snakes[seat].is_alive() || self.occ[self.index(self.seg(seat, 0))] == 1;
+        if (0..n).all(alone) {
+            return;
         }
         let mut pending = [(0usize, Cause::OutOfHealth); SNAKES_MAX];
         let mut count = 0;
@@ -1263,10 +1287,25 @@ impl Game for Battlesnake {
                 }
             }
             let ring = &self.ring[seat << self.ring_shift..][..=mask as usize];
+            let (start, len) = (s.start as usize, s.len as usize);
+            if start + len <= ring.len() {
+                // The body in one piece (all but the few turns in which it
+                // wraps around its ring): four cells a word, without
+                // masking every index.
+                let mut chunks = ring[start..start + len].chunks_exact(4);
+                for c in &mut chunks {
+                    h.word(c[0].bits() | c[1].bits() << 16 | c[2].bits() << 32 | c[3].bits() << 48);
+                }
+                let rest = chunks.remainder();
+                if !rest.is_empty() {
+                    h.word(rest.iter().enumerate().fold(0, |w, (k, p)| w | p.bits() << (16 * k)));
+                }
+                continue;
+            }
             let mut packed = 0u64;
             for k in 0..s.len {
                 let p = ring[(s.start.wrapping_add(k) & mask) as usize];
-                packed |= u64::from(u16::from(p.x as u8) | u16::from(p.y as u8) << 8) << (16 * (k & 3));
+                packed |= p.bits() << (16 * (k & 3));
                 if k & 3 == 3 {
                     h.word(packed);
                     packed = 0;
