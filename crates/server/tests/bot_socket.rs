@@ -255,9 +255,19 @@ async fn no_browser_payload_carries_a_code() {
     let mut bot = connect_bot(addr, &id, &code).await;
     let url = format!("ws://{addr}/ws/player?user={id}&code={code}");
     let mut page = tokio_tungstenite::connect_async(url).await.unwrap().0;
-    let (_, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
-    let v: serde_json::Value = serde_json::from_str(&rooms).unwrap();
-    let room = v.as_array().unwrap().iter().find(|r| r["seats"].as_array().unwrap().iter().any(|s| s["name"] == "secretive")).unwrap();
+    // The room lists the seat once its task has seated the bot, which a
+    // busy machine may not have done when the socket opened.
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    let room = loop {
+        let (_, rooms) = http(addr, "GET", "/api/rooms", None, None).await;
+        let v: serde_json::Value = serde_json::from_str(&rooms).unwrap();
+        let seated = v.as_array().unwrap().iter().find(|r| r["seats"].as_array().unwrap().iter().any(|s| s["name"] == "secretive")).cloned();
+        match seated {
+            Some(room) => break room,
+            None if std::time::Instant::now() < until => tokio::time::sleep(Duration::from_millis(50)).await,
+            None => panic!("no room lists the seat: {rooms}"),
+        }
+    };
     let spectate = format!("ws://{addr}/ws/room/{}", room["name"].as_str().unwrap());
     let mut spectator = tokio_tungstenite::connect_async(spectate).await.unwrap().0;
     let mut seen = 0;
