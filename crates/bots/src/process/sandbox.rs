@@ -1160,6 +1160,15 @@ struct HeldPath {
     ino: u64,
 }
 
+impl HeldPath {
+    fn open(path: &Path) -> io::Result<HeldPath> {
+        use std::os::unix::fs::MetadataExt;
+        let file = fs::File::options().read(true).custom_flags(libc::O_PATH).open(path)?;
+        let meta = file.metadata()?;
+        Ok(HeldPath { fd: std::sync::Arc::new(file.into()), is_file: !meta.is_dir(), dev: meta.dev(), ino: meta.ino() })
+    }
+}
+
 static HELD_PATHS: Mutex<BTreeMap<PathBuf, HeldPath>> = Mutex::new(BTreeMap::new());
 
 /// Landlock rules for `paths` that exist, as `path_beneath_rules` makes
@@ -1179,24 +1188,20 @@ fn held_path_rules(paths: &[PathBuf], access: BitFlags<AccessFs>) -> Vec<Result<
             continue;
         };
         let current = held.get(path).filter(|h| h.dev == now.dev() && h.ino == now.ino());
-        let entry = match current {
-            Some(entry) => entry,
+        let (fd, is_file) = match current {
+            Some(entry) => (entry.fd.clone(), entry.is_file),
             None => {
-                let Ok(file) = fs::File::options().read(true).custom_flags(libc::O_PATH).open(path) else {
+                let Ok(entry) = HeldPath::open(path) else {
                     held.remove(path);
                     continue;
                 };
-                let Ok(meta) = file.metadata() else { continue };
-                let entry = HeldPath { fd: std::sync::Arc::new(file.into()), is_file: !meta.is_dir(), dev: meta.dev(), ino: meta.ino() };
+                let rule = (entry.fd.clone(), entry.is_file);
                 held.insert(path.clone(), entry);
-                match held.get(path) {
-                    Some(entry) => entry,
-                    None => continue,
-                }
+                rule
             }
         };
-        let rights = if entry.is_file { access & AccessFs::from_file(LANDLOCK_ABI) } else { access };
-        rules.push(Ok(PathBeneath::new(entry.fd.clone(), rights)));
+        let rights = if is_file { access & AccessFs::from_file(LANDLOCK_ABI) } else { access };
+        rules.push(Ok(PathBeneath::new(fd, rights)));
     }
     rules
 }
