@@ -5,7 +5,7 @@
 // and the page moves on to the new game's replay, which names that bot.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, launch, until, unexpectedErrors } from './helpers.mjs';
+import { BASE, api, launch, until, unexpectedErrors, waitForPage } from './helpers.mjs';
 
 async function scrubTo(page, t) {
   await page.locator('#scrub').evaluate((el, v) => {
@@ -34,7 +34,7 @@ test('a kept duel is forked from a tick and the fork is played', { timeout: 3000
   const expected = winners.length === 2 ? 'draw' : 'won by ' + winners[0];
   assert.equal(verdict, expected, JSON.stringify(game.result));
   await link.click();
-  await page.waitForURL(BASE + href);
+  await waitForPage(page, BASE + href);
   await page.waitForSelector('canvas#board');
 
   const tick = Math.min(3, game.result.ticks - 1);

@@ -146,3 +146,11 @@ export async function ownServer(t, config, prepare) {
   }
   throw new Error('the server exited before it listened');
 }
+
+// Waits until `page` is at `url`, whatever its fragment: a page that plays
+// a replay writes the tick it shows into the address (`#t=N`), and on a
+// busy machine it may do so before the wait begins.
+export async function waitForPage(page, url, options) {
+  const want = new URL(url);
+  await page.waitForURL((u) => u.origin === want.origin && u.pathname === want.pathname && u.search === want.search, options);
+}

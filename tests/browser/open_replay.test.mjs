@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BASE, launch, serverWith, unexpectedErrors } from './helpers.mjs';
+import { BASE, launch, serverWith, unexpectedErrors, waitForPage } from './helpers.mjs';
 
 const BIN = process.env.SNAKEPIT_BIN;
 if (!BIN) throw new Error('SNAKEPIT_BIN is not set: run the tests through scripts/browser-tests.sh');
@@ -37,7 +37,7 @@ test('a replay file opens in the viewer from the replays page', { timeout: 30000
   await page.setInputFiles('#open-file', file);
   await page.setInputFiles('#open-log', file + '.stderr.jsonl');
   await page.click('#open-go');
-  await page.waitForURL(BASE + '/replays/open');
+  await waitForPage(page, BASE + '/replays/open');
   await page.waitForSelector('canvas#board');
   const t1 = Math.min(2, ticks);
   await page.locator('#scrub').evaluate((el, v) => {

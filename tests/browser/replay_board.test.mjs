@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BASE, launch, serverWith, unexpectedErrors } from './helpers.mjs';
+import { BASE, launch, serverWith, unexpectedErrors, waitForPage } from './helpers.mjs';
 
 const BIN = process.env.SNAKEPIT_BIN;
 if (!BIN) throw new Error('SNAKEPIT_BIN is not set: run the tests through scripts/browser-tests.sh');
@@ -132,7 +132,7 @@ test('every game kind replays with the live pages\' renderer, offline and on the
     await served.goto(BASE + '/replays');
     await served.setInputFiles('#open-file', file);
     await served.click('#open-go');
-    await served.waitForURL(BASE + '/replays/open');
+    await waitForPage(served, BASE + '/replays/open');
     await served.waitForFunction(() => window.__replayViewer && window.__replayViewer.draws() > 0);
     await served.locator('#scrub').evaluate((el, v) => {
       el.value = String(v);
@@ -244,7 +244,7 @@ test('a duel and a CodeCarrots board fill the space they have, on the server and
     await page.goto(BASE + '/replays');
     await page.setInputFiles('#open-file', file);
     await page.click('#open-go');
-    await page.waitForURL(BASE + '/replays/open');
+    await waitForPage(page, BASE + '/replays/open');
     await page.waitForFunction(() => window.__replayViewer && window.__replayViewer.draws() > 0);
     const served = await boardFill(page);
     if (cols) assert.deepEqual([served.cols, served.rows], [cols, rows], game + ' board');
