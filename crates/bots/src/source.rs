@@ -60,9 +60,9 @@ pub struct SourceProgram {
     /// characters, so it can be quoted as one word of a command line.
     pub shell_line: String,
     /// For a compiled language, the build alone: run in the bot's folder, it
-    /// sends the compiler's messages to stderr and answers one line, the
-    /// compiler's exit status (so the transport's ask can wait for it), then
-    /// waits until it is killed.
+    /// waits for a request line, sends the compiler's messages to stderr and
+    /// answers one line, the compiler's exit status (so the transport's ask
+    /// can wait for it), then waits until it is killed.
     pub build_check_line: Option<String>,
     /// What the build makes in the bot's folder (a file or a folder), which
     /// the run line uses as it is when it is there already.
@@ -348,10 +348,13 @@ fn copy_untrusted(from: &Path, shown: &Path, to: &Path, depth: usize, budget: &m
 
 /// The build line of [`SourceProgram::build_check_line`].
 fn check_line(build: &str) -> String {
-    // The shell then waits (the first read takes the request's newline),
-    // so that what the build made can be read in the bot's folder until
-    // the bot is dropped.
-    format!("{build} 1>&2; echo $?; read a; read a")
+    // The build starts once the request's newline is read: its answer
+    // written before the runner asked would be output nobody asked for,
+    // which is what a runner that starts it and is then kept off the CPU
+    // for as long as the build takes would find. After the answer the
+    // shell waits, so that what the build made can be read in the bot's
+    // folder until the bot is dropped.
+    format!("read a; {build} 1>&2; echo $?; read a")
 }
 
 /// What a Java source declares, found without a Java parser: comments and

@@ -93,3 +93,26 @@ fn only_regular_files_and_folders_are_kept() {
     });
     assert!(kept.is_ok() && left == ["classes"], "{kept:?} {left:?}");
 }
+
+/// A check's answer is an answer to the runner's request, however late the
+/// runner asks: a runner kept off the CPU between the start and the ask
+/// (a busy machine) used to find the exit status already written, output
+/// nobody asked for, and the save was refused as "could not be checked".
+#[tokio::test]
+async fn a_check_answers_the_request_however_late_it_comes() {
+    let program = SourceProgram::new("carrots", "python", "print('up')\n").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    program.write(dir.path()).unwrap();
+    let line = program.syntax_check_line.as_deref().unwrap();
+    let mut bot = ProcessBot::spawn(&snakepit_bots::process::BotCommand::shell(line).file(dir.path()), &limits()).unwrap();
+    // Asked only once the checker could have finished had it not waited
+    // for the request: when its compiled file shows, or after a while.
+    let compiled = bot.live_folder().join("__pycache__");
+    let until = std::time::Instant::now() + Duration::from_secs(5);
+    while !compiled.exists() && std::time::Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let answer = bot.ask("\n", ANSWER).await.map(|r| r.line.trim().to_string()).map_err(|f| f.to_string());
+    assert_eq!(answer.as_deref(), Ok("0"), "{:?}", bot.take_stderr().lines);
+}

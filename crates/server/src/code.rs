@@ -553,9 +553,14 @@ async fn syntax_check(st: &Arc<AppState>, player_id: &str, game: &str, program: 
         Ok(reply) => Err(refused(format!("it does not parse (exit status {})", reply.line.trim()))),
         // The checker only reads the program: a checker that fails is the
         // server's trouble, not the program's.
+        // Its fault is named, so that a checker that keeps failing can be
+        // reported as it is.
         Err(fault) => {
             tracing::warn!("a syntax check failed: {fault}");
-            Err(AppError::Client(StatusCode::SERVICE_UNAVAILABLE, "not saved: the program could not be checked just now; try again".into()))
+            Err(AppError::Client(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("not saved: the program could not be checked just now (the checker: {fault}); try again\n{}", quoted()),
+            ))
         }
     }
 }
