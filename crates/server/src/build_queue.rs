@@ -15,11 +15,15 @@
 //! **Invariant:** a waiting save is either given a [`Turn`] or told why not
 //! ([`Refusal`]); a [`Turn`] gives its place back when it drops, on every
 //! path, and the next waiting player gets it at once.
+//!
+//! **Invariant:** a removed player gets no turn, and a turn they hold is
+//! told ([`Turn::removed`]), so that the build it runs is stopped at once
+//! rather than at its bounds.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 
 /// The two lanes of a [`BuildQueue`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +128,8 @@ pub struct BuildQueue {
 struct Inner {
     /// Players with a turn, and in which lane.
     running: BTreeMap<String, Lane>,
+    /// Tells a running turn that its player was removed.
+    removal: BTreeMap<String, watch::Sender<bool>>,
     /// At most one waiting save per player.
     waiting: BTreeMap<String, Waiter>,
     /// Each player's last turn, as a count of turns given.
@@ -250,25 +256,31 @@ impl BuildQueue {
                     inner.last_turn.retain(|_, t| *t + LAST_TURNS_KEPT > turns);
                 }
                 inner.running.insert(player.clone(), lane);
-                let turn = Turn { queue: Some(self.clone()), player: player.clone(), lane, started: Instant::now() };
+                let (removal, removed) = watch::channel(false);
+                inner.removal.insert(player.clone(), removal);
+                let turn = Turn { queue: Some(self.clone()), player: player.clone(), lane, started: Instant::now(), removed };
                 if let Err(Ok(mut turn)) = waiter.tx.send(Ok(turn)) {
                     // The request went meanwhile: the place is given
                     // again, here, under the lock the turn's drop would take.
                     turn.queue = None;
                     inner.running.remove(&player);
+                    inner.removal.remove(&player);
                 }
             }
         }
     }
 
     /// Refuses the player's waiting save or start ([`Refusal::Removed`]):
-    /// a removed player's program never gets a compiler. A build already
-    /// running ends within its bounds, and its result is not saved (the
-    /// player is no longer in the store).
+    /// a removed player's program never gets a compiler. A turn the
+    /// player holds is told ([`Turn::removed`]): its build is stopped, and
+    /// nothing of it is saved.
     pub fn forget(self: &Arc<Self>, player: &str) {
         let mut inner = self.lock();
         if let Some(w) = inner.waiting.remove(player) {
             let _ = w.tx.send(Err(Refusal::Removed));
+        }
+        if let Some(removal) = inner.removal.get(player) {
+            removal.send_replace(true);
         }
         inner.last_turn.remove(player);
         self.dispatch(&mut inner);
@@ -312,6 +324,7 @@ impl BuildQueue {
     fn done(&self, player: &str, lane: Lane, took: Duration) {
         let mut inner = self.lock();
         inner.running.remove(player);
+        inner.removal.remove(player);
         let took_ms = &mut inner.took_ms[lane.index()];
         took_ms.push_back(took.as_millis() as u64);
         if took_ms.len() > TIMES_KEPT {
@@ -329,6 +342,23 @@ pub struct Turn {
     player: String,
     lane: Lane,
     started: Instant,
+    /// Becomes true when the player is removed.
+    removed: watch::Receiver<bool>,
+}
+
+impl Turn {
+    /// Resolves when the organiser removes the player while this turn
+    /// runs (never, otherwise): what runs in it is then dropped, which
+    /// kills a build at once instead of at its bounds.
+    pub fn removed(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let mut removed = self.removed.clone();
+        async move {
+            // An error: the turn ended, and with it any chance of removal.
+            if removed.wait_for(|r| *r).await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
+    }
 }
 
 impl Drop for Turn {
@@ -369,8 +399,8 @@ impl Drop for Waiting {
 mod tests {
     use super::*;
 
-    /// The next turn of the lane, if one is given at once.
-    fn now(rx: &mut tokio::task::JoinHandle<Result<Turn, Refusal>>) -> bool {
+    /// Whether the task is done already (a turn given, a removal told).
+    fn now<T>(rx: &mut tokio::task::JoinHandle<T>) -> bool {
         rx.is_finished()
     }
 
@@ -411,6 +441,26 @@ mod tests {
         // A start finds the build under way and does not queue.
         assert!(matches!(q.enter_start("a", Lane::Build), Err(Refusal::Busy { .. })));
         drop(a3);
+        assert!(q.standing("a").is_none());
+    }
+
+    #[tokio::test]
+    async fn a_running_turn_is_told_when_its_player_is_removed() {
+        let q = BuildQueue::new(1, 1, 8);
+        let a = q.turn("a", Lane::Build).await.unwrap();
+        let b = q.turn("b", Lane::Check).await.unwrap();
+        let (mut a_removed, mut b_removed) = (tokio::spawn(a.removed()), tokio::spawn(b.removed()));
+        settle().await;
+        assert!(!now(&mut a_removed) && !now(&mut b_removed));
+        q.forget("a");
+        a_removed.await.unwrap();
+        // Only the removed player's turn is told; a turn that ends is
+        // never told, even if its player is removed afterwards.
+        drop(b);
+        q.forget("b");
+        settle().await;
+        assert!(!now(&mut b_removed));
+        drop(a);
         assert!(q.standing("a").is_none());
     }
 

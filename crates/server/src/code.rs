@@ -215,7 +215,11 @@ async fn start_built(
                     // A failed build keeps nothing: the run line then builds
                     // at each start, and the compiler's messages reach the
                     // owner's pane.
-                    let _ = build_in_sandbox(&st, &limits, &program, &source.folder, turn, &latest).await;
+                    // A removed player's build is stopped; nothing starts.
+                    if unless_removed(&turn, build_in_sandbox(&st, &limits, &program, &source.folder, &latest)).await.is_none() {
+                        return;
+                    }
+                    drop(turn);
                     let _seating = SEATING.lock().await;
                     if !latest() {
                         return;
@@ -488,9 +492,24 @@ async fn queue_turn(st: &Arc<AppState>, player_id: &str, lane: Lane) -> Result<T
             AppError::Retry(StatusCode::SERVICE_UNAVAILABLE, format!("not saved: {refusal}"), retry_after_s)
         }
         Refusal::Replaced => AppError::Client(StatusCode::CONFLICT, format!("not saved: {refusal}")),
-        Refusal::Removed => AppError::Client(StatusCode::GONE, format!("not saved: {refusal}")),
+        Refusal::Removed => removed(),
     })
 }
+
+/// The answer to a save whose player the organiser removed meanwhile.
+fn removed() -> AppError {
+    AppError::Client(StatusCode::GONE, format!("not saved: {}", Refusal::Removed))
+}
+
+/// `work`, done in `turn`, or `None` when the organiser removes the player
+/// first: `work` is then dropped, which kills the build it runs.
+async fn unless_removed<T>(turn: &Turn, work: impl std::future::Future<Output = T>) -> Option<T> {
+    tokio::select! {
+        done = work => Some(done),
+        () = turn.removed() => None,
+    }
+}
+
 /// Compiler lines quoted in a refusal, the last ones.
 const BUILD_ERROR_LINES_MAX: usize = 40;
 
@@ -510,7 +529,9 @@ async fn build_check(st: &Arc<AppState>, player_id: &str, game: &str, program: &
     let turn = queue_turn(st, player_id, Lane::Build).await?;
     let source = SourceFile::write(&work_root(st), program).map_err(|e| failed(e.to_string()))?;
     let limits = build_limits(st, game);
-    let build = build_in_sandbox(st, &limits, program, &source.folder, turn, || true).await.map_err(failed)?;
+    let build = unless_removed(&turn, build_in_sandbox(st, &limits, program, &source.folder, || true)).await.ok_or_else(removed)?;
+    drop(turn);
+    let build = build.map_err(failed)?;
     let (asked, stderr) = (build.status, build.stderr);
     let quoted = || {
         let skip = stderr.lines.len().saturating_sub(BUILD_ERROR_LINES_MAX);
@@ -534,12 +555,14 @@ async fn syntax_check(st: &Arc<AppState>, player_id: &str, game: &str, program: 
     let turn = queue_turn(st, player_id, Lane::Check).await?;
     let source = SourceFile::write(&work_root(st), program).map_err(|e| failed(e.to_string()))?;
     let limits = build_limits(st, game);
-    let check = {
-        let _turn = turn;
+    let check = unless_removed(&turn, async {
         // The process-wide bound, shared with every server in it.
         let _place = snakepit_bots::source::CHECKS_AT_ONCE.acquire().await.map_err(|e| failed(e.to_string()))?;
-        program.check_syntax(&source.folder, &limits, build_deadline(st)).await.map_err(|e| failed(e.to_string()))?
-    };
+        program.check_syntax(&source.folder, &limits, build_deadline(st)).await.map_err(|e| failed(e.to_string()))
+    })
+    .await
+    .ok_or_else(removed)??;
+    drop(turn);
     let Some(check) = check else { return Ok(()) };
     let quoted = || {
         let skip = check.stderr.lines.len().saturating_sub(BUILD_ERROR_LINES_MAX);
@@ -566,19 +589,17 @@ async fn syntax_check(st: &Arc<AppState>, player_id: &str, game: &str, program: 
 }
 
 /// Builds a program in the sandbox from the files in `folder` and keeps
-/// what the build made there ([`SourceProgram::build`]), in the player's
-/// `turn` and within a place of [`snakepit_bots::source::BUILDS_AT_ONCE`]
-/// (which queued games share); skipped when `wanted` says, once a place is
+/// what the build made there ([`SourceProgram::build`]), within a place of
+/// [`snakepit_bots::source::BUILDS_AT_ONCE`] (which queued games share),
+/// while the caller holds the player's turn; skipped when `wanted` says, once a place is
 /// free, that the build is no longer needed.
 async fn build_in_sandbox(
     st: &AppState,
     limits: &snakepit_bots::process::SandboxLimits,
     program: &SourceProgram,
     folder: &Path,
-    turn: Turn,
     wanted: impl Fn() -> bool,
 ) -> Result<snakepit_bots::source::Build, String> {
-    let _turn = turn;
     let _place = snakepit_bots::source::BUILDS_AT_ONCE.acquire().await.map_err(|e| e.to_string())?;
     if !wanted() {
         return Err("no longer needed".to_string());

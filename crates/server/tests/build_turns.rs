@@ -182,6 +182,38 @@ async fn a_removed_players_waiting_save_is_refused() {
     server.shutdown().await;
 }
 
+/// A player the organiser removes while their build runs: the compiler is
+/// killed at once, the save refused (410), and the compiler goes to the
+/// next player, where the build's bounds would have held it for an hour.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_removed_players_running_build_is_stopped() {
+    let mut cfg = config(temp_db("turns_running_removed"), 100);
+    cfg.duel.tick_ms = Some(100);
+    cfg.code.builds_at_once = 1;
+    // Bounds no run of the test reaches: only the removal ends the build.
+    cfg.code.build_seconds_max = 3600;
+    cfg.code.build_cpu_seconds_max = 3600;
+    let server = start(cfg).await;
+    let addr = server.addr;
+    let (a, b) = (sign_up(addr, "alice").await, sign_up(addr, "bob").await);
+
+    let a1 = save(addr, &a, "held", HELD);
+    until(addr, &a, "alice's build runs", |s| s["state"] == "running").await;
+    let b1 = save(addr, &b, "bob's", GOOD);
+    until(addr, &b, "bob's save waits", |s| s["state"] == "waiting").await;
+    assert!(!a1.is_finished(), "the held build ended before the test was done with it");
+
+    let (status, text) = http(addr, "DELETE", &format!("/api/admin/players/{}", a.id), None, Some(TOKEN)).await;
+    assert_eq!(status, 200, "{text}");
+    let stopped = tokio::time::timeout(Duration::from_secs(120), a1).await;
+    let (status, _, text) = stopped.expect("the removed player's build was not stopped").unwrap();
+    assert_eq!(status, 410, "{text}");
+    assert!(text.contains("the organiser removed you"), "{text}");
+    let (status, _, text) = tokio::time::timeout(Duration::from_secs(120), b1).await.expect("bob never got the compiler").unwrap();
+    assert_eq!(status, 200, "{text}");
+    server.shutdown().await;
+}
+
 /// Saves `source` as a fresh player of a server with these build bounds;
 /// returns the answer's status and body.
 async fn save_bounded(tag: &str, cpu_s: u64, memory_mib: u64, source: &str) -> (u16, String) {
