@@ -183,14 +183,16 @@ async fn a_removed_players_waiting_save_is_refused() {
 }
 
 /// A player the organiser removes while their build runs: the compiler is
-/// killed at once, the save refused (410), and the compiler goes to the
-/// next player, where the build's bounds would have held it for an hour.
+/// killed at once, the save refused as the removed player's (410) instead
+/// of answered when the build ends at a bound (422), and the compiler goes
+/// to the next player.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_removed_players_running_build_is_stopped() {
     let mut cfg = config(temp_db("turns_running_removed"), 100);
     cfg.duel.tick_ms = Some(100);
     cfg.code.builds_at_once = 1;
-    // Bounds no run of the test reaches: only the removal ends the build.
+    // Time bounds no run of the test reaches; the memory bound ends the
+    // held build after some seconds.
     cfg.code.build_seconds_max = 3600;
     cfg.code.build_cpu_seconds_max = 3600;
     let server = start(cfg).await;
