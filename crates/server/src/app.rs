@@ -835,7 +835,7 @@ async fn admin_seat_player(
     let mut answer = move_player(&st, p, r.room.as_deref()).await?;
     // The seat waits for them (`limits.reservation_wait_ms`).
     if let Some(room) = answer["room"].as_str().map(str::to_string) {
-        answer["reserved_ms"] = st.rooms.reserve(&player, &room).into();
+        answer["reserved_ms"] = st.rooms.reserve(&player, &room).await?.into();
     }
     Ok(Json(answer).into_response())
 }

@@ -152,7 +152,8 @@ struct Inner {
     removed: BTreeSet<String>,
     /// Seats the organiser gave players who have not sat down yet: player,
     /// room, and until when the seat waits for them
-    /// (`limits.reservation_wait_ms`).
+    /// (`limits.reservation_wait_ms`). Also in the store, so that they
+    /// outlast a restart.
     reserved: BTreeMap<String, (String, Instant)>,
 }
 
@@ -313,6 +314,18 @@ impl Rooms {
                     spec.tick_ms.unwrap_or_default()
                 ),
                 Some(_) => {}
+            }
+        }
+        // Seats the organiser kept before a restart go on waiting: nobody
+        // sits anywhere yet, so the player finds theirs when they come back.
+        let now_ms = unix_ms_now();
+        let kept = store.seat_reservations(now_ms).await?;
+        {
+            let mut inner = rooms.lock();
+            let now = Instant::now();
+            for r in kept {
+                let left = Duration::from_millis(u64::try_from(r.until_unix_ms - now_ms).unwrap_or(0));
+                inner.reserved.insert(r.player_id, (r.room, now + left));
             }
         }
         if rooms.cluster.is_none() {
@@ -753,21 +766,33 @@ impl Rooms {
     /// Keeps the player's seat in `room`, where the organiser seated them,
     /// for `limits.reservation_wait_ms` or until they sit down: others who
     /// arrive meanwhile sit elsewhere, and nobody else moves into that
-    /// seat. Returns until when, in milliseconds from now (0: nothing
-    /// kept, as the setting is 0 or the room does not run on this node).
-    pub fn reserve(&self, player: &PlayerRef, room: &str) -> u64 {
-        let mut inner = self.lock();
-        let now = Instant::now();
-        inner.reserved.retain(|_, (_, until)| *until > now);
-        let Some(h) = inner.rooms.get(room) else { return 0 };
-        // Already sitting there: nothing to keep.
-        let sits = h.summary.borrow().seats.iter().any(|s| !s.bot && s.name == player.name);
-        if self.reservation_wait_ms == 0 || sits {
-            return 0;
+    /// seat, also over a restart. Returns until when, in milliseconds from
+    /// now (0: nothing kept, as the setting is 0 or the room does not run
+    /// on this node).
+    pub async fn reserve(&self, player: &PlayerRef, room: &str) -> Result<u64, StoreError> {
+        {
+            let mut inner = self.lock();
+            let now = Instant::now();
+            inner.reserved.retain(|_, (_, until)| *until > now);
+            let Some(h) = inner.rooms.get(room) else { return Ok(0) };
+            // Already sitting there: nothing to keep.
+            let sits = h.summary.borrow().seats.iter().any(|s| !s.bot && s.name == player.name);
+            if self.reservation_wait_ms == 0 || sits {
+                return Ok(0);
+            }
+            inner.reserved.insert(player.id.clone(), (room.to_string(), now + Duration::from_millis(self.reservation_wait_ms)));
         }
-        inner.reserved.insert(player.id.clone(), (room.to_string(), now + Duration::from_millis(self.reservation_wait_ms)));
-        self.reservation_wait_ms
+        let until_ms = unix_ms_now().saturating_add(i64::try_from(self.reservation_wait_ms).unwrap_or(i64::MAX));
+        self.store.reserve_seat(&player.id, room, until_ms).await?;
+        Ok(self.reservation_wait_ms)
     }
+}
+
+/// The wall clock in Unix milliseconds, for what the store keeps over a
+/// restart (an `Instant` means nothing to the next process).
+fn unix_ms_now() -> i64 {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
 }
 
 /// Rooms opened by players' moves that may stand empty at once, per game:

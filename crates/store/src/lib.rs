@@ -168,6 +168,18 @@ pub struct CodeRow {
     pub source: String,
 }
 
+/// A seat the organiser keeps for a player in the room they were seated in
+/// ([`Store::reserve_seat`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatReservation {
+    /// The player the seat waits for.
+    pub player_id: String,
+    /// The room the organiser seated them in.
+    pub room: String,
+    /// Until when, in Unix time (ms).
+    pub until_unix_ms: i64,
+}
+
 /// A persisted room.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoomRow {
@@ -438,10 +450,24 @@ impl Store {
         dispatch!(self.remove_room(name))
     }
 
-    /// Records the room a player sits in (replacing the previous one), so
-    /// that every node can find it, and the node itself after a restart.
+    /// Records the room a player sits in (replacing the previous one, and
+    /// any reservation), so that every node can find it, and the node
+    /// itself after a restart.
     pub async fn set_seat(&self, player_id: &str, room: &str) -> Result<(), StoreError> {
         dispatch!(self.set_seat(player_id, room))
+    }
+
+    /// Keeps the player's seat in `room` for them until `until_unix_ms`,
+    /// over restarts, until they are seated elsewhere
+    /// ([`set_seat`](Self::set_seat) ends it); `false` when the player's
+    /// recorded room is not `room`.
+    pub async fn reserve_seat(&self, player_id: &str, room: &str, until_unix_ms: i64) -> Result<bool, StoreError> {
+        dispatch!(self.reserve_seat(player_id, room, until_unix_ms))
+    }
+
+    /// The reservations that last past `now_unix_ms`, by player.
+    pub async fn seat_reservations(&self, now_unix_ms: i64) -> Result<Vec<SeatReservation>, StoreError> {
+        dispatch!(self.seat_reservations(now_unix_ms))
     }
 
     /// The room a player last sat in, if any.

@@ -7,7 +7,7 @@
 //! take an advisory lock so that exactly one of them migrates.
 
 use crate::{
-    ClaimedMatch, CodeRow, MatchStatus, Migrations, NewMatch, NewReplay, NodeRow, Page, RoomView, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow, ScoresWritten,
+    ClaimedMatch, CodeRow, MatchStatus, Migrations, NewMatch, NewReplay, NodeRow, Page, RoomView, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow, ScoresWritten, SeatReservation,
     StoreError, players_from_json, players_to_json, u64_from_db, u64_to_db, unsigned,
 };
 use std::sync::Arc;
@@ -29,6 +29,7 @@ pub(crate) const MIGRATIONS: Migrations = &[
     ("009_arrival_rooms", include_str!("../migrations/postgres/009_arrival_rooms.sql")),
     ("010_score_epochs", include_str!("../migrations/postgres/010_score_epochs.sql")),
     ("011_replay_players_by_replay", include_str!("../migrations/postgres/011_replay_players_by_replay.sql")),
+    ("012_seat_reservations", include_str!("../migrations/postgres/012_seat_reservations.sql")),
 ];
 
 /// Connections per node: enough for a room flush, a page and a worker to
@@ -318,7 +319,7 @@ impl Postgres {
             .client()
             .await
             .execute(
-                "INSERT INTO seats (player_id, room) VALUES ($1, $2) ON CONFLICT (player_id) DO UPDATE SET room = excluded.room",
+                "INSERT INTO seats (player_id, room) VALUES ($1, $2) ON CONFLICT (player_id) DO UPDATE SET room = excluded.room, reserved_until_ms = NULL",
                 &[&player_id, &room],
             )
             .await;
@@ -327,6 +328,24 @@ impl Postgres {
             Err(e) if e.code() == Some(&SqlState::FOREIGN_KEY_VIOLATION) => Err(StoreError::NoPlayer(player_id.to_string())),
             Err(e) => Err(e.into()),
         }
+    }
+
+    pub(crate) async fn reserve_seat(&self, player_id: &str, room: &str, until_unix_ms: i64) -> Result<bool, StoreError> {
+        let n = self
+            .client()
+            .await
+            .execute("UPDATE seats SET reserved_until_ms = $1 WHERE player_id = $2 AND room = $3", &[&until_unix_ms, &player_id, &room])
+            .await?;
+        Ok(n > 0)
+    }
+
+    pub(crate) async fn seat_reservations(&self, now_unix_ms: i64) -> Result<Vec<SeatReservation>, StoreError> {
+        let rows = self
+            .client()
+            .await
+            .query("SELECT player_id, room, reserved_until_ms FROM seats WHERE reserved_until_ms > $1 ORDER BY player_id", &[&now_unix_ms])
+            .await?;
+        Ok(rows.iter().map(|r| SeatReservation { player_id: r.get(0), room: r.get(1), until_unix_ms: r.get(2) }).collect())
     }
 
     pub(crate) async fn seat(&self, player_id: &str) -> Result<Option<String>, StoreError> {

@@ -14,7 +14,7 @@
 //! at open, with a log line.
 
 use crate::{
-    ClaimedMatch, CodeRow, MatchStatus, Migrations, NewMatch, NewReplay, NodeRow, Page, RoomView, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow, ScoresWritten,
+    ClaimedMatch, CodeRow, MatchStatus, Migrations, NewMatch, NewReplay, NodeRow, Page, RoomView, Player, QueueCounts, RatingRow, ReplayInfo, RoomRow, ScoreDelta, ScoreRow, ScoresWritten, SeatReservation,
     StoreError, players_from_json, players_to_json, u64_from_db, u64_to_db, unsigned,
 };
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
@@ -35,6 +35,7 @@ pub(crate) const MIGRATIONS: Migrations = &[
     ("009_arrival_rooms", include_str!("../migrations/sqlite/009_arrival_rooms.sql")),
     ("010_score_epochs", include_str!("../migrations/sqlite/010_score_epochs.sql")),
     ("011_replay_players_by_replay", include_str!("../migrations/sqlite/011_replay_players_by_replay.sql")),
+    ("012_seat_reservations", include_str!("../migrations/sqlite/012_seat_reservations.sql")),
 ];
 
 /// The files SQLite keeps beside a database, by suffix.
@@ -357,7 +358,7 @@ impl Sqlite {
         let (player_id, room) = (player_id.to_string(), room.to_string());
         self.call(move |c| {
             let res = c.execute(
-                "INSERT INTO seats (player_id, room) VALUES (?1, ?2) ON CONFLICT(player_id) DO UPDATE SET room = excluded.room",
+                "INSERT INTO seats (player_id, room) VALUES (?1, ?2) ON CONFLICT(player_id) DO UPDATE SET room = excluded.room, reserved_until_ms = NULL",
                 params![player_id, room],
             );
             match res {
@@ -365,6 +366,24 @@ impl Sqlite {
                 Err(e) if is_constraint(&e) => Err(StoreError::NoPlayer(player_id)),
                 Err(e) => Err(e.into()),
             }
+        })
+        .await
+    }
+
+    pub(crate) async fn reserve_seat(&self, player_id: &str, room: &str, until_unix_ms: i64) -> Result<bool, StoreError> {
+        let (player_id, room) = (player_id.to_string(), room.to_string());
+        self.call(move |c| {
+            let n = c.execute("UPDATE seats SET reserved_until_ms = ?1 WHERE player_id = ?2 AND room = ?3", params![until_unix_ms, player_id, room])?;
+            Ok(n > 0)
+        })
+        .await
+    }
+
+    pub(crate) async fn seat_reservations(&self, now_unix_ms: i64) -> Result<Vec<SeatReservation>, StoreError> {
+        self.call(move |c| {
+            let mut st = c.prepare("SELECT player_id, room, reserved_until_ms FROM seats WHERE reserved_until_ms > ?1 ORDER BY player_id")?;
+            let rows = st.query_map([now_unix_ms], |r| Ok(SeatReservation { player_id: r.get(0)?, room: r.get(1)?, until_unix_ms: r.get(2)? }))?;
+            Ok(rows.collect::<Result<_, _>>()?)
         })
         .await
     }

@@ -38,6 +38,7 @@ suite!(
     scores_of_removed_players_are_dropped,
     migrations_run_once,
     seats,
+    seat_reservations,
     removed_rooms_take_their_seats_and_views,
     uploaded_code,
     replays,
@@ -163,6 +164,30 @@ async fn seats(s: Store) {
     assert!(matches!(s.set_seat("nobody", "r1").await, Err(StoreError::NoPlayer(_))));
     s.remove_player(&a.id).await.unwrap();
     assert_eq!(s.seat(&a.id).await.unwrap(), None, "a removed player's seat goes too");
+}
+
+async fn seat_reservations(s: Store) {
+    let a = s.add_player("ann", "duel").await.unwrap();
+    let b = s.add_player("bob", "duel").await.unwrap();
+    let c = s.add_player("cyd", "duel").await.unwrap();
+    for p in [&a, &b, &c] {
+        s.set_seat(&p.id, "final").await.unwrap();
+    }
+    assert!(!s.reserve_seat(&a.id, "elsewhere", 2_000).await.unwrap(), "only the recorded room is kept");
+    assert!(s.reserve_seat(&a.id, "final", 2_000).await.unwrap());
+    assert!(s.reserve_seat(&b.id, "final", 1_000).await.unwrap());
+    assert!(s.reserve_seat(&c.id, "final", 3_000).await.unwrap());
+    let kept = |now| {
+        let s = s.clone();
+        async move { s.seat_reservations(now).await.unwrap().into_iter().map(|r| (r.player_id, r.room, r.until_unix_ms)).collect::<Vec<_>>() }
+    };
+    let mut want = vec![(a.id.clone(), "final".to_string(), 2_000), (c.id.clone(), "final".to_string(), 3_000)];
+    want.sort();
+    assert_eq!(kept(1_000).await, want, "lapsed ones are not listed");
+    // A move ends the reservation; a removal takes it with the seat.
+    s.set_seat(&a.id, "other").await.unwrap();
+    s.remove_player(&c.id).await.unwrap();
+    assert_eq!(kept(0).await, vec![(b.id.clone(), "final".to_string(), 1_000)]);
 }
 
 async fn removed_rooms_take_their_seats_and_views(s: Store) {
