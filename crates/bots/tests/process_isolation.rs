@@ -542,3 +542,113 @@ async fn attack_cpu_time_of_all_processes_together_is_bounded() {
     assert_eq!(ask(&mut bot, "spawn 0").await, "forked 0");
     end(bot);
 }
+
+/// The attacks a bot's sandbox contained before the isolation above, kept
+/// so: UDP and packet sockets and DNS reach nothing. A UDP datagram to a
+/// host port never arrives (no IP socket, and no network but the bot's own
+/// empty one); a control run without both layers shows the host's socket
+/// would receive it.
+#[tokio::test]
+async fn attack_udp_packet_sockets_and_dns_reach_nothing() {
+    let layers = LayerSet::ALL;
+    if !available("udp, packet and dns", layers) {
+        return;
+    }
+    let host = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    host.set_nonblocking(true).unwrap();
+    let port = host.local_addr().unwrap().port();
+    let mut bot = ProcessBot::spawn(&probe(), &limits_with(layers)).unwrap();
+    assert!(ask(&mut bot, &format!("udp {port}")).await.starts_with("denied "));
+    assert_eq!(ask(&mut bot, "packet").await, "denied 1");
+    assert!(ask(&mut bot, "dns localhost.localdomain").await.starts_with("failed "));
+    assert!(ask(&mut bot, "dns snakepit.invalid").await.starts_with("failed "));
+    end(bot);
+    let mut got = [0u8; 64];
+    assert_eq!(host.recv(&mut got).map_err(|e| e.kind()), Err(ErrorKind::WouldBlock), "a datagram reached the host");
+
+    // Control: without seccomp and the network namespace it arrives.
+    let open = LayerSet::ALL.without(Layer::Seccomp).without(Layer::NetworkNamespace);
+    let mut bot = ProcessBot::spawn(&probe(), &limits_with(open)).unwrap();
+    assert_eq!(ask(&mut bot, &format!("udp {port}")).await, "sent");
+    end(bot);
+    host.set_nonblocking(false).unwrap();
+    host.set_read_timeout(Some(GONE_WAIT_MAX)).unwrap();
+    let n = host.recv(&mut got).expect("the control's datagram");
+    assert_eq!(&got[..n], b"snakepit-udp");
+}
+
+/// Contained before, kept so: a bot can neither trace nor kill a host
+/// process or another bot. It does not even see them (its own PID
+/// namespace), runs as a uid of its own, and seccomp refuses `ptrace`;
+/// both witnesses live on.
+#[tokio::test]
+async fn attack_ptrace_and_kill_of_other_processes_fail() {
+    let layers = LayerSet::ALL;
+    if !available("ptrace and kill", layers) {
+        return;
+    }
+    let mut host = Command::new("sleep").arg("600").spawn().unwrap();
+    let mut witness = ProcessBot::spawn(&probe(), &limits_with(layers)).unwrap();
+    let mut bot = ProcessBot::spawn(&probe(), &limits_with(layers)).unwrap();
+    for target in [host.id(), witness.pid(), std::process::id()] {
+        assert!(ask(&mut bot, &format!("ptrace {target}")).await.starts_with("denied "), "ptrace {target}");
+        assert!(ask(&mut bot, &format!("kill {target}")).await.starts_with("denied "), "kill {target}");
+    }
+    // Nothing at all for it to signal (ESRCH): its namespace holds only
+    // itself and its init, which a signal to every process spares.
+    assert_eq!(ask(&mut bot, "kill -1").await, "denied 3");
+    assert_eq!(host.try_wait().unwrap(), None, "the host's process was killed");
+    assert_eq!(ask(&mut witness, "spawn 0").await, "forked 0", "the other bot was killed");
+    host.kill().unwrap();
+    host.wait().unwrap();
+    end(witness);
+    let remains = Remains::of(&bot);
+    drop(bot);
+    remains.assert_none();
+}
+
+/// Contained before, kept so: a bot cannot mount anything (no capability
+/// in its uid), and nothing it tried shows in the host's mounts.
+#[tokio::test]
+async fn attack_mount_fails_and_leaves_the_host_mounts_alone() {
+    let layers = LayerSet::ALL;
+    if !available("mount", layers) {
+        return;
+    }
+    let host_mounts = || fs::read_to_string("/proc/1/mountinfo").unwrap() + &fs::read_to_string("/proc/self/mountinfo").unwrap();
+    let mut bot = ProcessBot::spawn(&probe(), &limits_with(layers)).unwrap();
+    for target in [".", "/tmp", "/proc"] {
+        assert_eq!(ask(&mut bot, &format!("mount {target}")).await, "denied 1", "{target}");
+    }
+    end(bot);
+    assert!(!host_mounts().contains("snakepit-probe"), "a bot's mount reached the host");
+}
+
+/// Contained before, kept so: a bot cannot raise its limits past the
+/// hard limits it was given.
+#[tokio::test]
+async fn attack_raising_rlimits_fails() {
+    let layers = LayerSet::ALL;
+    if !available("rlimits", layers) {
+        return;
+    }
+    let mut bot = ProcessBot::spawn(&probe(), &limits_with(layers)).unwrap();
+    assert_eq!(ask(&mut bot, "rlimit").await, "denied 1");
+    end(bot);
+}
+
+/// Contained before, kept so: a bot that ignores SIGTERM and every other
+/// polite signal, with a child that does too, and stops answering, times
+/// out, and its end leaves no process, folder or group behind.
+#[tokio::test]
+async fn attack_a_bot_that_ignores_sigterm_still_ends_whole() {
+    let layers = LayerSet::ALL;
+    if !available("ignoring SIGTERM", layers) {
+        return;
+    }
+    let mut bot = ProcessBot::spawn(&probe(), &limits_with(layers)).unwrap();
+    assert_eq!(ask(&mut bot, "stubborn").await, "stubborn");
+    let fault = bot.ask("up\n", Duration::from_millis(200)).await.unwrap_err();
+    assert!(matches!(fault.reason, snakepit_bots::process::FaultReason::Timeout { .. }), "{fault}");
+    end(bot);
+}
