@@ -167,6 +167,13 @@ fn wait_until(wait_max: Duration, mut done: impl FnMut() -> bool) -> bool {
     done()
 }
 
+/// Drops `bot` as a match does and checks that nothing of it is left.
+fn end(bot: ProcessBot) {
+    let remains = Remains::of(&bot);
+    drop(bot);
+    remains.assert_none();
+}
+
 /// What a dropped bot must leave: no living process of its group or uid,
 /// and, once the background reaper is done, no unreaped main process and
 /// no folder.
@@ -500,6 +507,7 @@ async fn stderr_is_captured_per_move_and_bounded() {
     assert_eq!(taken.lines, vec!["e".repeat(64); 100]);
     assert_eq!((taken.dropped_lines, taken.truncated_lines), (4900, 100));
     assert_eq!(bot.take_stderr(), Default::default());
+    end(bot);
 }
 
 #[tokio::test]
@@ -1165,6 +1173,7 @@ async fn hostile_loopback_connection_is_refused() {
             reply.line
         );
         eprintln!("loopback connection with {layers}: {}", reply.line);
+        end(bot);
     }
     std::thread::sleep(Duration::from_millis(50));
     assert_eq!(
@@ -1185,6 +1194,7 @@ async fn hostile_loopback_connection_is_refused() {
         "connected"
     );
     assert!(control.accept().is_ok());
+    end(bot);
 }
 
 /// Landlock alone and the dedicated uid alone each keep a bot out of
@@ -1237,6 +1247,7 @@ async fn hostile_read_of_another_bots_folder_fails() {
                 .line
                 .starts_with("read root:")
         );
+        end(bot);
     }
     let mut bot = ProcessBot::spawn(&c_bot("fs_probe"), &limits_with(LayerSet::NONE)).unwrap();
     let read = bot
@@ -1246,6 +1257,8 @@ async fn hostile_read_of_another_bots_folder_fails() {
         .line;
     assert_eq!(read, "read the other bot's code");
     assert_eq!(victim.ask("ping\n", ANSWER).await.unwrap().line, "ping");
+    end(bot);
+    end(victim);
 }
 
 /// Landlock keeps writes in the bot's folder; the dedicated uid alone only
@@ -1299,8 +1312,10 @@ async fn hostile_write_outside_its_folder_fails() {
             !bot.layers().contains(Layer::FolderQuota),
             "{layers}"
         );
+        end(bot);
     }
     assert_eq!(victim.ask("ping\n", ANSWER).await.unwrap().line, "ping");
+    end(victim);
 }
 
 /// A bot that fills its folder with empty files, and then with bytes, is
@@ -1334,7 +1349,7 @@ async fn hostile_disk_filler_is_bounded_by_the_folder_quota() {
     assert_eq!(bot.ask("go\n", ANSWER).await.unwrap().line, "alive");
     let seen: Vec<_> = fs::read_dir(bot.folder()).unwrap().collect();
     assert!(seen.is_empty(), "the runner sees {} of the bot's files", seen.len());
-    drop(bot);
+    end(bot);
 
     let next = BotCommand::shell("read x; head -c 1048576 /dev/zero >b && ls | wc -l");
     let mut next = ProcessBot::spawn(&next, &limits).unwrap();
