@@ -1,7 +1,8 @@
-//! A `snakepit play` killed with SIGKILL cannot remove its bots' folders,
-//! nor the folder a source-file bot is written to; the next runner on the
-//! same folder root does (see the bots crate's `process::leftovers`). Real
-//! binary, real sandboxed processes.
+//! A `snakepit play` killed with SIGKILL takes every process of its bots
+//! with it, but cannot remove its bots' folders, nor the folder a
+//! source-file bot is written to; the next runner on the same folder root
+//! does (see the bots crate's `process::leftovers`). Real binary, real
+//! sandboxed processes.
 
 mod common;
 
@@ -23,6 +24,45 @@ fn bot_folders(root: &Path) -> Vec<String> {
     names
 }
 
+/// A process's parent and whether it is a zombie, from `/proc/PID/stat`.
+fn parent_of(pid: u32) -> Option<(u32, bool)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let mut rest = stat[stat.rfind(')')? + 2..].split(' ');
+    let state = rest.next()?;
+    Some((rest.next()?.parse().ok()?, state == "Z"))
+}
+
+fn living_pids() -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .filter(|&p| parent_of(p).is_some_and(|(_, zombie)| !zombie))
+        .collect()
+}
+
+/// The living processes whose command line holds one of `marks`, and all
+/// their descendants.
+fn trees_of(marks: &[&str]) -> Vec<u32> {
+    let all = living_pids();
+    let mut found: Vec<u32> = all
+        .iter()
+        .copied()
+        .filter(|p| {
+            let line = std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default();
+            let line = String::from_utf8_lossy(&line);
+            marks.iter().any(|m| line.contains(m))
+        })
+        .collect();
+    loop {
+        let more: Vec<u32> = all.iter().copied().filter(|p| !found.contains(p) && parent_of(*p).is_some_and(|(pp, _)| found.contains(&pp))).collect();
+        if more.is_empty() {
+            return found;
+        }
+        found.extend(more);
+    }
+}
+
 #[test]
 fn the_next_run_removes_the_folders_of_a_killed_one() {
     let dir = TempDir::new("killed_play");
@@ -35,7 +75,7 @@ fn the_next_run_removes_the_folders_of_a_killed_one() {
     let source = dir.join("thinker.py");
     std::fs::write(&source, "import time\ntime.sleep(60)\n").unwrap();
     let mut killed = Command::new(env!("CARGO_BIN_EXE_snakepit"))
-        .args(["play", "--game", "multisnake", "--bot", "sh -c 'sleep 60'", "--bot"])
+        .args(["play", "--game", "multisnake", "--bot", "sh -c 'sleep 60; : killed-play-mark'", "--bot"])
         .arg(&source)
         .env("TMPDIR", &root)
         .stdout(Stdio::null())
@@ -52,9 +92,21 @@ fn the_next_run_removes_the_folders_of_a_killed_one() {
         assert!(Instant::now() < until, "no bot and work folders within 30 s: {:?}", bot_folders(&root));
         std::thread::sleep(Duration::from_millis(20));
     }
-    std::thread::sleep(Duration::from_millis(300));
+    // Both bots run: the shell and its `sleep`, and Python.
+    let marks = ["killed-play-mark", "thinker.py"];
+    while trees_of(&marks).len() < 3 {
+        assert!(Instant::now() < until + Duration::from_secs(30), "the bots' processes did not show: {:?}", trees_of(&marks));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let running = trees_of(&marks);
     killed.kill().unwrap();
     killed.wait().unwrap();
+    // Every process of the bots dies with their runner.
+    let gone_by = Instant::now() + Duration::from_secs(30);
+    while running.iter().any(|p| living_pids().contains(p)) {
+        assert!(Instant::now() < gone_by, "left after the runner's SIGKILL: {:?} of {running:?}", trees_of(&marks));
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let left = bot_folders(&root);
     assert!(!left.is_empty(), "a killed runner leaves its folders");
     assert!(left.iter().any(|n| n.starts_with("snakepit-work-")), "and its source folder: {left:?}");
