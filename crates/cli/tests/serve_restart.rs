@@ -335,3 +335,74 @@ fn fork_a_kept_game(server: &Server, game: &str) {
     let old_header: serde_json::Value = serde_json::from_str(&old[0]).unwrap();
     assert_eq!((&header["seed"], &header["map"]), (&old_header["seed"], &old_header["map"]), "the same game");
 }
+
+/// The processes below `pid` (its children, theirs, and so on), living.
+fn descendants(pid: u32) -> Vec<u32> {
+    let parent_of = |p: u32| -> Option<(u32, bool)> {
+        let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).ok()?;
+        let mut rest = stat[stat.rfind(')')? + 2..].split(' ');
+        let zombie = rest.next()? == "Z";
+        Some((rest.next()?.parse().ok()?, zombie))
+    };
+    let all: Vec<(u32, u32)> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .filter_map(|p| parent_of(p).filter(|(_, zombie)| !zombie).map(|(pp, _)| (p, pp)))
+        .collect();
+    let mut found = vec![pid];
+    loop {
+        let more: Vec<u32> = all.iter().filter(|(p, pp)| !found.contains(p) && found.contains(pp)).map(|(p, _)| *p).collect();
+        if more.is_empty() {
+            found.retain(|p| *p != pid);
+            return found;
+        }
+        found.extend(more);
+    }
+}
+
+/// A server killed with SIGKILL while a player's saved program plays takes
+/// every process of that program with it, even a program that outlives
+/// its input and leaves a child: the program's init dies with the server
+/// (parent-death signal), and the whole PID namespace with it.
+#[test]
+fn a_server_killed_with_sigkill_leaves_no_process_of_its_programs() {
+    let dir = temp_dir("kill-programs");
+    let db = dir.join("snakepit.db");
+    let mut server = serve(&db);
+    let body = serde_json::json!({ "name": "coder", "game": "carrots" }).to_string();
+    let (status, text) = http(server.addr, "POST", "/api/register", &body);
+    assert_eq!(status, 201, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text[text.find('{').unwrap()..]).unwrap();
+    // The starter, but it leaves a child that outlives it, and it stays
+    // after its input ends and ignores the SIGHUP of an orphaned group:
+    // only the death of its runner can end it.
+    let starter = include_str!("../../../starters/carrots/python/bot.py");
+    assert!(starter.contains("break  # no more boards"));
+    let stubborn = "import os, signal, time\nsignal.signal(signal.SIGHUP, signal.SIG_IGN)\nif os.fork() == 0:\n    os.close(0)\n    time.sleep(3600)\n    os._exit(0)\n";
+    let source = format!("{stubborn}{}", starter.replace("break  # no more boards", "time.sleep(3600)"));
+    let save = serde_json::json!({ "user": v["id"], "code": v["code"], "lang": "python", "name": "starter", "source": source }).to_string();
+    let (status, text) = http(server.addr, "POST", "/api/code", &save);
+    assert_eq!(status, 200, "{text}");
+    // The program runs: a Python process below the server.
+    let python = |pids: &[u32]| {
+        pids.iter().any(|p| String::from_utf8_lossy(&std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default()).contains("python3"))
+    };
+    let serve_pid = server.child.id();
+    let until = Instant::now() + Duration::from_secs(60);
+    while !python(&descendants(serve_pid)) {
+        assert!(Instant::now() < until, "the saved program did not start: {:?}", descendants(serve_pid));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let running = descendants(serve_pid);
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let alive = |p: &u32| std::fs::read_to_string(format!("/proc/{p}/stat")).is_ok_and(|s| !s[s.rfind(')').unwrap() + 2..].starts_with('Z'));
+    let gone_by = Instant::now() + Duration::from_secs(30);
+    while running.iter().any(alive) {
+        assert!(Instant::now() < gone_by, "left after the server's SIGKILL: {:?} of {running:?}", running.iter().filter(|p| alive(p)).collect::<Vec<_>>());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
