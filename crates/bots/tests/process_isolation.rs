@@ -162,7 +162,12 @@ fn end(bot: ProcessBot) {
 
 /// The keys of the host's SysV shared memory segments.
 fn host_shm_keys() -> Vec<u64> {
-    fs::read_to_string("/proc/sysvipc/shm")
+    host_ipc_keys("shm")
+}
+
+/// The keys of the host's SysV objects of `kind`: `shm`, `sem` or `msg`.
+fn host_ipc_keys(kind: &str) -> Vec<u64> {
+    fs::read_to_string(format!("/proc/sysvipc/{kind}"))
         .unwrap_or_default()
         .lines()
         .skip(1)
@@ -278,9 +283,20 @@ async fn attack_sysv_ipc_stays_in_the_bots_namespace() {
 
     let mut bot = ProcessBot::spawn(&probe(), &limits_with(layers)).unwrap();
     assert_eq!(ask(&mut bot, &format!("shm {key:x} 5 8")).await, "made 5");
-    assert_eq!(ours(host_shm_keys()), 0, "the host sees none of the bot's segments");
+    assert_eq!(ask(&mut bot, &format!("sem {key:x}")).await, "made");
+    assert_eq!(ask(&mut bot, &format!("msg {key:x}")).await, "made");
+    for kind in ["shm", "sem", "msg"] {
+        assert_eq!(ours(host_ipc_keys(kind)), 0, "the host sees none of the bot's {kind} objects");
+    }
+    // Another bot, meanwhile, finds nothing to read or write.
+    let mut other = ProcessBot::spawn(&probe(), &limits_with(layers)).unwrap();
+    assert_eq!(ask(&mut other, &format!("shmfind {key:x}")).await, "denied 2");
+    assert_eq!(ask(&mut bot, &format!("shmfind {key:x}")).await, "found");
+    end(other);
     end(bot);
-    assert_eq!(ours(host_shm_keys()), 0);
+    for kind in ["shm", "sem", "msg"] {
+        assert_eq!(ours(host_ipc_keys(kind)), 0, "{kind}");
+    }
 
     let without_ns = LayerSet::ALL.without(Layer::IpcNamespace);
     let mut bot = ProcessBot::spawn(&probe(), &limits_with(without_ns)).unwrap();
