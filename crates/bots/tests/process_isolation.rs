@@ -432,14 +432,15 @@ async fn killed_runner() {
     assert_eq!(ask(&mut bot, "orphan").await, "left");
     // The bot outlives its input, which closes with the runner.
     assert_eq!(ask(&mut bot, "linger").await, "lingering");
-    println!("READY {} {}", bot.pid(), bot.uid().unwrap_or(0));
+    let groups: Vec<String> = bot.cgroup_paths().iter().map(|p| p.display().to_string()).collect();
+    println!("READY {} {} {}", bot.pid(), bot.uid().unwrap_or(0), groups.join(","));
     tokio::time::sleep(Duration::from_secs(300)).await;
 }
 
 /// Starts [`killed_runner`] with its bot in `root`, kills it with SIGKILL
-/// once the bot's grandchild is orphaned, and returns the bot's group and
-/// uid.
-fn run_and_kill_a_runner(root: &Path, open: bool) -> (u32, u32) {
+/// once the bot's grandchild is orphaned, and returns the bot's group, uid
+/// and control groups.
+fn run_and_kill_a_runner(root: &Path, open: bool) -> (u32, u32, Vec<PathBuf>) {
     let mut runner = Command::new(std::env::current_exe().unwrap());
     runner
         .args(["--exact", "killed_runner", "--nocapture", "--test-threads=1"])
@@ -451,11 +452,13 @@ fn run_and_kill_a_runner(root: &Path, open: bool) -> (u32, u32) {
     let mut runner = runner.spawn().unwrap();
     let mut lines = BufReader::new(runner.stdout.take().unwrap()).lines();
     let ready = lines.find_map(|l| Some(l.ok()?.split_once("READY ")?.1.to_string())).expect("the runner started its bot");
-    let mut words = ready.split(' ').map(|w| w.parse::<u32>().unwrap());
-    let (pgid, uid) = (words.next().unwrap(), words.next().unwrap());
+    let mut words = ready.split(' ');
+    let mut number = || words.next().unwrap().parse::<u32>().unwrap();
+    let (pgid, uid) = (number(), number());
+    let groups = ready.splitn(3, ' ').nth(2).unwrap_or("").split(',').filter(|g| !g.is_empty()).map(PathBuf::from).collect();
     runner.kill().unwrap();
     runner.wait().unwrap();
-    (pgid, uid)
+    (pgid, uid, groups)
 }
 
 /// Attack 5: a bot's grandchild outlived a runner killed with SIGKILL.
@@ -469,8 +472,9 @@ fn attack_a_runner_killed_with_sigkill_leaves_no_process() {
     }
     let root = tempfile::Builder::new().prefix("snakepit-killed-").tempdir().unwrap();
     fs::set_permissions(root.path(), fs::Permissions::from_mode(0o711)).unwrap();
-    let (pgid, uid) = run_and_kill_a_runner(root.path(), false);
+    let (pgid, uid, groups) = run_and_kill_a_runner(root.path(), false);
     assert!(uid != 0);
+    assert!(!groups.is_empty(), "the bot had control groups");
     assert!(wait_until(GONE_WAIT_MAX, || uid_alive(uid).is_empty() && group_alive(pgid).is_empty()), "left: {:?}", uid_alive(uid));
     let left = |prefix: &str| fs::read_dir(root.path()).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with(prefix)).count();
     assert_eq!(left("snakepit-bot-"), 1, "the killed runner's folder is still there");
@@ -483,13 +487,18 @@ fn attack_a_runner_killed_with_sigkill_leaves_no_process() {
         let limits = SandboxLimits { folder_root: Some(root.path().to_path_buf()), ..limits_with(LayerSet::ALL) };
         let bot = ProcessBot::spawn(&probe(), &limits).unwrap();
         assert_eq!(left("snakepit-bot-"), 1, "only the new bot's folder");
+        // And the killed runner's control groups, once their processes
+        // are gone.
+        for group in &groups {
+            assert!(wait_until(GONE_WAIT_MAX, || !group.exists()), "the killed runner's {} is left", group.display());
+        }
         end(bot);
     });
     assert_eq!(left("snakepit-bot-") + left("snakepit-quota-"), 0);
 
     // Control: without the PID namespace, the orphan outlives the runner
     // (it is then killed here).
-    let (_, uid) = run_and_kill_a_runner(root.path(), true);
+    let (_, uid, _) = run_and_kill_a_runner(root.path(), true);
     std::thread::sleep(Duration::from_millis(500));
     let orphans = uid_alive(uid);
     assert!(!orphans.is_empty(), "the orphan outlives its runner without a PID namespace");

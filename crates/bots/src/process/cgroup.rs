@@ -307,6 +307,19 @@ pub(crate) fn join_in_child(fds: &[OwnedFd]) -> Result<(), i32> {
     Ok(())
 }
 
+/// Removes the groups of runners that ended without removing them (a
+/// runner killed with SIGKILL), in every hierarchy: done at a runner's
+/// first group and then by the stock thread each time it makes one, so
+/// that a server that runs for weeks does not keep the groups of every
+/// `play` killed meanwhile.
+pub(crate) fn sweep_gone_runners() {
+    if let Ok(found) = hierarchy() {
+        for base in bases(found) {
+            sweep(&base);
+        }
+    }
+}
+
 /// Removes the groups of runners that are gone (named `PID-N` with no
 /// process PID left).
 fn sweep(base: &Path) {

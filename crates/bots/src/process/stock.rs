@@ -25,7 +25,8 @@
 //!
 //! Groups on the shelf and groups still to remove when the runner exits
 //! are removed at its exit; those of a runner killed are removed by the
-//! next runner's sweep, as any group of a runner that is gone.
+//! sweep of any runner still running or started later: the thread sweeps
+//! before it makes each group.
 
 use std::os::fd::OwnedFd;
 use std::path::PathBuf;
@@ -249,6 +250,7 @@ fn fill(stock: &'static Stock) {
                 }
             }
             Work::Cgroup(limits) => {
+                super::cgroup::sweep_gone_runners();
                 let made = BotCgroup::create(limits);
                 let mut shelf = stock.shelf();
                 match made {
