@@ -537,10 +537,26 @@ async fn attack_memory_of_all_processes_together_is_bounded() {
     assert!(fault.to_string().contains("memory limit of 128 MiB"), "{fault}");
     end(bot);
 
-    // Control: without the group, each process stays under its own limit.
-    let mut bot = ProcessBot::spawn(&probe(), &limits(layers.without(Layer::Cgroup))).unwrap();
+    // Files in the bot's own tmpfs (its folder, its /tmp and /dev/shm are
+    // memory): 192 MiB in a folder allowed 512 is past the group's 128.
+    let roomy = |layers| SandboxLimits { folder_bytes_max: 512 * MIB, file_size_bytes_max: Some(512 * MIB), ..limits(layers) };
+    for path in ["big", "/dev/shm/big"] {
+        let mut bot = ProcessBot::spawn(&probe(), &roomy(layers)).unwrap();
+        match bot.ask(&format!("fill {path} 192\n"), ANSWER).await {
+            Err(fault) => assert_eq!(fault.reason, snakepit_bots::process::FaultReason::OutOfMemory { memory_bytes_max: 128 * MIB }, "{path}: {fault}"),
+            // The kernel may refuse the write (ENOMEM) instead of killing
+            // the bot.
+            Ok(reply) => assert_eq!(reply.line, "denied 12", "{path}"),
+        }
+        end(bot);
+    }
+
+    // Control: without the group, each process stays under its own limit,
+    // and the files fit.
+    let mut bot = ProcessBot::spawn(&probe(), &roomy(layers.without(Layer::Cgroup))).unwrap();
     assert!(bot.cgroup_paths().is_empty());
     assert_eq!(ask(&mut bot, "hog 4 48").await, "touched 4 died 0");
+    assert_eq!(ask(&mut bot, "fill big 192").await, "filled");
     end(bot);
 }
 
