@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL server for the tests: Debian's postgresql
 # (installed when missing), a temporary data folder, loopback only, a free
-# port, no fsync (nothing in it outlives the tests).
+# port, no fsync (nothing in it outlives the tests). Its superuser has a
+# random password, given only in the URL printed, and its UNIX socket is
+# its user's alone: other users of the machine cannot log in.
 #
 #   eval "$(bash scripts/pg-test-server.sh start)"   # exports SNAKEPIT_TEST_PG and SNAKEPIT_TEST_PG_DIR
 #   bash scripts/pg-test-server.sh stop "$SNAKEPIT_TEST_PG_DIR"
@@ -32,12 +34,16 @@ case ${1:-} in
     chmod 755 "$DIR"
     [[ $(id -u) -eq 0 ]] && chown postgres "$DIR"
     PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    as_pg "$BIN/initdb" -D "$DIR/data" -U postgres --auth=trust -E UTF8 --no-sync >"$DIR/initdb.log" 2>&1 \
+    PASSWORD=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
+    (umask 077 && printf '%s\n' "$PASSWORD" >"$DIR/password")
+    [[ $(id -u) -eq 0 ]] && chown postgres "$DIR/password"
+    as_pg "$BIN/initdb" -D "$DIR/data" -U postgres --auth=scram-sha-256 --pwfile="$DIR/password" -E UTF8 --no-sync >"$DIR/initdb.log" 2>&1 \
       || { cat "$DIR/initdb.log" >&2; exit 1; }
+    rm -f "$DIR/password"
     as_pg "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+      -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR -c unix_socket_permissions=0700 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
       start >/dev/null || { cat "$DIR/server.log" >&2; exit 1; }
-    echo "export SNAKEPIT_TEST_PG=postgres://postgres@127.0.0.1:$PORT/postgres"
+    echo "export SNAKEPIT_TEST_PG=postgres://postgres:$PASSWORD@127.0.0.1:$PORT/postgres"
     echo "export SNAKEPIT_TEST_PG_DIR=$DIR"
     ;;
   stop)
