@@ -50,10 +50,17 @@ fn probe() -> BotCommand {
 }
 
 /// The probe's answer to `request` run outside the sandbox as uid 65534:
-/// what the machine itself allows an unprivileged user.
+/// what the machine itself allows an unprivileged user. The probe is run
+/// from a copy in a folder that user can reach (the build's folders may
+/// be the runner's alone), as the bots' folders are.
 fn unsandboxed(request: &str) -> String {
     use std::io::Write;
-    let mut child = Command::new(probe_path()).uid(65534).gid(65534).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let dir = tempfile::Builder::new().prefix("snakepit-probe-").tempdir().unwrap();
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let probe = dir.path().join("sys_probe");
+    fs::copy(probe_path(), &probe).unwrap();
+    fs::set_permissions(&probe, fs::Permissions::from_mode(0o755)).unwrap();
+    let mut child = Command::new(&probe).uid(65534).gid(65534).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     child.stdin.take().unwrap().write_all(format!("{request}\n").as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     String::from_utf8_lossy(&out.stdout).trim().to_string()
