@@ -1,5 +1,7 @@
 //! `snakepit admin` against a database file and against a running server.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -66,20 +68,8 @@ fn players_against_the_database() {
 #[test]
 fn pause_and_resume_a_running_server() {
     let (dir, db) = temp_db("remote");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_snakepit"))
-        .args(["serve", "--bind", "127.0.0.1", "--port", "0", "--db", &db, "--tick-ms", "50"])
-        .env("SNAKEPIT_ADMIN_TOKEN", "tok")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let url = loop {
-        let l = lines.next().unwrap().unwrap();
-        if let Some(a) = l.strip_prefix("snakepit listening on ") {
-            break a.to_string();
-        }
-    };
+    let server = common::Served::start("tok", ["--db", &db, "--tick-ms", "50"]);
+    let url = format!("http://{}", server.addr);
     let paused = stdout(&snakepit(&["admin", "pause", "snakebattle", "--server", &url]));
     assert!(paused.contains("\"paused\":true"), "{paused}");
     let rooms = stdout(&snakepit(&["admin", "rooms", "--server", &url]));
@@ -143,8 +133,7 @@ fn pause_and_resume_a_running_server() {
     assert!(said.contains("SNAKEPIT_ADMIN_TOKEN") && said.contains("--token-file"), "{said}");
     let rooms = stdout(&snakepit(&["admin", "rooms", "--server", &url]));
     assert!(rooms.contains("\"paused\":true"), "not resumed without a token: {rooms}");
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(server);
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -16,9 +16,9 @@ mod common;
 use common::pg::Db;
 
 use futures_util::{SinkExt, StreamExt};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -32,38 +32,19 @@ const MOVE_WAIT: Duration = Duration::from_secs(60);
 const TOKEN: &str = "cluster-test-token";
 
 struct Node {
-    child: Child,
+    served: common::Served,
     addr: SocketAddr,
     name: String,
 }
 
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn start_node(db: &str, config: &std::path::Path, name: &str) -> Node {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_snakepit"))
-        .args(["serve", "--bind", "127.0.0.1", "--port", "0", "--tick-ms", "50", "--db", db, "--node", name])
-        // Queued games are the workers' here (see the last test).
-        .args(["--lease-ms", &LEASE_MS.to_string(), "--queue-jobs", "0", "--config"])
-        .arg(config)
-        .env("SNAKEPIT_ADMIN_TOKEN", TOKEN)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("snakepit serve starts");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines.next().expect("serve prints its address").unwrap();
-        if let Some(a) = line.strip_prefix("snakepit listening on http://") {
-            break a.parse().unwrap();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
-    Node { child, addr, name: name.to_string() }
+    // Queued games are the workers' here (see the last test).
+    let lease_ms = LEASE_MS.to_string();
+    let args = ["--tick-ms", "50", "--db", db, "--node", name, "--lease-ms", &lease_ms, "--queue-jobs", "0", "--config"];
+    let mut args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+    args.push(config.into());
+    let served = common::Served::start(TOKEN, args);
+    Node { addr: served.addr, served, name: name.to_string() }
 }
 
 /// A fresh database and a folder holding the nodes' configuration, whose
@@ -336,7 +317,7 @@ fn a_killed_nodes_room_moves_to_the_other_node_with_its_scores() {
     assert_eq!(status, 503, "{body}");
 
     // Kill the owner outright.
-    let kill = Command::new("kill").args(["-KILL", &a.child.id().to_string()]).status().unwrap();
+    let kill = Command::new("kill").args(["-KILL", &a.served.child.id().to_string()]).status().unwrap();
     assert!(kill.success());
     let killed_at = Instant::now();
     drop(a);
@@ -393,7 +374,7 @@ fn a_score_a_spectator_has_seen_survives_a_sigkill() {
     let mut bot_ws = rt.block_on(tokio_tungstenite::connect_async(url)).expect("the bot connects").0;
     let mut bot = safe_mover();
     rt.spawn(async move { play(&mut bot_ws, &mut bot, |_| false).await });
-    let pid = a.child.id().to_string();
+    let pid = a.served.child.id().to_string();
     // The seat's score when the player took it, and when it first went up.
     let (joined, seen) = rt.block_on(async {
         let mut joined = None;
@@ -495,8 +476,8 @@ fn an_uploaded_program_follows_its_room_to_the_other_node() {
     let (status, _, body) = http(a.addr, "POST", "/api/code", &upload.to_string());
     assert_eq!(status, 200, "{body}");
 
-    a.child.kill().unwrap();
-    a.child.wait().unwrap();
+    a.served.child.kill().unwrap();
+    a.served.child.wait().unwrap();
     let start = Instant::now();
     while rooms(&b).is_empty() {
         assert!(start.elapsed() < MOVE_WAIT, "the room did not move");
@@ -637,8 +618,8 @@ fn two_nodes_and_two_workers_share_one_store() {
     };
     let workers = [worker("w1"), worker("w2")];
 
-    a.child.kill().unwrap();
-    a.child.wait().unwrap();
+    a.served.child.kill().unwrap();
+    a.served.child.wait().unwrap();
     let killed = Instant::now();
     while rooms(&b).is_empty() {
         assert!(killed.elapsed() < MOVE_WAIT, "the room did not move");

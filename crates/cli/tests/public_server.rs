@@ -6,86 +6,28 @@
 mod common;
 
 use common::http;
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-    /// Everything the server wrote to stderr (its log) so far.
-    log: Arc<Mutex<String>>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Server {
-    fn log(&self) -> String {
-        self.log.lock().unwrap().clone()
-    }
-
-    /// Waits until the log holds `words`.
-    fn wait_for_log(&self, words: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let log = self.log();
-            if log.contains(words) {
-                return log;
-            }
-            assert!(Instant::now() < deadline, "no {words:?} in the log:\n{log}");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
+type Server = common::Served;
 
 fn serve(dir: &Path, config: Option<&str>) -> Server {
     serve_with(dir, config, &[])
 }
 
 fn serve_with(dir: &Path, config: Option<&str>, extra: &[&str]) -> Server {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_snakepit"));
-    cmd.args(["serve", "--bind", "127.0.0.1", "--port", "0", "--tick-ms", "50", "--db"]).arg(dir.join("db.sqlite"));
+    let mut args: Vec<std::ffi::OsString> = ["--tick-ms", "50", "--db"].iter().map(Into::into).collect();
+    args.push(dir.join("db.sqlite").into());
     if let Some(text) = config {
         let file = dir.join("snakepit.toml");
         std::fs::write(&file, text).unwrap();
-        cmd.arg("--config").arg(file);
+        args.push("--config".into());
+        args.push(file.into());
     }
-    cmd.args(extra);
-    let mut child = cmd
-        .env("SNAKEPIT_ADMIN_TOKEN", "t")
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("snakepit serve starts");
-    let log = Arc::new(Mutex::new(String::new()));
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let sink = log.clone();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        while stderr.read_line(&mut line).is_ok_and(|n| n > 0) {
-            sink.lock().unwrap().push_str(&line);
-            line.clear();
-        }
-    });
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let Some(Ok(line)) = lines.next() else { panic!("serve ended before listening:\n{}", log.lock().unwrap()) };
-        if let Some(a) = line.strip_prefix("snakepit listening on http://") {
-            break a.parse().unwrap();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
-    Server { child, addr, log }
+    args.extend(extra.iter().map(Into::into));
+    Server::start("t", args)
 }
 
 fn temp_dir(tag: &str) -> PathBuf {

@@ -14,24 +14,13 @@ use common::http;
 use common::pg::Db;
 
 use futures_util::{SinkExt, StreamExt};
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+type Server = common::Served;
 
 fn serve(db: &Path) -> Server {
     serve_on(db.to_str().unwrap())
@@ -42,24 +31,7 @@ fn serve_on(db: &str) -> Server {
 }
 
 fn serve_with(db: &str, extra: &[&str]) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_snakepit"))
-        .args(["serve", "--bind", "127.0.0.1", "--port", "0", "--tick-ms", "20", "--lease-ms", "1000", "--db", db])
-        .args(extra)
-        .env("SNAKEPIT_ADMIN_TOKEN", "t")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("snakepit serve starts");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines.next().expect("serve prints its address").unwrap();
-        if let Some(a) = line.strip_prefix("snakepit listening on http://") {
-            break a.parse().unwrap();
-        }
-    };
-    // Keep draining stdout so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    Server { child, addr }
+    Server::start("t", ["--tick-ms", "20", "--lease-ms", "1000", "--db", db].iter().chain(extra))
 }
 
 fn temp_dir(tag: &str) -> PathBuf {

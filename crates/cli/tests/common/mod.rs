@@ -221,3 +221,80 @@ pub fn http(addr: std::net::SocketAddr, method: &str, path: &str, body: &str) ->
     let status = out.split(' ').nth(1).unwrap().parse().unwrap();
     (status, out.split_once("\r\n\r\n").unwrap().1.to_string())
 }
+
+/// A `snakepit serve` child process, killed when dropped.
+pub struct Served {
+    pub child: std::process::Child,
+    /// Where it listens.
+    pub addr: std::net::SocketAddr,
+    /// Everything it wrote to stderr (its log) so far.
+    pub log: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Served {
+    /// `snakepit serve` on a free loopback port, with the admin token
+    /// `token` from the environment, and `args` after; returns once it
+    /// listens. Its log (`RUST_LOG=info`) is kept in [`Served::log`], and
+    /// its stdout read on, so that it never blocks on a full pipe.
+    pub fn start<I, S>(token: &str, args: I) -> Served
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        use std::io::{BufRead, BufReader};
+        use std::process::Stdio;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_snakepit"))
+            .args(["serve", "--bind", "127.0.0.1", "--port", "0"])
+            .args(args)
+            .env("SNAKEPIT_ADMIN_TOKEN", token)
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("snakepit serve starts");
+        let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let sink = log.clone();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            while stderr.read_line(&mut line).is_ok_and(|n| n > 0) {
+                sink.lock().unwrap().push_str(&line);
+                line.clear();
+            }
+        });
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let addr = loop {
+            let Some(Ok(line)) = lines.next() else { panic!("serve ended before listening:\n{}", log.lock().unwrap()) };
+            if let Some(a) = line.strip_prefix("snakepit listening on http://") {
+                break a.parse().unwrap();
+            }
+        };
+        std::thread::spawn(move || for _ in lines {});
+        Served { child, addr, log }
+    }
+
+    /// What it logged so far.
+    pub fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+
+    /// Waits (60 s at most) until its log holds `words`.
+    pub fn wait_for_log(&self, words: &str) -> String {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            let log = self.log();
+            if log.contains(words) {
+                return log;
+            }
+            assert!(std::time::Instant::now() < deadline, "no {words:?} in the log:\n{log}");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
