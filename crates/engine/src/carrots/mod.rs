@@ -4,11 +4,11 @@
 //! Players come and go ([`Carrots::set_present`]); the board never resets.
 //! Every live snake moves every tick; a bot that answers badly, too late or
 //! not at all, or whose owner submits new code, forfeits and its snake dies
-//! ([`Action::Forfeit`]). The rules follow the seed, upstream's `judge.py`
-//! where the seed is silent (`specs/stdio-arenas.md` §1), and the decisions
-//! of `specs/README.md`. Where upstream's code departs from the seed (the
-//! timing of a respawn), the seed is the default and upstream's way a
-//! setting.
+//! ([`Action::Forfeit`]). The rules follow CodeCarrots' description,
+//! upstream's `judge.py` where it is silent, and the choices of
+//! `docs/rules.md`. Where upstream's code departs from the description
+//! (the timing of a respawn), the description is the default and
+//! upstream's way a setting.
 //!
 //! # The tick
 //!

@@ -1,6 +1,6 @@
 //! KingOfBots settings, as `key=value` pairs.
 //!
-//! The defaults are upstream's (`Game.java`, `specs/stdio-arenas.md` §2): a
+//! The defaults are upstream's (KingOfBots' `Game.java`): a
 //! 13x14 map with 20 inner walls, growth on steps 1-10 and then every third
 //! step, at most 1000 rounds, and upstream's rating changes (+5 for a win,
 //! -2 for a loss) as the scores.

@@ -36,7 +36,7 @@
 //!
 //! Each sentence of the SOI Multisnake statement that states a rule has a test of the same name
 //! in `tests/multisnake_rules.rs`, as do the two rules of the final
-//! statement (old.soi.ch/node/319) and the decisions of `specs/README.md`:
+//! statement (old.soi.ch/node/319) and the choices of `docs/rules.md`:
 //!
 //! | seed sentence | test |
 //! |---|---|

@@ -2,7 +2,7 @@
 //!
 //! `grow_every` is the seed's T (1 to 25). The seed sets no turn limit; ours
 //! is a setting, after which the longest snakes alive share the win
-//! (`specs/README.md`). The map is not a setting: it is a file or a
+//! (`docs/rules.md`). The map is not a setting: it is a file or a
 //! generated map, recorded whole in replays.
 
 pub use crate::settings::SettingsError;
