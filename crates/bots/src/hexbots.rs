@@ -92,12 +92,12 @@ impl HexBot for Random {
 ///
 /// `value = 3 * (captures + 1 if a clone) - exposure`
 ///
-/// 3 to 1 being the seed's +30 per piece gained against -10 per piece lost.
-/// `captures` counts the enemy pieces around the target. `exposure` is the
-/// largest number of my pieces (after the move) around one cell near the
-/// target that an enemy piece can reach next tick, cloning or jumping: what
-/// one enemy reply could take back. Among equal values a clone beats a
-/// jump; remaining ties go to a seeded random pick.
+/// 3 to 1 being the Hex description's +30 per piece gained against -10 per
+/// piece lost. `captures` counts the enemy pieces around the target. `exposure`
+/// is the largest number of my pieces (after the move) around one cell near the
+/// target that an enemy piece can reach next tick, cloning or jumping: what one
+/// enemy reply could take back. Among equal values a clone beats a jump;
+/// remaining ties go to a seeded random pick.
 ///
 /// It does not foresee enemy moves of the same tick: two new pieces next to
 /// each other capture nothing, and two on one cell make a wall.

@@ -547,7 +547,7 @@ mod tests {
         check("multisnake", "public class Bot { public static void main(String[] a) {} }", "Bot.java | Bot");
         check("carrots", "class Helper {}\npublic final class Go { static public void main(String[] a) {} }", "Go.java | Go");
         check("duel", "package a.b;\nclass Bot { public static void main(String... a) {} }", "Bot.java | a.b.Bot");
-        // The seed's sample bot, as KingOfBots takes it.
+        // The sample bot of KingOfBots' description, as KingOfBots takes it.
         let seed = include_str!("../../../starters/duel/java-harness/seed/com/ilvxgee/botrunningsystem/utils/Bot.java");
         check("duel", seed, "Bot.java Harness.java | Harness com.ilvxgee.botrunningsystem.utils.Bot");
         check("duel", "public class Mine implements Supplier<Integer> { public Integer get() { return 1; } }", "Mine.java Harness.java | Harness Mine");

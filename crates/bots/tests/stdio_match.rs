@@ -27,7 +27,8 @@ fn starters() -> PathBuf {
 }
 
 /// Compiles every starter that needs it (C, Rust, Java, and the duel's Java
-/// harness with the seed's bot), all at once, the first time it is called.
+/// harness with KingOfBots' sample bot), all at once, the first time it is
+/// called.
 fn built() -> &'static Path {
     static OUT: OnceLock<PathBuf> = OnceLock::new();
     OUT.get_or_init(|| {
@@ -285,7 +286,7 @@ fn bot_folders(root: &std::path::Path) -> Vec<String> {
         .collect()
 }
 
-/// The Python starter against the seed's own Java bot, run unmodified
+/// The Python starter against KingOfBots' own Java sample bot, run unmodified
 /// through the `Supplier<Integer>` harness in one JVM.
 #[tokio::test]
 async fn duel_python_starter_against_the_seeds_java_bot() {

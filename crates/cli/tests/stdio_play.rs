@@ -109,7 +109,7 @@ fn timeout_ms_sets_the_time_per_move_of_stdio_games() {
 #[test]
 fn a_source_file_plays_as_it_would_be_uploaded() {
     let dir = TempDir::new("source_file_bots");
-    // The seed's KingOfBots bot, the very file a contestant uploads.
+    // KingOfBots' own sample bot, the very file a contestant uploads.
     let kob = format!("{STARTERS}/duel/java-harness/seed/com/ilvxgee/botrunningsystem/utils/Bot.java");
     let (out, err, _) = play_and_verify(&dir, &["--game", "duel", "--seed", "4", "--bot", &kob, "--bot", "builtin:random"]);
     assert!(out.starts_with("duel: "), "{out}");

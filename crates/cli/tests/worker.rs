@@ -347,7 +347,7 @@ async fn the_ladder_pairs_plays_and_rates_saved_programs() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let python = std::fs::read_to_string(root.join("starters/duel/python/bot.py")).unwrap();
     let js = std::fs::read_to_string(root.join("starters/duel/js/bot.js")).unwrap();
-    // The seed's KingOfBots bot, as a KingOfBots player saves it.
+    // KingOfBots' own sample bot, as a KingOfBots player saves it.
     let kob = std::fs::read_to_string(
         root.join("starters/duel/java-harness/seed/com/ilvxgee/botrunningsystem/utils/Bot.java"),
     )

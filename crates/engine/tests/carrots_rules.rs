@@ -1,11 +1,11 @@
 //! One test per rule sentence of the CodeCarrots description (CodeCarrots snakes), plus the
-//! decisions taken where the seed is silent.
+//! decisions taken where the description is silent.
 //!
 //! The test names are the ones in the table of `src/carrots/mod.rs`. Every
 //! case goes through [`check`]; its notation is documented on the `check`
 //! module at the end of this file. The expectations were checked by hand
-//! against the seed: when `UPDATE_EXPECT=1` changes one, read the new text
-//! against the rule before keeping it.
+//! against CodeCarrots' description: when `UPDATE_EXPECT=1` changes one,
+//! read the new text against the rule before keeping it.
 
 mod notation;
 
@@ -890,7 +890,7 @@ fn player_joins_and_leaves() {
 ///
 /// A case is a drawn position, a script of ticks, and the expected report
 /// as text (an `expect![[...]]`, so `UPDATE_EXPECT=1` rewrites it; every
-/// expectation must still be read against the seed).
+/// expectation must still be read against CodeCarrots' description).
 ///
 /// # Input
 ///

@@ -20,7 +20,7 @@ const TICKS: usize = 800;
 const SEATS: usize = 8;
 const FORK_AT: usize = 600;
 
-/// The seed's timing (bodies leave at once, respawn in the next tick),
+/// CodeCarrots' timing (bodies leave at once, respawn in the next tick),
 /// upstream's (bodies stay, respawn two ticks later), and the two mixed.
 fn settings(seed: u64) -> Settings {
     let (w, h) = if seed.is_multiple_of(2) { ("16", "12") } else { ("24", "9") };
@@ -115,8 +115,8 @@ fn check_tick(before: &Before, game: &Carrots, events: &[Event]) -> Result<(), S
         if removed == 1 && !matches!(was, Life::Dead { .. }) && died == 0 {
             return Err(format!("seat {seat}'s body was removed, but it was {was:?} and did not die"));
         }
-        // The seed: the body leaves in the tick of the death. Upstream's
-        // timing: not before the respawn, at least a tick later.
+        // CodeCarrots' description: the body leaves in the tick of the death.
+        // Upstream's timing: not before the respawn, at least a tick later.
         if died == 1 && (removed == 1) == game.settings().bodies_stay {
             return Err(format!(
                 "seat {seat} died with bodies_stay={}, {removed} removals",

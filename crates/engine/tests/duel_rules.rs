@@ -1,11 +1,11 @@
 //! One test per rule sentence of KingOfBots' description (KingOfBots Snake), plus the
-//! decisions taken where the seed is silent or upstream's code differs.
+//! decisions taken where the description is silent or upstream's code differs.
 //!
 //! The test names are the ones in the table of `src/duel/mod.rs`. Every
 //! case goes through [`check`]; its notation is documented on the `check`
 //! module at the end of this file. The expectations were checked by hand
-//! against the seed: when `UPDATE_EXPECT=1` changes one, read the new text
-//! against the rule before keeping it.
+//! against KingOfBots' description: when `UPDATE_EXPECT=1` changes one,
+//! read the new text against the rule before keeping it.
 
 mod notation;
 
@@ -765,8 +765,8 @@ fn simultaneous_deaths_draw() {
 
 #[test]
 fn head_on_same_cell_draws() {
-    // Upstream's code lets two heads share a cell; the seed's rule (a head
-    // on the opponent's snake dies) kills both.
+    // Upstream's code lets two heads share a cell; the rule of KingOfBots'
+    // description (a head on the opponent's snake dies) kills both.
     check(
         r#"
         #######

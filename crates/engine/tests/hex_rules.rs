@@ -4,8 +4,8 @@
 //! The test names are the ones in the table of `src/hex/mod.rs`. Every case
 //! goes through [`check`]: a drawn position in, the events and the position
 //! out, as an `expect![[...]]`. The expectations were checked by hand
-//! against the seed: when `UPDATE_EXPECT=1` changes one, read the new text
-//! against the rule before keeping it.
+//! against Codenjoy's Hex description: when `UPDATE_EXPECT=1` changes one,
+//! read the new text against the rule before keeping it.
 //!
 //! # Notation
 //!
@@ -908,9 +908,9 @@ fn capture_converts_the_whole_neighbourhood() {
 
 #[test]
 fn new_piece_placed_this_tick_is_not_captured() {
-    // Seed: enemy pieces next to a new piece become its player's, except
-    // a piece the opponent moved (placed) in the same tick. A's and B's new
-    // pieces land diagonally next to each other and keep each other; A's
+    // Hex description: enemy pieces next to a new piece become its player's,
+    // except a piece the opponent moved (placed) in the same tick. A's and B's
+    // new pieces land diagonally next to each other and keep each other; A's
     // takes B's old piece at [3,1], B's takes A's old piece at [2,3].
     check(
         r#"
@@ -951,7 +951,8 @@ fn codenjoy_adjacent_new_pieces_capture_nothing() {
     // Upstream's annihilation: A's and B's new pieces land diagonally next
     // to each other, so neither captures, though A's is next to B's old
     // piece at [3,1] and B's is next to A's old piece at [2,3]. The same
-    // moves under the seed's rule: `new_piece_placed_this_tick_is_not_captured`.
+    // moves under the Hex description's rule:
+    // `new_piece_placed_this_tick_is_not_captured`.
     check(
         r#"
         game: profile=codenjoy

@@ -3,11 +3,11 @@
 //!
 //! The test names are the ones in the table of `src/multisnake/mod.rs`.
 //! Every case goes through [`check`]; its notation is documented on the
-//! `check` module at the end of this file. Boards are in the seed's own
-//! glyphs, in and out: what a case prints after a turn is exactly what the
-//! bots read. The expectations were checked by hand against the seed: when
-//! `UPDATE_EXPECT=1` changes one, read the new text against the rule before
-//! keeping it.
+//! `check` module at the end of this file. Boards are in the SOI
+//! statement's own glyphs, in and out: what a case prints after a turn is
+//! exactly what the bots read. The expectations were checked by hand against
+//! the SOI statement: when `UPDATE_EXPECT=1` changes one, read the new text
+//! against the rule before keeping it.
 
 mod notation;
 
@@ -1079,7 +1079,7 @@ fn turn_limit_longest_win() {
 /// * `game:` (optional, first) holds settings for `Settings::from_pairs`
 ///   (`grow_every` is T) and `turn=N`, the turns already played (default
 ///   0, so the first turn is turn 1).
-/// * The board is a map in the seed's glyphs, read by `Map::parse`: it
+/// * The board is a map in the SOI statement's glyphs, read by `Map::parse`: it
 ///   wraps, so cases wall themselves in where wrapping is not the point.
 ///   Heads are letters; a dead snake is drawn with its letter too and
 ///   marked `dead` on its line.

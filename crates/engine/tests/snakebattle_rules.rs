@@ -1,11 +1,12 @@
-//! One test per rule sentence of CodeBattle's SnakeBattle description (SnakeBattle), plus the seed's
-//! five worked fight examples and the differences of the `codenjoy` profile.
+//! One test per rule sentence of CodeBattle's SnakeBattle description
+//! (SnakeBattle), plus its five worked fight examples and the differences of
+//! the `codenjoy` profile.
 //!
 //! The test names are the ones in the table of `src/snakebattle/mod.rs`.
 //! Every case goes through `common::check`; its notation is documented in
 //! `tests/common/mod.rs`. The expectations were checked by hand against the
-//! seed: when `UPDATE_EXPECT=1` changes one, read the new text against the
-//! rule before keeping it.
+//! CodeBattle description: when `UPDATE_EXPECT=1` changes one, read the new
+//! text against the rule before keeping it.
 //!
 //! Fights use `rounds=false` where a round end would only add a winner's
 //! bonus to the picture; the round tests show that part.
@@ -193,7 +194,7 @@ fn start_floor_kills() {
 #[test]
 fn crash_into_body_kills() {
     // A enters B's fourth cell without fury: A dies, and B is paid for A's
-    // length (seed example 5 pays the owner of the body).
+    // length (the description's example 5 pays the owner of the body).
     check(
         r#"
         game: rounds=false
@@ -840,8 +841,8 @@ fn head_on_equal_lengths_both_die() {
 
 #[test]
 fn head_on_survivor_shrinks_on_next_move() {
-    // Seed, movement step 2: the length owed is taken before the move, and a
-    // snake that would fall below 2 dies.
+    // CodeBattle description, movement step 2: the length owed is taken
+    // before the move, and a snake that would fall below 2 dies.
     check(
         r#"
         game: rounds=false
@@ -1215,8 +1216,8 @@ fn neck_counts_as_head() {
 
 #[test]
 fn growing_tail_is_hit_in_second_fight() {
-    // Seed steps 4-5: B eats an apple, so its tail stays on the cell A has
-    // just entered; the fight after eating finds A on B's body.
+    // CodeBattle description, steps 4-5: B eats an apple, so its tail stays on
+    // the cell A has just entered; the fight after eating finds A on B's body.
     check(
         r#"
         game: rounds=false
@@ -1403,8 +1404,8 @@ fn bite_not_paid_to_snake_dead_in_same_fight() {
 }
 
 // ---------------------------------------------------------------------------
-// The five worked examples of the seed's fight rules. Snake 1 is A (7
-// long), snake 2 is B (11 long).
+// The five worked examples of the CodeBattle description's fight rules.
+// Snake 1 is A (7 long), snake 2 is B (11 long).
 
 #[test]
 fn fight_example_1() {
@@ -1590,7 +1591,7 @@ fn fight_example_3() {
 #[test]
 fn fight_example_4() {
     // Furious A bites B's third cell from the head: B keeps 2 cells and A
-    // is paid for 8, as the seed counts them.
+    // is paid for 8, as the CodeBattle description counts them.
     check(
         r#"
         game: rounds=false
@@ -2059,8 +2060,8 @@ fn round_ends_with_last_alive() {
 
 #[test]
 fn win_score() {
-    // The seed's own figures: alone after 100 ticks with length 8 pays
-    // 10 x 8 + 1 x 100.
+    // The CodeBattle description's own figures: alone after 100 ticks with
+    // length 8 pays 10 x 8 + 1 x 100.
     check(
         r#"
         game: tick=99
@@ -2155,9 +2156,10 @@ fn round_ends_when_its_only_snake_dies() {
 
 #[test]
 fn head_on_survivor_wins_with_length_after_cut() {
-    // Seed example 2 ends the round: B (11) beats A (7) head-on and is left
-    // alone. Its length is 11 - 7 = 4 although the cut is only due at its
-    // next move, so it wins 10 x 4 + 50 ticks, not 10 x 11 + 50.
+    // The CodeBattle description's example 2 ends the round: B (11) beats
+    // A (7) head-on and is left alone. Its length is 11 - 7 = 4 although the
+    // cut is only due at its next move, so it wins 10 x 4 + 50 ticks, not
+    // 10 x 11 + 50.
     check(
         r#"
         game: tick=49

@@ -194,9 +194,9 @@ fn check_tick(before: &Before, after: &SnakeBattle, events: &[Event]) -> Result<
         }
     }
 
-    // A round's winners are paid for their length after what a head-on
-    // still owes (seed example 2), and a round that went on after its tick
-    // still has a snake playing: when none is left, it ends.
+    // A round's winners are paid for their length after what a head-on still
+    // owes (the CodeBattle description's example 2), and a round that went on
+    // after its tick still has a snake playing: when none is left, it ends.
     let settings = after.settings();
     if let Phase::Running { tick } = before.phase {
         let tick = tick + 1;

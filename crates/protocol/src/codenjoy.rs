@@ -29,9 +29,9 @@
 //! ## Glyphs
 //!
 //! Exactly upstream's set; the constants are in [`glyphs`], the parsed form
-//! is [`Element`]. Nothing else is ever sent: not the seed's `—` (U+2014)
-//! or `|`, which are typos for U+2500 and U+2502, and not the legacy `%` and
-//! `@`.
+//! is [`Element`]. Nothing else is ever sent: not the CodeBattle
+//! description's `—` (U+2014) or `|`, which are typos for U+2500 and U+2502,
+//! and not the legacy `%` and `@`.
 //!
 //! | Element | Glyph | Code point | UTF-8 |
 //! |---|---|---|---|
@@ -68,8 +68,8 @@
 //! | body, joins right and up | `╚` | U+255A | `└` | U+2514 |
 //!
 //! A tail end is named after where it points, away from the body: in the
-//! seed's sample board `╘═╝` is a tail with the body going right, and
-//! `×─>` an enemy lying left to right with its head on the right.
+//! CodeBattle description's sample board `╘═╝` is a tail with the body going
+//! right, and `×─>` an enemy lying left to right with its head on the right.
 //!
 //! ## Which glyph a cell shows
 //!

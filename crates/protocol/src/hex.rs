@@ -15,8 +15,8 @@
 //! characters in UTF-8, one per cell, no line breaks, nothing after them.
 //! Cells go row by row, **top row first**, left to right: the first
 //! character is `[0,0]`, the top-left corner; `x` grows to the right and
-//! `y` downwards. The default 15x15 board is 225 characters. Seed 001's
-//! 7x7 example, one row per line:
+//! `y` downwards. The default 15x15 board is 225 characters. Codenjoy's
+//! Hex description's 7x7 example, one row per line:
 //!
 //! ```text
 //! ☼☼☼☼☼☼☼
@@ -64,8 +64,8 @@
 //!
 //! - `ACT(x,y),DIR` clones the piece at `[x,y]` one cell towards `DIR`
 //!   (`UP`, `DOWN`, `LEFT`, `RIGHT`); `ACT(x,y,1),DIR` jumps it two cells.
-//!   `y` is counted **from the top**, like the board (seed: `ACT(2,3),LEFT`,
-//!   `ACT(1,1,1),UP`). `ACT(x,y,0)` is a clone too.
+//!   `y` is counted **from the top**, like the board (Hex description:
+//!   `ACT(2,3),LEFT`, `ACT(1,1,1),UP`). `ACT(x,y,0)` is a clone too.
 //! - Words are found as upstream's `PlayerCommand` finds them: the answer
 //!   is scanned for `left|right|up|down|act(...)|message('...')`, ASCII
 //!   case-insensitive; anything between matches is ignored, spaces next to

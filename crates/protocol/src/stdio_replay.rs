@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | `carrots` | the game's `key=value` settings | empty: the board starts empty and the snakes' first cells follow from the seed |
 //! | `duel` | the game's settings | the map rows in [`DuelMap::parse`]'s glyphs (`#` wall, `.` grass, `A` and `B` the starts), generated or drawn |
-//! | `multisnake` | the game's settings | the starting map in the seed's glyphs ([`Map::parse`]) |
+//! | `multisnake` | the game's settings | the starting map in the SOI statement's glyphs ([`Map::parse`]) |
 //!
 //! A duel stores its map even when the seed generated it, so that a replay
 //! does not depend on the generator staying the same; [`Duel::with_map`]

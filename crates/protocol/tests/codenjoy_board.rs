@@ -5,8 +5,8 @@ use snakepit_engine::snakebattle::{Action, Map, Settings, SnakeBattle};
 use snakepit_engine::{Dir, Game, Pos, Rng};
 use snakepit_protocol::codenjoy::{Board, BoardError, Element, render_board};
 
-/// The seed's sample board with its glyphs corrected (`─` for `—`, the
-/// legacy `@` and `%` gone).
+/// The CodeBattle description's sample board with its glyphs corrected (`─`
+/// for `—`, the legacy `@` and `%` gone).
 const SAMPLE: &str = "\
 ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
 ☼☼            ☼
@@ -115,7 +115,7 @@ fn tracing_stops_where_a_body_is_hidden() {
 fn bad_boards_are_errors() {
     assert_eq!(Board::parse("board="), Err(BoardError::Empty));
     assert_eq!(Board::parse("board=☼☼☼"), Err(BoardError::NotSquare { cells: 3 }));
-    // The seed's typo and the legacy pill glyphs are not ours.
+    // The CodeBattle description's typo and the legacy pill glyphs are not ours.
     for bad in ['—', '|', '%', '@'] {
         let text = format!("☼☼☼{bad}");
         assert_eq!(Board::parse(&text), Err(BoardError::UnknownGlyph { glyph: bad, index: 3 }));

@@ -41,7 +41,7 @@ fn spec_examples_as_actions() {
         ("UP", Action::go(Dir::Up), Action::go(Dir::Up)),
         ("ACT", stone(StoneDrop::BeforeMove, None), stone(StoneDrop::BeforeMove, None)),
         ("ACT,LEFT", stone(StoneDrop::BeforeMove, Some(Dir::Left)), stone(StoneDrop::BeforeMove, Some(Dir::Left))),
-        // The seed drops after the move; upstream drops at once either way.
+        // CodeBattle drops after the move; upstream drops at once either way.
         ("LEFT,ACT", stone(StoneDrop::AfterMove, Some(Dir::Left)), stone(StoneDrop::BeforeMove, Some(Dir::Left))),
         ("ACT(0)", suicide, suicide),
         ("ACT(2,3),LEFT", stone(StoneDrop::BeforeMove, Some(Dir::Left)), stone(StoneDrop::BeforeMove, Some(Dir::Left))),
@@ -49,7 +49,7 @@ fn spec_examples_as_actions() {
         ("act,stop", stone(StoneDrop::BeforeMove, None), stone(StoneDrop::BeforeMove, None)),
         ("down", Action::go(Dir::Down), Action::go(Dir::Down)),
         ("", Action::default(), Action::default()),
-        // Two directions: a skipped turn in the seed, the last one upstream.
+        // Two directions: a skipped turn in CodeBattle, the last one upstream.
         ("LEFT,UP", Action::default(), Action::go(Dir::Up)),
     ];
     for (text, in_seed, upstream) in cases {

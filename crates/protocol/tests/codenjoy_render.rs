@@ -1,7 +1,7 @@
-//! Board rendering: positions drawn by hand (the seed's sample board first)
-//! and compared with literal expected boards, plus property tests that the
-//! fast per-seat renderer equals the plain one on engine-made and on
-//! arbitrary positions.
+//! Board rendering: positions drawn by hand (the CodeBattle description's
+//! sample board first) and compared with literal expected boards, plus property
+//! tests that the fast per-seat renderer equals the plain one on engine-made
+//! and on arbitrary positions.
 
 use expect_test::{Expect, expect};
 use proptest::prelude::*;
@@ -9,8 +9,8 @@ use snakepit_engine::snakebattle::{Action, Item, Map, Settings, Snake, SnakeBatt
 use snakepit_engine::{Dir, Game, Pos, Rng};
 use snakepit_protocol::codenjoy::{Board, Element, glyphs, message, render_board, render_boards};
 
-/// The seed's sample board with the snakes taken out: its `%` and `@` are
-/// legacy pill glyphs that maps read as empty cells.
+/// The CodeBattle description's sample board with the snakes taken out:
+/// its `%` and `@` are legacy pill glyphs that maps read as empty cells.
 const SAMPLE_MAP: &str = "\
 ☼☼☼☼☼☼☼☼☼☼☼☼☼☼☼
 ☼☼            ☼
@@ -77,7 +77,8 @@ fn check(g: &SnakeBattle, seat: Option<usize>, expected: Expect) {
     expected.assert_eq(&rows(g, seat));
 }
 
-/// The seed's sample: my snake coiled on the right, an enemy in the middle.
+/// The CodeBattle description's sample: my snake coiled on the right, an enemy
+/// in the middle.
 fn sample() -> SnakeBattle {
     game(
         SAMPLE_MAP,
@@ -90,8 +91,8 @@ fn sample() -> SnakeBattle {
 
 #[test]
 fn seed_sample_as_its_owner_sees_it() {
-    // The seed's sample board, but with `─` for its `—` and without the
-    // legacy `@` and `%`.
+    // The CodeBattle description's sample board, but with `─` for its `—`
+    // and without the legacy `@` and `%`.
     check(
         &sample(),
         Some(0),

@@ -1,6 +1,7 @@
-//! The Hex board message: the seed's example, the glyph of every seat by
-//! join order, the per-player view, the fast renderer against the plain
-//! one, the board parser the bots use, and the browser's field view.
+//! The Hex board message: the example of Codenjoy's Hex description, the
+//! glyph of every seat by join order, the per-player view, the fast renderer
+//! against the plain one, the board parser the bots use, and the browser's
+//! field view.
 
 use expect_test::expect;
 use proptest::prelude::*;
@@ -40,9 +41,9 @@ fn drawn(rows: &[&str]) -> Hex {
 
 #[test]
 fn seed_example_board() {
-    // The seed's 7x7 picture: my pieces at [2,1], [3,1], [2,2] and one enemy
-    // piece at [3,4] ("the hero `☻` is at [3, 4]"). The enemy is seat 0,
-    // the first to join, so it shows as HERO1 `☻`; the viewer is seat 1.
+    // The Hex description's 7x7 picture: my pieces at [2,1], [3,1], [2,2] and
+    // one enemy piece at [3,4] ("the hero `☻` is at [3, 4]"). The enemy is seat
+    // 0, the first to join, so it shows as HERO1 `☻`; the viewer is seat 1.
     let game = drawn(&["☼☼☼☼☼☼☼", "☼ BB  ☼", "☼ B   ☼", "☼     ☼", "☼  A  ☼", "☼     ☼", "☼☼☼☼☼☼☼"]);
     let board = render_board(&game, Some(1));
     assert_eq!(board.chars().count(), 7 * 7, "the length is the area of the field");
@@ -55,8 +56,9 @@ fn seed_example_board() {
     assert_eq!(read.enemies(), vec![Pos::new(3, 4)]);
     assert_eq!(read.get(Pos::new(3, 4)), Element::Hero(1));
 
-    // The seed's one-line string puts `☻` one cell to the right of its
-    // picture (x = 4), a typo in the seed; it is still a valid board.
+    // The Hex description's one-line string puts `☻` one cell to the right
+    // of its picture (x = 4), a typo in the description; it is still a valid
+    // board.
     let seed_line = "board=☼☼☼☼☼☼☼☼ ☺☺  ☼☼ ☺   ☼☼     ☼☼   ☻ ☼☼     ☼☼☼☼☼☼☼☼";
     let read = Board::parse(seed_line).unwrap();
     assert_eq!(read.size(), 7);

@@ -1,4 +1,4 @@
-//! The Hex command grammar: the seed's and the spec's examples, every
+//! The Hex command grammar: the Hex description's and the spec's examples, every
 //! reason an answer is ignored and its note for the player's page, and
 //! fuzzing with arbitrary text, with answers built from grammar pieces and
 //! with huge answers.

@@ -58,7 +58,7 @@ fn hex_replay_of_version_2_names_its_first_differing_tick() {
 #[test]
 fn hex_replay_of_version_2_without_contested_pieces_plays_on_to_the_draw_order() {
     // Its new pieces land next to each other (tick 20 is the first time),
-    // which the seed profile now lets capture: read as `annihilation=true`,
+    // which the `seed` profile now lets capture: read as `annihilation=true`,
     // the game plays again the same, until the restart of tick 99, where
     // version 4 places the new pieces in order of score, not of seat.
     let (matched, err) = resimulate::<Hex>(include_str!("data/hex-engine-2-same.jsonl"));

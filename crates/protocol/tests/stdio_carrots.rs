@@ -1,6 +1,7 @@
-//! The CodeCarrots wire format: boards byte for byte, the seed's example
-//! board read back, the answer grammar of upstream's `.strip().lower()`, and
-//! fuzzing of both parsers (case counts in each `proptest!` block).
+//! The CodeCarrots wire format: boards byte for byte, the example board of
+//! CodeCarrots' description read back, the answer grammar of upstream's
+//! `.strip().lower()`, and fuzzing of both parsers (case counts in each
+//! `proptest!` block).
 
 use expect_test::expect;
 use proptest::prelude::*;
@@ -9,7 +10,7 @@ use snakepit_engine::{Dir, Game, Pos, Rng};
 use snakepit_protocol::stdio::carrots::{Board, BoardProblem, Cell, base_board, board, boards, parse_answer};
 use snakepit_protocol::stdio::{AnswerProblem, StdioGame, Wire};
 
-/// The seed's example board, as a bot receives it.
+/// The example board of CodeCarrots' description, as a bot receives it.
 const SEED_BOARD: &str = "\
 .###.....
 .o....#..
@@ -23,8 +24,9 @@ fn p(x: i32, y: i32) -> Pos {
     Pos::new(x, y)
 }
 
-/// A 9x6 game holding the seed's example position: the receiver's snake
-/// (seat 0) ends in `H` at (5,5), two others and three apples.
+/// A 9x6 game holding the example position of CodeCarrots' description:
+/// the receiver's snake (seat 0) ends in `H` at (5,5), two others and three
+/// apples.
 fn seed_game() -> Carrots {
     let s = Settings::from_pairs([("width", "9"), ("height", "6")]).unwrap();
     let mut game = Carrots::new(s, 1, 1).unwrap();
@@ -71,7 +73,7 @@ fn dead_snakes_get_no_board_and_leave_it() {
     assert!(matches!(game.snakes()[0].life, Life::Dead { .. }));
     assert_eq!(board(&game, 0), None, "upstream sends nothing to a dead snake");
     assert_eq!(game.text_input(0), None);
-    // Seat 0's body left the board with its death (the seed's timing);
+    // Seat 0's body left the board with its death (CodeCarrots' timing);
     // seat 1 ate the apple at (1,1), and a new apple appeared.
     let other = board(&game, 1).unwrap();
     expect![[r#"

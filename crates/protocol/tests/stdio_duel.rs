@@ -1,6 +1,6 @@
 //! The KingOfBots wire format: upstream's golden bot input (KingOfBots'
 //! `backendcloud/input.txt`, a recorded game) rendered byte for byte from
-//! our engine, read back as the seed's sample bot reads it, the answer
+//! our engine, read back as KingOfBots' sample bot reads it, the answer
 //! grammar, and fuzzing of both parsers (case counts in each `proptest!`
 //! block).
 
@@ -65,7 +65,7 @@ fn golden_input_reads_back_as_the_sample_bot_reads_it() {
     assert_eq!(parsed.me.body, game.snakes()[0].body.iter().copied().collect::<Vec<_>>());
     assert_eq!(parsed.you.body, game.snakes()[1].body.iter().copied().collect::<Vec<_>>());
     assert_eq!(parsed.me.body.len(), 13, "18 steps: 10 growing, then 13 and 16");
-    // The seed's sample bot: the first of up, right, down, left that leads
+    // KingOfBots' sample bot: the first of up, right, down, left that leads
     // to a cell with no wall and no snake. Upstream's bot prints 1 here.
     let blocked = |p: Pos| {
         p.x < 0 || p.y < 0 || p.x >= 14 || p.y >= 13 || parsed.walls[(p.y * 14 + p.x) as usize]

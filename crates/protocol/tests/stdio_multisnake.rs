@@ -1,5 +1,5 @@
 //! The SOI Multisnake wire format: the header and maps byte for byte, the
-//! seed's example map read back with its snakes traced across the edges,
+//! SOI statement's example map read back with its snakes traced across the edges,
 //! the answer grammar, and fuzzing of every parser (case counts in each
 //! `proptest!` block).
 
@@ -12,7 +12,7 @@ use snakepit_protocol::stdio::multisnake::{
 };
 use snakepit_protocol::stdio::{AnswerProblem, StdioGame, Wire};
 
-/// The seed's example map.
+/// The SOI statement's example map.
 const SEED_MAP: &str = "\
 ##########.^.....^##########
 #....>>>>>>^.....^<...>>>v.#

@@ -65,7 +65,7 @@ pub fn starter(game: &str, lang: &str) -> Option<&'static str> {
         ("multisnake", "c") => include_str!("../../../starters/multisnake/c/bot.c"),
         ("carrots", "java") => include_str!("../../../starters/carrots/java/Bot.java"),
         ("multisnake", "java") => include_str!("../../../starters/multisnake/java/Bot.java"),
-        // A KingOfBots player knows the seed's sample bot, which runs
+        // A KingOfBots player knows KingOfBots' own sample bot, which runs
         // unmodified (see `snakepit_bots::source`).
         ("duel", "java") => {
             include_str!("../../../starters/duel/java-harness/seed/com/ilvxgee/botrunningsystem/utils/Bot.java")

@@ -80,7 +80,7 @@ impl Default for ClusterConfig {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SnakeBattleConfig {
-    /// `codebattle` (the seed) or `codenjoy`.
+    /// `codebattle` (the CodeBattle description) or `codenjoy`.
     pub profile: String,
     /// Extra settings, `key = "value"` as `snakepit play --set` takes them.
     pub settings: std::collections::BTreeMap<String, String>,

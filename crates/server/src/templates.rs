@@ -370,8 +370,8 @@ mod tests {
     }
 
     /// Each client's glyph table holds every glyph of `codenjoy.md` §1.2 in
-    /// the order of upstream's enum, and none uses the seed's typo for the
-    /// enemy body.
+    /// the order of upstream's enum, and none uses the CodeBattle
+    /// description's typo for the enemy body.
     #[test]
     fn every_template_knows_every_glyph_in_order() {
         use snakepit_protocol::codenjoy::Element;

@@ -210,7 +210,7 @@ async fn the_starters_of_every_language_play_once_uploaded() {
     cfg.multisnake.settings = Some([("turns_max".to_string(), "200".to_string())].into());
     let server = start(cfg).await;
     let addr = server.addr;
-    // The Java starter of a duel is the seed's own KingOfBots bot, run
+    // The Java starter of a duel is KingOfBots' own sample bot, run
     // unmodified under the harness.
     let each = [
         ("duel", "python"),

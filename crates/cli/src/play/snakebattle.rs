@@ -28,8 +28,8 @@ pub(super) fn setup(flags: &GameFlags, bots: &[BotSpec], seed: u64) -> anyhow::R
         Some(path) => load_map(path)?,
         None => Map::default_map(),
     };
-    // A field holds players_per_field snakes (the seed's five), as the
-    // server's rooms do.
+    // A field holds players_per_field snakes (the CodeBattle description's
+    // five), as the server's rooms do.
     if bots.len() > settings.players_per_field as usize {
         return Err(BadInput(format!(
             "{} bots, but a snakebattle field holds {} (players_per_field; --set players_per_field=N for more)",

@@ -36,10 +36,10 @@
 //! 6. `spawn_apple`: while fewer than [`Settings::apples_max`] apples lie on
 //!    the board, one attempt (up to 100 random cells) to place one.
 //!
-//! The seed: "when a snake dies it is removed from the board, its length is
-//! reset to 1 and it re-spawns on a random field in the next time step".
-//! With the defaults (`respawn_ticks=1`, `bodies_stay=false`), a snake that
-//! dies in tick `t` is gone from the board sent after tick `t`, and
+//! CodeCarrots' description: "when a snake dies it is removed from the board,
+//! its length is reset to 1 and it re-spawns on a random field in the next time
+//! step". With the defaults (`respawn_ticks=1`, `bodies_stay=false`), a snake
+//! that dies in tick `t` is gone from the board sent after tick `t`, and
 //! reappears at length 1 at the end of tick `t + 1`: its bot's first answer
 //! after the death is played in tick `t + 2`.
 //!
@@ -50,13 +50,13 @@
 //! of ticks `t` and `t + 1`, and leaves as the snake reappears at the end of
 //! tick `t + 2`.
 //!
-//! # Rule sentences of the seed and where they are tested
+//! # Rule sentences of CodeCarrots' description and where they are tested
 //!
 //! Each sentence of the CodeCarrots description that states a rule has a test of the same name
-//! in `tests/carrots_rules.rs`, as do the decisions taken where the seed is
-//! silent:
+//! in `tests/carrots_rules.rs`, as do the decisions taken where the description
+//! is silent:
 //!
-//! | seed sentence | test |
+//! | rule sentence | test |
 //! |---|---|
 //! | all snakes occupy the same single board and move simultaneously in synchronized steps | `snakes_move_simultaneously` |
 //! | a snake dies if its head attempts to leave the board boundaries | `leaving_the_board_kills` |

@@ -2,10 +2,11 @@
 //!
 //! The defaults are upstream's board (120x80), at most
 //! [`Settings::apples_max`] apples (upstream has no cap, an accident of its
-//! code), and the seed's respawn: a dead snake is removed from the board at
-//! once and re-spawns in the next time step. Upstream's code keeps the dead
-//! body on the board as an obstacle and brings the snake back two ticks
-//! later: `bodies_stay=true respawn_ticks=2` plays that way.
+//! code), and the respawn of CodeCarrots' description: a dead snake is
+//! removed from the board at once and re-spawns in the next time step.
+//! Upstream's code keeps the dead body on the board as an obstacle and brings
+//! the snake back two ticks later: `bodies_stay=true respawn_ticks=2` plays
+//! that way.
 //! Settings travel as `key=value` pairs (command line, config files, replay
 //! headers), validated once by [`Settings::from_pairs`].
 
@@ -22,13 +23,14 @@ pub struct Settings {
     /// No apple spawns while this many lie on the board; 0 means no apples.
     pub apples_max: u32,
     /// Ticks from a death to the respawn: a snake that dies in tick `t`
-    /// reappears at length 1 at the end of tick `t + respawn_ticks` (the
-    /// seed: 1, the next time step; upstream's code: 2).
+    /// reappears at length 1 at the end of tick `t + respawn_ticks`
+    /// (CodeCarrots' description: 1, the next time step; upstream's code: 2).
     pub respawn_ticks: u32,
     /// Whether a dead snake's body stays on the board, an obstacle shown as
     /// `#`, until the end of the tick of its respawn (upstream's code).
-    /// Otherwise (the seed) the body leaves the board at the end of the tick
-    /// of the death, and its cells are free from the next tick on.
+    /// Otherwise (CodeCarrots' description) the body leaves the board at the
+    /// end of the tick of the death, and its cells are free from the next tick
+    /// on.
     pub bodies_stay: bool,
 }
 
@@ -86,7 +88,7 @@ impl Settings {
 mod tests {
     use super::*;
 
-    /// The default is the seed's timing; upstream's is two pairs away, and
+    /// The default is CodeCarrots' timing; upstream's is two pairs away, and
     /// the new key comes last, after the keys older replays recorded.
     #[test]
     fn seed_timing_by_default_upstream_by_settings() {

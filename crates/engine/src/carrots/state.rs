@@ -451,11 +451,11 @@ impl Carrots {
         }
     }
 
-    /// Dead bodies leave the board: those of this tick's deaths (the seed),
-    /// or with [`Settings::bodies_stay`] those whose respawn is due. Seats
-    /// whose respawn is due wait for a cell, and every present seat without
-    /// a snake gets one on a random free cell, the cells just left included
-    /// (drawn in order of score: [`Carrots::spawn_waiting`]).
+    /// Dead bodies leave the board: those of this tick's deaths (CodeCarrots'
+    /// description), or with [`Settings::bodies_stay`] those whose respawn is
+    /// due. Seats whose respawn is due wait for a cell, and every present seat
+    /// without a snake gets one on a random free cell, the cells just left
+    /// included (drawn in order of score: [`Carrots::spawn_waiting`]).
     fn stage_respawn(&mut self, _: &[Action], ev: &mut Vec<Event>) {
         let (after, stay) = (u64::from(self.settings.respawn_ticks), self.settings.bodies_stay);
         for seat in 0..self.snakes.len() {

@@ -12,11 +12,11 @@
 //! grass), one line per row, every row equally long. Rule tests use drawn
 //! maps, and a replay stores the map it was played on in this form.
 //!
-//! [`DuelMap::parse`] also reads a map in the seed's own glyphs, `0` grass
-//! and `1` wall, at the seed's size: 13 rows of 14, or one line of 182
+//! [`DuelMap::parse`] also reads a map in KingOfBots' own glyphs, `0` grass
+//! and `1` wall, at KingOfBots' size: 13 rows of 14, or one line of 182
 //! characters, the first field of the bot's input token (the text before
 //! its first `#`). Such a map has no letters for the starts: they are where
-//! the seed puts them, A at (row 11, col 1) and B at (row 1, col 12), and
+//! KingOfBots puts them, A at (row 11, col 1) and B at (row 1, col 12), and
 //! must be grass. A text whose first character is `0` or `1` is read this
 //! way.
 
@@ -27,7 +27,7 @@ use std::fmt;
 /// Tries per wall pair and draws per map, as upstream.
 const TRIES: u32 = 1000;
 
-/// The size of a map in `0`/`1`: the seed's 13 rows of 14.
+/// The size of a map in `0`/`1`: KingOfBots' 13 rows of 14.
 const BITS_ROWS: usize = 13;
 const BITS_COLS: usize = 14;
 
@@ -120,7 +120,7 @@ impl DuelMap {
         false
     }
 
-    /// Parses a drawn map, or a map in the seed's `0`/`1` (see the module
+    /// Parses a drawn map, or a map in KingOfBots' `0`/`1` (see the module
     /// documentation). Trailing empty lines are ignored; `\r\n` is
     /// accepted.
     pub fn parse(text: &str) -> Result<DuelMap, MapError> {
@@ -338,7 +338,7 @@ pub enum MapProblem {
     WallOnStart {
         /// The start's letter.
         glyph: char,
-        /// Its row, counted from 0 as in the seed.
+        /// Its row, counted from 0 as in KingOfBots' description.
         row: usize,
         /// Its column, counted from 0.
         col: usize,
@@ -412,19 +412,19 @@ mod tests {
     /// the golden token of `protocol/tests/stdio_duel.rs`).
     const GOLDEN_FIELD: &str = "11111111111111110000011001011000000000000110000000010101100011000010011010000000000110000000000001100000000001011001000011000110101000000001100000000000011010011000001111111111111111";
 
-    /// The seed's 0/1 as 13 rows of 14.
+    /// KingOfBots' 0/1 as 13 rows of 14.
     fn bits_rows(field: &str) -> Vec<String> {
         field.as_bytes().chunks(14).map(|r| String::from_utf8(r.to_vec()).unwrap()).collect()
     }
 
-    /// A map's walls in the seed's 0/1, as the token's first field.
+    /// A map's walls in KingOfBots' 0/1, as the token's first field.
     fn token_field(map: &DuelMap) -> String {
         map.walls().iter().map(|&w| if w { '1' } else { '0' }).collect()
     }
 
     #[test]
     fn seed_glyphs_read_as_the_token_field_or_as_rows() {
-        // The same map drawn in # . A B, starts where the seed puts them.
+        // The same map drawn in # . A B, starts where KingOfBots puts them.
         let mut drawn: Vec<Vec<char>> = bits_rows(GOLDEN_FIELD)
             .iter()
             .map(|r| r.chars().map(|c| if c == '1' { '#' } else { '.' }).collect())

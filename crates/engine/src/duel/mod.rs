@@ -23,13 +23,13 @@
 //!
 //! Once the game is over, [`Game::step`](crate::Game::step) does nothing.
 //!
-//! # Rule sentences of the seed and where they are tested
+//! # Rule sentences of KingOfBots' description and where they are tested
 //!
 //! Each sentence of KingOfBots' description that states a rule has a test of the same name
-//! in `tests/duel_rules.rs`, as do the decisions taken where the seed is
+//! in `tests/duel_rules.rs`, as do the decisions taken where the description is
 //! silent or upstream's code differs from it:
 //!
-//! | seed sentence | test |
+//! | rule sentence | test |
 //! |---|---|
 //! | two players, each round both decide at the same time | `moves_are_simultaneous` |
 //! | a snake is a sequence of adjacent cells, the first is the head; a move inserts a head and drops the tail | `snake_moves_head_first` |
@@ -72,7 +72,7 @@ mod state;
 /// rules see one action and replays record it.
 pub use crate::move_action::MoveAction as Action;
 
-/// The seed's direction number as an action: `0` up, `1` right, `2` down,
+/// KingOfBots' direction number as an action: `0` up, `1` right, `2` down,
 /// `3` left.
 pub fn action_from_number(n: u8) -> Option<Action> {
     crate::geom::Dir::ALL.get(usize::from(n)).map(|&d| Action::Move(d))

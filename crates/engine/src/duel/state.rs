@@ -134,7 +134,7 @@ pub struct Duel {
 
 /// The body that a start and a list of steps give under a growth rule:
 /// upstream's `Player.getCells`, head first. The protocol crate rebuilds
-/// bodies from the bot input with it, as the seed's sample bot does.
+/// bodies from the bot input with it, as KingOfBots' sample bot does.
 pub fn body_from_steps(settings: &Settings, start: Pos, steps: &[Dir]) -> VecDeque<Pos> {
     let mut body = VecDeque::from([start]);
     for (k, &d) in steps.iter().enumerate() {
@@ -252,8 +252,8 @@ impl Duel {
     }
 
     /// Upstream's `judge`, on the bodies after the step, except that heads
-    /// meeting in one cell both die (the seed's rule; upstream lets them
-    /// pass).
+    /// meeting in one cell both die (the rule of KingOfBots' description;
+    /// upstream lets them pass).
     fn stage_judge(&mut self, _: &[Action], ev: &mut Vec<Event>) {
         if self.end.is_some() {
             return;

@@ -1,10 +1,10 @@
 //! Hex maps, drawn in the game's own glyphs.
 //!
 //! A map is a square of text lines: `☼` wall, ` ` (space) empty. That is
-//! all: there are no start cells, because the seed and upstream put every
-//! new piece on a random free cell, and a third glyph would be one more
-//! thing a board could show that clients do not know. Organisers draw maps
-//! in any editor; a defect is reported with its line and column.
+//! all: there are no start cells, because Codenjoy's Hex description and
+//! upstream put every new piece on a random free cell, and a third glyph would
+//! be one more thing a board could show that clients do not know. Organisers
+//! draw maps in any editor; a defect is reported with its line and column.
 
 use crate::geom::Pos;
 use std::fmt;

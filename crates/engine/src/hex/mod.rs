@@ -70,18 +70,18 @@
 //!
 //! | rule sentence | test |
 //! |---|---|
-//! | seed: each move, pick any of your pieces | `any_own_piece_may_move` |
-//! | seed: to a neighbouring cell, the piece clones | `one_cell_clones` |
-//! | seed: over one cell, the piece moves | `two_cells_jumps` |
-//! | seed: one of four directions, one or two cells | `four_directions` |
-//! | seed: `ACT(2,3),LEFT` clones the piece at `[2,3]` left, `[0,0]` top-left | `seed_example_clone_left` |
-//! | seed: `ACT(1,1,1),UP` moves the piece at `[1,1]` up | `seed_example_jump_up` |
-//! | seed: enemy pieces right next to your piece become yours | `new_piece_captures_neighbours`, `capture_includes_diagonals` |
-//! | seed: not if that enemy piece moved in the same tick | `new_piece_placed_this_tick_is_not_captured` |
-//! | seed: all players move at the same time | `moves_are_simultaneous` |
-//! | seed: both to the same cell, a wall forms there | `same_target_forms_a_wall` |
-//! | seed: no move, you skip the turn | `no_move_skips` |
-//! | seed: each captured piece +30, each lost piece -10 | `capture_scores_30_loss_costs_10` |
+//! | description: each move, pick any of your pieces | `any_own_piece_may_move` |
+//! | description: to a neighbouring cell, the piece clones | `one_cell_clones` |
+//! | description: over one cell, the piece moves | `two_cells_jumps` |
+//! | description: one of four directions, one or two cells | `four_directions` |
+//! | description: `ACT(2,3),LEFT` clones the piece at `[2,3]` left, `[0,0]` top-left | `seed_example_clone_left` |
+//! | description: `ACT(1,1,1),UP` moves the piece at `[1,1]` up | `seed_example_jump_up` |
+//! | description: enemy pieces right next to your piece become yours | `new_piece_captures_neighbours`, `capture_includes_diagonals` |
+//! | description: not if that enemy piece moved in the same tick | `new_piece_placed_this_tick_is_not_captured` |
+//! | description: all players move at the same time | `moves_are_simultaneous` |
+//! | description: both to the same cell, a wall forms there | `same_target_forms_a_wall` |
+//! | description: no move, you skip the turn | `no_move_skips` |
+//! | description: each captured piece +30, each lost piece -10 | `capture_scores_30_loss_costs_10` |
 //! | §3: `LOSE_PENALTY` is -100 upstream (profile `codenjoy`) | `codenjoy_profile_loses_100` |
 //! | §3: the map is 15x15 with a wall border, empty inside | `default_map_is_15_with_a_border` |
 //! | §3: everyone on one field, no rounds | `everyone_on_one_field` |

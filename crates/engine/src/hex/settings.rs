@@ -15,8 +15,8 @@ use crate::settings::{parse_flag, parse_num};
 /// The two rule profiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
-    /// Seed 001: +30 per piece gained, -10 per piece lost, a restart
-    /// clears the walls formed during the game, a field where nothing
+    /// Codenjoy's Hex description: +30 per piece gained, -10 per piece lost, a
+    /// restart clears the walls formed during the game, a field where nothing
     /// changed for 30 ticks restarts, and a new piece captures every enemy
     /// piece around it that was not placed in the same tick.
     Seed,

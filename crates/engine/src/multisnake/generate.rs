@@ -1,7 +1,7 @@
 //! A generator of symmetric Multisnake maps.
 //!
-//! The seed promises tournament maps that are "symmetric (the same for all
-//! players)". Here every player's snake, and every wall and sign, is the
+//! The SOI statement promises tournament maps that are "symmetric (the same
+//! for all players)". Here every player's snake, and every wall and sign, is the
 //! image of one fundamental pattern under a symmetry group of the board, so
 //! each player sees the same map from its own seat:
 //!

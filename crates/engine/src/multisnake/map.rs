@@ -1,4 +1,4 @@
-//! Multisnake maps in the seed's own glyphs, and the wrapping grid.
+//! Multisnake maps in the SOI statement's own glyphs, and the wrapping grid.
 //!
 //! A map is H lines of W characters, exactly the text a bot reads each turn:
 //!
@@ -21,7 +21,8 @@
 use crate::geom::{Dir, Pos};
 use std::fmt;
 
-/// Smallest and largest map side (the seed's constraint `5 <= W,H <= 150`).
+/// Smallest and largest map side (the SOI statement's constraint
+/// `5 <= W,H <= 150`).
 pub const SIDE_MIN: usize = 5;
 /// See [`SIDE_MIN`].
 pub const SIDE_MAX: usize = 150;
@@ -72,8 +73,8 @@ pub const fn from_arrow(c: char) -> Option<Dir> {
     }
 }
 
-/// The head letter of a seat: `A` for seat 0 (the seed's `64 + M` with M
-/// 1-based).
+/// The head letter of a seat: `A` for seat 0 (the SOI statement's
+/// `64 + M` with M 1-based).
 pub fn head_letter(seat: usize) -> char {
     char::from(b'A' + seat as u8)
 }
@@ -138,8 +139,8 @@ pub struct Map {
 }
 
 impl Map {
-    /// Parses a map in the seed's glyphs (see the module documentation).
-    /// Trailing empty lines are ignored; `\r\n` is accepted.
+    /// Parses a map in the SOI statement's glyphs (see the module
+    /// documentation). Trailing empty lines are ignored; `\r\n` is accepted.
     pub fn parse(text: &str) -> Result<Map, MapError> {
         let err = |line: usize, column: usize, problem| Err(MapError { line, column, problem });
         let lines: Vec<&str> = text.lines().map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();

@@ -2,8 +2,8 @@
 //! and `+`/`-` signs; everyone grows every T turns; the last snake alive
 //! wins.
 //!
-//! Maps are text in the seed's glyphs ([`Map::parse`]), the same glyphs a
-//! bot reads every turn ([`Multisnake::rows`]); [`generate`] makes
+//! Maps are text in the SOI statement's glyphs ([`Map::parse`]), the same
+//! glyphs a bot reads every turn ([`Multisnake::rows`]); [`generate`] makes
 //! symmetric ones from a seed, and [`MAPS`] are the tournament maps
 //! committed under `crates/engine/maps/multisnake/`.
 //!
@@ -32,13 +32,13 @@
 //!
 //! Once the game is over, [`Game::step`](crate::Game::step) does nothing.
 //!
-//! # Rule sentences of the seed and where they are tested
+//! # Rule sentences of the SOI statement and where they are tested
 //!
 //! Each sentence of the SOI Multisnake statement that states a rule has a test of the same name
 //! in `tests/multisnake_rules.rs`, as do the two rules of the final
 //! statement (old.soi.ch/node/319) and the choices of `docs/rules.md`:
 //!
-//! | seed sentence | test |
+//! | rule sentence | test |
 //! |---|---|
 //! | a rectangular map of W x H (5 to 150) and 2, 4 or 8 players | `map_size_and_players_are_checked` |
 //! | the map is repetitive: players who leave it enter it on the opposite side | `leaving_the_map_wraps_around` |
@@ -80,11 +80,10 @@ mod state;
 /// What a Multisnake snake is told to do in one turn.
 ///
 /// A bot answers one line holding `^`, `>`, `v` or `<` (the protocol crate
-/// reads it). The seed terminates a program that outputs an invalid line;
-/// its snake then dies where it is and stays on the map like any dead
-/// snake. The runner reports an invalid line, a timeout and a crash alike
-/// as [`Action::Forfeit`], so the rules see one action and replays record
-/// it.
+/// reads it). The SOI statement terminates a program that outputs an
+/// invalid line; its snake then dies where it is and stays on the map like any
+/// dead snake. The runner reports an invalid line, a timeout and a crash alike
+/// as [`Action::Forfeit`], so the rules see one action and replays record it.
 pub use crate::move_action::MoveAction as Action;
 pub use generate::{GenerateError, MapSpec, generate};
 pub use map::{Grid, Map, MapError, MapProblem, SIDE_MAX, SIDE_MIN, Tile, arrow, from_arrow, head_letter};

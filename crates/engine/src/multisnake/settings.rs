@@ -1,8 +1,8 @@
 //! Multisnake settings, as `key=value` pairs.
 //!
-//! `grow_every` is the seed's T (1 to 25). The seed sets no turn limit; ours
-//! is a setting, after which the longest snakes alive share the win
-//! (`docs/rules.md`). The map is not a setting: it is a file or a
+//! `grow_every` is the SOI statement's T (1 to 25). The statement sets no
+//! turn limit; ours is a setting, after which the longest snakes alive share
+//! the win (`docs/rules.md`). The map is not a setting: it is a file or a
 //! generated map, recorded whole in replays.
 
 pub use crate::settings::SettingsError;
@@ -11,7 +11,7 @@ use crate::settings::parse_num;
 /// Validated Multisnake settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
-    /// The seed's T: every snake grows by one on turns `t` with
+    /// The SOI statement's T: every snake grows by one on turns `t` with
     /// `t mod T = 0`, counting turns from 1.
     pub grow_every: u32,
     /// After this many turns with two or more snakes alive, the longest of

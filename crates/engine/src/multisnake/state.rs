@@ -9,7 +9,7 @@ use crate::geom::{Dir, Pos};
 use crate::rng::Rng;
 use std::collections::VecDeque;
 
-/// Index of a seat: seat 0 is the seed's player M = 1, head `A`.
+/// Index of a seat: seat 0 is the SOI statement's player M = 1, head `A`.
 pub type SnakeIdx = usize;
 
 /// One seat's snake.

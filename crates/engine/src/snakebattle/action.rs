@@ -25,7 +25,7 @@ pub enum Token {
 pub enum StoneDrop {
     /// Before the move, at the current tail (`ACT,DIR` or `ACT`).
     BeforeMove,
-    /// After the move, at the new tail (`DIR,ACT` in the seed profile).
+    /// After the move, at the new tail (`DIR,ACT` under CodeBattle's rule).
     AfterMove,
 }
 
@@ -48,12 +48,13 @@ impl Action {
 
     /// Reads a command sequence under a rule profile.
     ///
-    /// Seed profile: one direction, `ACT`, `ACT,DIR` (drop, then move) or
+    /// CodeBattle's rule: one direction, `ACT`, `ACT,DIR` (drop, then move) or
     /// `DIR,ACT` (move, then drop). `DIR,DIR`, `ACT,ACT` and anything with more
     /// than two commands is a skipped turn. Upstream profile: every command
     /// counts, the last direction wins, and any `ACT` drops before the move.
     /// In both, an `ACT(0)` anywhere kills the snake, because upstream
-    /// executes every command and the seed names no exception.
+    /// executes every command and the CodeBattle description names no
+    /// exception.
     pub fn from_tokens(tokens: &[Token], rule: CommandRule) -> Action {
         if tokens.contains(&Token::ActZero) {
             return Action { suicide: true, ..Action::default() };

@@ -3,27 +3,27 @@
 //!
 //! # The tick
 //!
-//! A running tick is the named list of stages in [`STAGES`], in the seed's
-//! order of processing: `commands` (new directions, `ACT(0)`, a stone dropped
-//! before the move), `move`, `fight`, `eat`, `fight_after_eating`,
-//! `spawn_items`, `drop_after_move`, `round_end`. Before the stages, dead
-//! snakes respawn on a random free start floor, drawn in order of their
-//! scores, lowest first, not of their seats (a snake that appears so ignores
-//! this tick's answer, which was sent to the board that showed it dead);
-//! during the countdown only that and the countdown happen. Each fight stage
-//! judges all snakes at once, on the position it starts from, and pays its
-//! kills and bites at its end, to the snakes alive then. A length a snake
-//! owes from a head-on is taken from its cells at its next move (the
-//! seed's movement step 2), but every later check of the same tick (a
+//! A running tick is the named list of stages in [`STAGES`], in the CodeBattle
+//! description's order of processing: `commands` (new directions, `ACT(0)`, a
+//! stone dropped before the move), `move`, `fight`, `eat`,
+//! `fight_after_eating`, `spawn_items`, `drop_after_move`, `round_end`. Before
+//! the stages, dead snakes respawn on a random free start floor, drawn in order
+//! of their scores, lowest first, not of their seats (a snake that appears so
+//! ignores this tick's answer, which was sent to the board that showed it
+//! dead); during the countdown only that and the countdown happen. Each fight
+//! stage judges all snakes at once, on the position it starts from, and pays
+//! its kills and bites at its end, to the snakes alive then. A length a snake
+//! owes from a head-on is taken from its cells at its next move (the CodeBattle
+//! description's movement step 2), but every later check of the same tick (a
 //! second head-on, a stone, a bite, the round's end) already counts it.
 //!
-//! # Rule sentences of the seed and where they are tested
+//! # Rule sentences of the CodeBattle description and where they are tested
 //!
 //! Each sentence of CodeBattle's SnakeBattle description that states a rule has a test of the same name
 //! in `tests/snakebattle_rules.rs`, as do the decisions taken where the
-//! seed is silent and the `codenjoy` profile's differences:
+//! description is silent and the `codenjoy` profile's differences:
 //!
-//! | seed sentence | test |
+//! | rule sentence | test |
 //! |---|---|
 //! | no command: keep the previous direction; the first is right | `default_direction_is_right`, `no_command_keeps_direction` |
 //! | a 180-degree turn is ignored | `reversal_is_ignored` |

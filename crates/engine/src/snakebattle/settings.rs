@@ -15,7 +15,8 @@ pub const POINTS_ABS_MAX: u64 = 1_000_000;
 /// The two rule profiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
-    /// Seed 000: fury 15, stone +15, win = 10 x length + ticks, rounds.
+    /// The CodeBattle description: fury 15, stone +15, rounds,
+    /// win = 10 x length + ticks.
     Codebattle,
     /// Upstream Codenjoy: fury 10, stone +5, win 50, flying pill, no rounds.
     Codenjoy,
@@ -43,8 +44,9 @@ impl Profile {
 /// How an answer with several commands is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CommandRule {
-    /// Seed: `ACT,DIR` drops the stone before the move, `DIR,ACT` after it;
-    /// two directions, two ACTs or more than two commands skip the turn.
+    /// The CodeBattle description: `ACT,DIR` drops the stone before the move,
+    /// `DIR,ACT` after it; two directions, two ACTs or more than two commands
+    /// skip the turn.
     Seed,
     /// Upstream: every command runs in order, the last direction wins and
     /// `ACT` drops the stone at once, before the move.
@@ -58,7 +60,7 @@ pub struct Points {
     pub apple: i64,
     /// Per gold coin.
     pub gold: i64,
-    /// Per stone eaten (the seed lists it as +15).
+    /// Per stone eaten (the CodeBattle description lists it as +15).
     pub stone: i64,
     /// Per unit of length of a snake killed or of a body piece bitten off.
     pub eat_per_cell: i64,

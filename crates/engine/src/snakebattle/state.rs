@@ -81,11 +81,11 @@ impl Snake {
     }
 
     /// Length once the length owed from a head-on ([`Snake::shrink`]) is
-    /// taken. The cells stay on the field until the next move (the seed's
-    /// movement step 2), but the seed's example 2 counts the survivor as
+    /// taken. The cells stay on the field until the next move (movement step 2
+    /// of the CodeBattle description), but its example 2 counts the survivor as
     /// "11-7=4" long from the fight on, so whatever judges a snake by its
-    /// length later in the tick uses this: the second fight, a stone, a
-    /// kill's pay, the round's end and its win.
+    /// length later in the tick uses this: the second fight, a stone, a kill's
+    /// pay, the round's end and its win.
     pub fn len_after_owed(&self) -> usize {
         self.len().saturating_sub(self.shrink as usize)
     }
@@ -254,7 +254,8 @@ pub enum Event {
 /// A stage of the tick: one named step of the rules, run in order.
 pub type Stage = crate::game::Stage<SnakeBattle, Action, Event>;
 
-/// The stages of a running tick, in the seed's order of processing.
+/// The stages of a running tick, in the CodeBattle description's order of
+/// processing.
 pub const STAGES: &[Stage] = &[
     Stage { name: "commands", run: SnakeBattle::stage_commands },
     Stage { name: "move", run: SnakeBattle::stage_move },
@@ -630,18 +631,18 @@ impl SnakeBattle {
         }
     }
 
-    /// Seed rules 1-4.2 of "the order of processing fights", for all snakes
-    /// at once.
+    /// Rules 1-4.2 of the CodeBattle description's "order of processing
+    /// fights", for all snakes at once.
     ///
-    /// The seed walks the snakes one by one, but they move at the same time,
-    /// so every meeting, crash and bite of a stage is judged on the snakes as
-    /// they stood when the stage began: their cells, their fury and their
-    /// length after what they already owe ([`Snake::len_after_owed`]).
-    /// Nothing found earlier in the stage changes what is found later, so
-    /// relabelling the seats relabels the outcome and changes nothing else.
-    /// A snake that wins several head-ons owes all the lengths it beat, and
-    /// dies (`Death::Shrink`) if what is left is shorter than 2; so does a
-    /// snake whose bitten body no longer covers what it owes.
+    /// The CodeBattle description walks the snakes one by one, but they move
+    /// at the same time, so every meeting, crash and bite of a stage is judged
+    /// on the snakes as they stood when the stage began: their cells, their
+    /// fury and their length after what they already owe
+    /// ([`Snake::len_after_owed`]). Nothing found earlier in the stage changes
+    /// what is found later, so relabelling the seats relabels the outcome and
+    /// changes nothing else. A snake that wins several head-ons owes all the
+    /// lengths it beat, and dies (`Death::Shrink`) if what is left is shorter
+    /// than 2; so does a snake whose bitten body no longer covers what it owes.
     ///
     /// Kills and bites are paid at the end of the stage, and only to snakes
     /// still alive then: upstream collects them during `snakesFight` and
@@ -722,8 +723,8 @@ impl SnakeBattle {
         }
         // Bites of one victim: it loses everything behind the bite nearest
         // its head; each biter is paid for the piece between its bite and
-        // the next one towards the tail, its own bitten cell excepted (seed
-        // example 4).
+        // the next one towards the tail, its own bitten cell excepted (the
+        // CodeBattle description's example 4).
         bites.sort_unstable();
         let mut pay: Vec<(SnakeIdx, ScoreReason, i64)> = Vec::new();
         let per = self.settings.points.eat_per_cell;
@@ -788,10 +789,10 @@ impl SnakeBattle {
         self.snakes[a].body.cmp(&self.snakes[b].body).then(a.cmp(&b))
     }
 
-    /// Seed, "the order of processing eating". Every snake eats what lay
-    /// under its head when the stage began: two heads on one item (flying
-    /// snakes, which do not fight, can share a cell) both eat it, so that
-    /// neither seat is served first.
+    /// CodeBattle description, "the order of processing eating". Every snake
+    /// eats what lay under its head when the stage began: two heads on one item
+    /// (flying snakes, which do not fight, can share a cell) both eat it, so
+    /// that neither seat is served first.
     fn stage_eat(&mut self, _: &[Action], ev: &mut Vec<Event>) {
         let pts = self.settings.points;
         let mut meals: Vec<(SnakeIdx, Item, Pos)> = Vec::new();
@@ -850,10 +851,10 @@ impl SnakeBattle {
                             s.body.truncate(s.len() - shrink);
                         }
                     }
-                    // The seed calls stones a penalty yet lists them at +15;
-                    // a stone that kills pays nothing, as upstream pays its
-                    // STONE event only to a snake still alive, so that
-                    // suicide by stone is not a way to score.
+                    // The CodeBattle description calls stones a penalty yet
+                    // lists them at +15; a stone that kills pays nothing, as
+                    // upstream pays its STONE event only to a snake still
+                    // alive, so that suicide by stone is not a way to score.
                     if self.snakes[seat].alive {
                         self.score(seat, ScoreReason::Stone, pts.stone, ev);
                     }
@@ -954,13 +955,14 @@ impl SnakeBattle {
         }
     }
 
-    /// Seed: the round ends at length 40, after 300 ticks, when one snake is
-    /// left alive, or when all snakes on the field die; on length or time
-    /// only the longest win.
+    /// CodeBattle description: the round ends at length 40, after 300 ticks,
+    /// when one snake is left alive, or when all snakes on the field die; on
+    /// length or time only the longest win.
     ///
-    /// Lengths here are [`Snake::len_after_owed`]: a head-on survivor's
-    /// cut is due at its next move, but the seed's example 2 gives it its
-    /// final length 11-7=4 at once, and the round may end before that move.
+    /// Lengths here are [`Snake::len_after_owed`]: a head-on survivor's cut is
+    /// due at its next move, but the CodeBattle description's example 2 gives
+    /// it its final length 11-7=4 at once, and the round may end before that
+    /// move.
     fn stage_round_end(&mut self, _: &[Action], ev: &mut Vec<Event>) {
         let Phase::Running { tick } = self.phase else { return };
         if !self.settings.rounds {

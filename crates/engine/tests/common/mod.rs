@@ -2,7 +2,8 @@
 //!
 //! A case is a drawn position, the moves of one or more ticks, and the
 //! expected result as text (an `expect![[...]]`, so `UPDATE_EXPECT=1`
-//! rewrites it; every expectation must still be read against the seed).
+//! rewrites it; every expectation must still be read against the CodeBattle
+//! description).
 //!
 //! # Input
 //!

@@ -2,11 +2,11 @@
 //! names it (`codenjoy.md` §1.2).
 //!
 //! These are the only characters [`render_board`](super::render_board) and
-//! [`render_boards`](super::render_boards) ever emit. The seed's `—`
-//! (U+2014) and `|` for the enemy body are a typo in its README, and `%` and
-//! `@` are pre-2019 pill glyphs; none of them appears here, because strict
-//! clients (the CodeBattle Python client) crash on characters they do not
-//! know.
+//! [`render_boards`](super::render_boards) ever emit. The CodeBattle
+//! description's `—` (U+2014) and `|` for the enemy body are a typo in its
+//! README, and `%` and `@` are pre-2019 pill glyphs; none of them appears here,
+//! because strict clients (the CodeBattle Python client) crash on characters
+//! they do not know.
 
 /// Empty cell.
 pub const NONE: char = ' ';
@@ -105,6 +105,6 @@ pub const ENEMY_BODY_RIGHT_DOWN: char = '┌';
 /// Enemy body, joining right and up.
 pub const ENEMY_BODY_RIGHT_UP: char = '└';
 
-/// Characters that must never appear in a board we send: the seed's typos
-/// and the legacy pill glyphs.
+/// Characters that must never appear in a board we send: the CodeBattle
+/// description's typos and the legacy pill glyphs.
 pub const FORBIDDEN: [char; 4] = ['%', '@', '—', '|'];

@@ -19,11 +19,11 @@
 //!
 //! Bodies are not sent: a bot rebuilds them by replaying the steps from the
 //! start with the growth rule (steps 1-10 and then every third), as the
-//! seed's sample bot does; [`parse_input`] does the same.
+//! sample bot of KingOfBots' description does; [`parse_input`] does the same.
 //!
 //! A process bot reads the token followed by `\n` on stdin each round
-//! ([`input_line`]); the seed's Java bot reads it from `input.txt` through a
-//! harness (the runner's business, not this module's).
+//! ([`input_line`]); KingOfBots' Java sample bot reads it from `input.txt`
+//! through a harness (the runner's business, not this module's).
 //!
 //! ```text
 //! 11111111111111110000011001011000000000000110000000010101100011000010011010000000000110000000000001100000000001011001000011000110101000000001100000000000011010011000001111111111111111#11#1#(000000000101111211)#1#12#(222223333333322111)

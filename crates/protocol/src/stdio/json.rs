@@ -55,8 +55,8 @@
 //!   `respawn_ticks`, `width`;
 //!   in the duel `cols`, `grow_every`, `grow_steps`, `inner_walls`,
 //!   `points_*`, `rounds_max`, `rows`; in Multisnake `grow_every` (the
-//!   seed's T) and `turns_max`; in the other games every setting `play
-//!   --set` takes. Keys are sorted.
+//!   SOI statement's T) and `turns_max`; in the other games every setting
+//!   `play --set` takes. Keys are sorted.
 //!
 //! One line of each of the other games (wrapped here, `rules` cut short):
 //!

@@ -33,8 +33,8 @@
 //! receiver's snake dies or the game ends ([`map_for`] returns `None`), and
 //! the process is then terminated.
 //!
-//! The seed's example, a 28x8 map with four snakes, two of which met head
-//! on (`@`):
+//! The SOI statement's example, a 28x8 map with four snakes, two of which met
+//! head on (`@`):
 //!
 //! ```text
 //! ##########.^.....^##########
@@ -167,7 +167,7 @@ pub struct Header {
 }
 
 /// Parses the header: five integers separated by ASCII whitespace (any
-/// amount; the seed only says "read five integers"), within the seed's
+/// amount; the SOI statement only says "read five integers"), within its
 /// constraints.
 pub fn parse_header(text: &str) -> Result<Header, HeaderError> {
     if text.len() > 100 {
@@ -195,7 +195,7 @@ pub fn parse_header(text: &str) -> Result<Header, HeaderError> {
     Ok(Header { width, height, players, me, grow_every: t as u32 })
 }
 
-/// A header that does not follow the seed's constraints.
+/// A header that does not follow the SOI statement's constraints.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum HeaderError {
@@ -210,7 +210,7 @@ pub enum HeaderError {
         /// The word.
         text: String,
     },
-    /// A value outside the seed's constraints.
+    /// A value outside the SOI statement's constraints.
     OutOfRange {
         /// Which value.
         name: &'static str,
