@@ -356,7 +356,7 @@ async fn programs_that_do_not_compile_are_refused_with_the_compilers_words() {
     // A KingOfBots bot with a type error is compiled in the sandbox at
     // save and refused with javac's words; the program that plays stays.
     let (status, body) = post("java", &info_starter(addr, &id, &code, "java").await).await;
-    assert_eq!(status, 200, "the seed's sample compiles: {body}");
+    assert_eq!(status, 200, "KingOfBots' sample bot compiles: {body}");
     let broken = "public class Bot implements java.util.function.Supplier<Integer> {\n  public Integer get() { return \"up\"; }\n}\n";
     let (status, body) = post("java", broken).await;
     assert_eq!(status, 422, "{body}");

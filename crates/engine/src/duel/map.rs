@@ -377,7 +377,7 @@ impl fmt::Display for MapError {
             }
             MapProblem::WallOnStart { glyph, row, col } => write!(
                 f,
-                "start {glyph} is at row {row}, col {col} (counted from 0, as in the seed), and that cell is a wall: it must be 0"
+                "start {glyph} is at row {row}, col {col} (counted from 0, as in KingOfBots' description), and that cell is a wall: it must be 0"
             ),
         }
     }
@@ -519,19 +519,19 @@ mod tests {
             (set(181, '2'), "line 1: column 182: '2' is neither 0 (grass) nor 1 (wall)"),
             (
                 set(11 * 14 + 1, '1'),
-                "line 1: start A is at row 11, col 1 (counted from 0, as in the seed), and that cell is a wall: it must be 0",
+                "line 1: start A is at row 11, col 1 (counted from 0, as in KingOfBots' description), and that cell is a wall: it must be 0",
             ),
             (
                 set(14 + 12, '1'),
-                "line 1: start B is at row 1, col 12 (counted from 0, as in the seed), and that cell is a wall: it must be 0",
+                "line 1: start B is at row 1, col 12 (counted from 0, as in KingOfBots' description), and that cell is a wall: it must be 0",
             ),
             (
                 with_row(11, "11000000000001"),
-                "line 12: start A is at row 11, col 1 (counted from 0, as in the seed), and that cell is a wall: it must be 0",
+                "line 12: start A is at row 11, col 1 (counted from 0, as in KingOfBots' description), and that cell is a wall: it must be 0",
             ),
             (
                 with_row(1, "10000000000011"),
-                "line 2: start B is at row 1, col 12 (counted from 0, as in the seed), and that cell is a wall: it must be 0",
+                "line 2: start B is at row 1, col 12 (counted from 0, as in KingOfBots' description), and that cell is a wall: it must be 0",
             ),
             (
                 "#####\n#A.0#\n#..B#\n#####".to_string(),

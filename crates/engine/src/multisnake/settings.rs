@@ -39,7 +39,7 @@ impl Settings {
             }
         }
         if !(1..=25).contains(&s.grow_every) {
-            return Err(SettingsError::bad("grow_every", &s.grow_every.to_string(), "1 to 25 (the seed's T)"));
+            return Err(SettingsError::bad("grow_every", &s.grow_every.to_string(), "1 to 25 (the SOI statement's T)"));
         }
         if s.turns_max == 0 {
             return Err(SettingsError::bad("turns_max", "0", "at least 1"));
