@@ -575,9 +575,8 @@ async fn syntax_check(st: &Arc<AppState>, player_id: &str, game: &str, program: 
         Ok(reply) if reply.line.trim() == "0" => Ok(()),
         Ok(reply) => Err(refused(format!("it does not parse (exit status {})", reply.line.trim()))),
         // The checker only reads the program: a checker that fails is the
-        // server's trouble, not the program's.
-        // Its fault is named, so that a checker that keeps failing can be
-        // reported as it is.
+        // server's trouble, not the program's. Its fault is named, so that
+        // a checker that keeps failing can be reported as it is.
         Err(fault) => {
             tracing::warn!("a syntax check failed: {fault}");
             Err(AppError::Client(
@@ -591,8 +590,8 @@ async fn syntax_check(st: &Arc<AppState>, player_id: &str, game: &str, program: 
 /// Builds a program in the sandbox from the files in `folder` and keeps
 /// what the build made there ([`SourceProgram::build`]), within a place of
 /// [`snakepit_bots::source::BUILDS_AT_ONCE`] (which queued games share),
-/// while the caller holds the player's turn; skipped when `wanted` says, once a place is
-/// free, that the build is no longer needed.
+/// while the caller holds the player's turn; skipped when `wanted` says,
+/// once a place is free, that the build is no longer needed.
 async fn build_in_sandbox(
     st: &AppState,
     limits: &snakepit_bots::process::SandboxLimits,
