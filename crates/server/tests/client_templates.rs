@@ -87,9 +87,10 @@ impl Running {
             b.unwrap();
             self.child.wait().await.unwrap()
         };
-        let status = match tokio::time::timeout(within, all).await {
-            Ok(s) => s,
-            Err(_) => panic!("{} did not finish within {within:?}", self.what),
+        let finished = tokio::time::timeout(within, all).await;
+        let Ok(status) = finished else {
+            let (o, e) = (String::from_utf8_lossy(&o), String::from_utf8_lossy(&e));
+            panic!("{} did not finish within {within:?}; it printed:\n{o}\n{e}", self.what);
         };
         (status, String::from_utf8_lossy(&o).into_owned(), String::from_utf8_lossy(&e).into_owned())
     }
@@ -229,7 +230,9 @@ async fn plays(lang: &str, build: Build, run: Run) {
     wait_connected(addr, &name, false, Duration::from_secs(60)).await;
     wait_connected(addr, &name, true, Duration::from_secs(60)).await;
 
-    let (status, out, err) = bot.finish(Duration::from_secs(60)).await;
+    // 100 ticks of play take seconds; a runtime that starts slowly on a
+    // loaded machine (mono, the JVM) gets two minutes.
+    let (status, out, err) = bot.finish(Duration::from_secs(120)).await;
     assert!(status.success(), "the {lang} template exited with {status}:\n{out}\n{err}");
     let boards = out.lines().filter(|l| l.starts_with("board ")).count();
     assert_eq!(boards, TICKS as usize, "the {lang} template answered {boards} boards:\n{out}\n{err}");
