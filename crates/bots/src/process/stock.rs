@@ -115,8 +115,8 @@ impl Stock {
     }
 
     /// The shelf for a start, which never waits for it: the thread, which
-    /// runs only on a CPU that has nothing else to do, may have been
-    /// stopped while holding it.
+    /// gets the smallest share of a CPU that others want, may have been
+    /// preempted while holding it.
     fn shelf_now(&self) -> Option<MutexGuard<'_, Shelf>> {
         match self.shelf.try_lock() {
             Ok(shelf) => Some(shelf),
@@ -215,7 +215,7 @@ pub(crate) fn remove_cgroup_dirs_later(dirs: Vec<PathBuf>) -> Result<(), Vec<Pat
 /// The thread: makes what is missing, one at a time, then removes ended
 /// groups, and sleeps while there is nothing to do.
 fn fill(stock: &'static Stock) {
-    idle_priority();
+    low_priority();
     // The thread's own namespaces, which it goes back to after each new one.
     let home = |kind: &str| nix::fcntl::open(format!("/proc/thread-self/ns/{kind}").as_str(), OFlag::O_RDONLY | OFlag::O_CLOEXEC, Mode::empty()).ok();
     let (home_net, home_ipc, home_uts, home_mnt) = (home("net"), home("ipc"), home("uts"), home("mnt"));
@@ -306,16 +306,23 @@ fn fill(stock: &'static Stock) {
     }
 }
 
-/// Puts this thread in the `SCHED_IDLE` class: it runs only on a CPU that
-/// has nothing else to do, so that making stock never delays a start, a
-/// turn or anything else of the machine. When it cannot keep up, starts
-/// find the shelf empty and make their own.
+/// Puts this thread in the `SCHED_BATCH` class at nice 19: it takes a
+/// CPU from a normal thread only in the smallest share the scheduler
+/// gives (a weight of 15 against 1024), so that making stock hardly delays
+/// a start, a turn or anything else of the machine, yet it still runs
+/// beside other background work (`SCHED_IDLE` would not run at all while
+/// any nice 19 process is busy). When it cannot keep up, starts find the
+/// shelf empty and make their own.
 #[allow(unsafe_code)]
-fn idle_priority() {
+fn low_priority() {
     let param = libc::sched_param { sched_priority: 0 };
     // SAFETY: sched_setscheduler reads a live local; pid 0 is the calling
-    // thread.
-    unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) };
+    // thread, and setpriority with PRIO_PROCESS and the thread's id
+    // changes this thread alone.
+    unsafe {
+        libc::sched_setscheduler(0, libc::SCHED_BATCH, &param);
+        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19);
+    }
 }
 
 /// Makes a namespace of `flags` on this thread, takes a handle on it and
