@@ -126,10 +126,8 @@ pub struct BuildQueue {
 
 #[derive(Default)]
 struct Inner {
-    /// Players with a turn, and in which lane.
-    running: BTreeMap<String, Lane>,
-    /// Tells a running turn that its player was removed.
-    removal: BTreeMap<String, watch::Sender<bool>>,
+    /// Players with a turn.
+    running: BTreeMap<String, Running>,
     /// At most one waiting save per player.
     waiting: BTreeMap<String, Waiter>,
     /// Each player's last turn, as a count of turns given.
@@ -138,6 +136,13 @@ struct Inner {
     arrivals: u64,
     /// Recent build times per lane, in milliseconds.
     took_ms: [VecDeque<u64>; 2],
+}
+
+/// A turn being taken.
+struct Running {
+    lane: Lane,
+    /// Tells the turn that its player was removed ([`Turn::removed`]).
+    removal: watch::Sender<bool>,
 }
 
 /// What joined the queue.
@@ -161,7 +166,7 @@ struct Waiter {
 
 impl Inner {
     fn in_lane(&self, lane: Lane) -> usize {
-        self.running.values().filter(|l| **l == lane).count()
+        self.running.values().filter(|r| r.lane == lane).count()
     }
 
     /// The waiting saves of `lane` in the order they get turns: oldest last
@@ -218,7 +223,7 @@ impl BuildQueue {
     fn enter(self: &Arc<Self>, player: &str, lane: Lane, entry: Entry) -> Result<Waiting, Refusal> {
         let mut inner = self.lock();
         if entry == Entry::Start && (inner.running.contains_key(player) || inner.waiting.contains_key(player)) {
-            let lane = inner.running.get(player).copied().unwrap_or(lane);
+            let lane = inner.running.get(player).map_or(lane, |r| r.lane);
             return Err(Refusal::Busy { retry_after_s: inner.mean_ms(lane).div_ceil(1000).max(1) });
         }
         let replaced = inner.waiting.remove(player);
@@ -255,16 +260,14 @@ impl BuildQueue {
                 if inner.last_turn.len() as u64 > 2 * LAST_TURNS_KEPT {
                     inner.last_turn.retain(|_, t| *t + LAST_TURNS_KEPT > turns);
                 }
-                inner.running.insert(player.clone(), lane);
                 let (removal, removed) = watch::channel(false);
-                inner.removal.insert(player.clone(), removal);
+                inner.running.insert(player.clone(), Running { lane, removal });
                 let turn = Turn { queue: Some(self.clone()), player: player.clone(), lane, started: Instant::now(), removed };
                 if let Err(Ok(mut turn)) = waiter.tx.send(Ok(turn)) {
                     // The request went meanwhile: the place is given
                     // again, here, under the lock the turn's drop would take.
                     turn.queue = None;
                     inner.running.remove(&player);
-                    inner.removal.remove(&player);
                 }
             }
         }
@@ -279,8 +282,8 @@ impl BuildQueue {
         if let Some(w) = inner.waiting.remove(player) {
             let _ = w.tx.send(Err(Refusal::Removed));
         }
-        if let Some(removal) = inner.removal.get(player) {
-            removal.send_replace(true);
+        if let Some(running) = inner.running.get(player) {
+            running.removal.send_replace(true);
         }
         inner.last_turn.remove(player);
         self.dispatch(&mut inner);
@@ -292,7 +295,7 @@ impl BuildQueue {
     pub fn standing(&self, player: &str) -> Option<Standing> {
         let inner = self.lock();
         let Some(lane) = inner.waiting.get(player).map(|w| w.lane) else {
-            let lane = *inner.running.get(player)?;
+            let lane = inner.running.get(player)?.lane;
             let waiting = inner.order(lane).len();
             return Some(Standing { state: "running", lane: lane.doing(), position: 0, waiting, expected_s: 0 });
         };
@@ -324,7 +327,6 @@ impl BuildQueue {
     fn done(&self, player: &str, lane: Lane, took: Duration) {
         let mut inner = self.lock();
         inner.running.remove(player);
-        inner.removal.remove(player);
         let took_ms = &mut inner.took_ms[lane.index()];
         took_ms.push_back(took.as_millis() as u64);
         if took_ms.len() > TIMES_KEPT {
