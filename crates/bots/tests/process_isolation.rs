@@ -400,7 +400,9 @@ async fn attack_user_namespaces_keyrings_netlink_and_vsock_are_refused() {
     }
     // Threads still start (the C library falls back from clone3).
     end(bot);
-    let threads = BotCommand::new("python3").args(["-c", "import threading; t = threading.Thread(target=print, args=('thread',)); t.start(); t.join()"]);
+    // It reads the request before it answers: an answer written before
+    // the ask would be output nobody asked for.
+    let threads = BotCommand::new("python3").args(["-c", "import sys, threading; sys.stdin.readline(); t = threading.Thread(target=print, args=('thread',)); t.start(); t.join()"]);
     let mut bot = ProcessBot::spawn(&threads, &limits_with(layers)).unwrap();
     assert_eq!(ask(&mut bot, "go").await, "thread");
     end(bot);
