@@ -73,6 +73,20 @@ async function scrubTo(page, t) {
   }, t);
 }
 
+/**
+ * The pixel of cell (x, y) once it is `want`, or as it is after 30 s: the
+ * board draws at the browser's next frame (and again when its canvas is
+ * resized), which a loaded machine gives late.
+ */
+async function cellPixelOnceDrawn(page, x, y, want) {
+  const until = Date.now() + 30000;
+  for (;;) {
+    const got = await cellPixel(page, x, y);
+    if (got.every((v, i) => v === want[i]) || Date.now() > until) return got;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** The canvas pixel in the lower middle of cell (x, y), as [r, g, b]. */
 async function cellPixel(page, x, y) {
   return page.evaluate(
@@ -145,7 +159,7 @@ test('a replay page scrubbed to a tick shows that tick\'s board and stderr', { t
     const x = printed[k].rows[y].indexOf(letter);
     const color = await page.evaluate((s) => window.__replayViewer.seatColor(s), seat);
     const head = hex(color).map((v) => Math.round(v + (255 - v) * 0.25));
-    assert.deepEqual(await cellPixel(page, x, y), head, 'head of seat ' + seat + ' at ' + x + ',' + y);
+    assert.deepEqual(await cellPixelOnceDrawn(page, x, y, head), head, 'head of seat ' + seat + ' at ' + x + ',' + y);
   }
   await page.locator('#show-text').check();
   assert.equal(await page.locator('#board-text').textContent(), printed[k].rows.join('\n'));
